@@ -1,0 +1,96 @@
+//! The named buy strategies, exactly as specified. "left" is the number of Provinces left
+//! in the Supply; "money" is the total coin value of all Treasures the bot owns.
+
+use super::priority::{PriorityBot, Rule};
+use crate::card::CardId::{self, *};
+use crate::view::Observation;
+
+fn left(o: &Observation) -> u32 {
+    o.supply_count(Province)
+}
+fn owns(o: &Observation, c: CardId) -> usize {
+    o.count_owned(c)
+}
+fn treasures(o: &Observation) -> usize {
+    o.owned().filter(|c| c.is_treasure()).count()
+}
+
+pub fn strategy(name: &str) -> Option<PriorityBot> {
+    let rules = match name {
+        "big_money" => vec![
+            Rule::when(Province, |o| o.money() > 18),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::always(Silver),
+        ],
+        "basic_big_money" => vec![Rule::always(Province), Rule::always(Gold), Rule::always(Silver)],
+        "smithy" => vec![
+            Rule::when(Province, |o| o.money() > 15),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::when(Smithy, |o| (owns(o, Smithy) as f64) < treasures(o) as f64 / 11.0),
+            Rule::always(Silver),
+        ],
+        "witch" => vec![
+            Rule::when(Province, |o| owns(o, Gold) > 0),
+            Rule::when(Duchy, |o| left(o) <= 5),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::when(Witch, |o| owns(o, Witch) == 0),
+            Rule::always(Gold),
+            Rule::when(Witch, |o| owns(o, Witch) < 2),
+            Rule::always(Silver),
+        ],
+        "militia" => vec![
+            Rule::when(Province, |o| owns(o, Gold) > 0),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Militia, |o| owns(o, Militia) < 3),
+            Rule::always(Silver),
+        ],
+        "council_room" => vec![
+            Rule::when(Province, |o| owns(o, Gold) > 0),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::when(CouncilRoom, |o| owns(o, CouncilRoom) == 0),
+            Rule::when(CouncilRoom, |o| (owns(o, CouncilRoom) as f64) < o.money() as f64 / 13.0),
+            Rule::always(Silver),
+        ],
+        "laboratory" => vec![
+            Rule::when(Province, |o| owns(o, Gold) > 0),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::always(Laboratory),
+            Rule::always(Silver),
+        ],
+        "festival" => vec![
+            Rule::when(Province, |o| owns(o, Gold) > 0),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::always(Festival),
+            Rule::always(Silver),
+        ],
+        "moat" => vec![
+            Rule::when(Province, |o| o.money() > 16),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::when(Moat, |o| treasures(o) >= 10 && owns(o, Moat) == 0),
+            Rule::always(Silver),
+            Rule::when(Moat, |o| owns(o, Moat) < 2),
+        ],
+        _ => return None,
+    };
+    let name = super::NAMES.iter().find(|n| **n == name).copied()?;
+    Some(PriorityBot { name, rules })
+}

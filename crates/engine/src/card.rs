@@ -1,0 +1,233 @@
+//! Card identities and their printed, unchanging facts (cost, types, editions).
+//!
+//! Cards are plain ids: two Coppers are indistinguishable, so zones hold `CardId`s and
+//! no hidden card ever carries an identity another player could track. What a card
+//! *does* lives in [`crate::cards`], one small module per card.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A set of card types, as bit flags (a card may have several: Great Hall is Action–Victory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Types(u8);
+
+impl Types {
+    pub const ACTION: Types = Types(1);
+    pub const TREASURE: Types = Types(2);
+    pub const VICTORY: Types = Types(4);
+    pub const CURSE: Types = Types(8);
+    pub const ATTACK: Types = Types(16);
+    pub const REACTION: Types = Types(32);
+
+    /// Whether every type in `other` is also in `self`.
+    pub const fn contains(self, other: Types) -> bool {
+        self.0 & other.0 == other.0
+    }
+    /// Whether `self` and `other` share a type.
+    pub const fn intersects(self, other: Types) -> bool {
+        self.0 & other.0 != 0
+    }
+    pub const fn union(self, other: Types) -> Types {
+        Types(self.0 | other.0)
+    }
+    /// The types' names, in printed order, for display and the wire.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            (Types::ACTION, "action"),
+            (Types::TREASURE, "treasure"),
+            (Types::VICTORY, "victory"),
+            (Types::CURSE, "curse"),
+            (Types::ATTACK, "attack"),
+            (Types::REACTION, "reaction"),
+        ]
+        .into_iter()
+        .filter(|(t, _)| self.contains(*t))
+        .map(|(_, n)| n)
+        .collect()
+    }
+}
+
+impl std::ops::BitOr for Types {
+    type Output = Types;
+    fn bitor(self, rhs: Types) -> Types {
+        self.union(rhs)
+    }
+}
+
+/// Which editions print a card. A game plays one edition's text for cards printed in both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Printed {
+    Both,
+    FirstOnly,
+    SecondOnly,
+}
+
+/// The edition whose card texts a game uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Edition {
+    #[serde(rename = "1e")]
+    First,
+    #[default]
+    #[serde(rename = "2e")]
+    Second,
+}
+
+impl Printed {
+    pub fn in_edition(self, e: Edition) -> bool {
+        matches!(
+            (self, e),
+            (Printed::Both, _)
+                | (Printed::FirstOnly, Edition::First)
+                | (Printed::SecondOnly, Edition::Second)
+        )
+    }
+}
+
+/// Which product a card comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Set {
+    Basic,
+    Base,
+    Intrigue,
+}
+
+/// The printed facts of one card.
+#[derive(Debug)]
+pub struct CardDef {
+    pub id: CardId,
+    /// Stable snake_case id, used in setups, logs and on the wire.
+    pub key: &'static str,
+    /// English name; translations live in the client.
+    pub name: &'static str,
+    pub cost: u8,
+    pub types: Types,
+    pub set: Set,
+    pub printed: Printed,
+}
+
+macro_rules! cards {
+    ($($id:ident $key:literal $name:literal $cost:literal [$($t:ident)|+] $set:ident $printed:ident;)*) => {
+        /// Every implemented card. Only cards whose effect is implemented are declared here.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        #[repr(u8)]
+        pub enum CardId { $($id),* }
+
+        /// The printed facts of every card, indexed by `CardId as usize`.
+        pub static CARDS: &[CardDef] = &[
+            $(CardDef {
+                id: CardId::$id,
+                key: $key,
+                name: $name,
+                cost: $cost,
+                types: Types(0 $(| Types::$t.0)+),
+                set: Set::$set,
+                printed: Printed::$printed,
+            }),*
+        ];
+    };
+}
+
+cards! {
+    Copper "copper" "Copper" 0 [TREASURE] Basic Both;
+    Silver "silver" "Silver" 3 [TREASURE] Basic Both;
+    Gold "gold" "Gold" 6 [TREASURE] Basic Both;
+    Estate "estate" "Estate" 2 [VICTORY] Basic Both;
+    Duchy "duchy" "Duchy" 5 [VICTORY] Basic Both;
+    Province "province" "Province" 8 [VICTORY] Basic Both;
+    Curse "curse" "Curse" 0 [CURSE] Basic Both;
+    Cellar "cellar" "Cellar" 2 [ACTION] Base Both;
+    Chapel "chapel" "Chapel" 2 [ACTION] Base Both;
+    Moat "moat" "Moat" 2 [ACTION | REACTION] Base Both;
+    Merchant "merchant" "Merchant" 3 [ACTION] Base SecondOnly;
+    Village "village" "Village" 3 [ACTION] Base Both;
+    Workshop "workshop" "Workshop" 3 [ACTION] Base Both;
+    Militia "militia" "Militia" 4 [ACTION | ATTACK] Base Both;
+    Remodel "remodel" "Remodel" 4 [ACTION] Base Both;
+    Smithy "smithy" "Smithy" 4 [ACTION] Base Both;
+    ThroneRoom "throne_room" "Throne Room" 4 [ACTION] Base Both;
+    CouncilRoom "council_room" "Council Room" 5 [ACTION] Base Both;
+    Festival "festival" "Festival" 5 [ACTION] Base Both;
+    Laboratory "laboratory" "Laboratory" 5 [ACTION] Base Both;
+    Market "market" "Market" 5 [ACTION] Base Both;
+    Mine "mine" "Mine" 5 [ACTION] Base Both;
+    Witch "witch" "Witch" 5 [ACTION | ATTACK] Base Both;
+}
+
+impl CardId {
+    pub fn def(self) -> &'static CardDef {
+        &CARDS[self as usize]
+    }
+    pub fn all() -> impl Iterator<Item = CardId> {
+        CARDS.iter().map(|d| d.id)
+    }
+    pub fn key(self) -> &'static str {
+        self.def().key
+    }
+    pub fn name(self) -> &'static str {
+        self.def().name
+    }
+    /// The printed cost, before any reductions (see `State::cost` for the cost now).
+    pub fn base_cost(self) -> u8 {
+        self.def().cost
+    }
+    pub fn types(self) -> Types {
+        self.def().types
+    }
+    pub fn is(self, t: Types) -> bool {
+        self.def().types.intersects(t)
+    }
+    pub fn is_action(self) -> bool {
+        self.is(Types::ACTION)
+    }
+    pub fn is_treasure(self) -> bool {
+        self.is(Types::TREASURE)
+    }
+    pub fn is_victory(self) -> bool {
+        self.is(Types::VICTORY)
+    }
+    /// A kingdom card is any card that is not one of the seven basic cards.
+    pub fn is_kingdom(self) -> bool {
+        self.def().set != Set::Basic
+    }
+}
+
+impl fmt::Display for CardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The id string named no implemented card.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown card id {0:?}")]
+pub struct UnknownCard(pub String);
+
+impl FromStr for CardId {
+    type Err = UnknownCard;
+    fn from_str(s: &str) -> Result<CardId, UnknownCard> {
+        CARDS
+            .iter()
+            .find(|d| d.key == s)
+            .map(|d| d.id)
+            .ok_or_else(|| UnknownCard(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_indexed_by_id_and_keys_round_trip() {
+        for (i, d) in CARDS.iter().enumerate() {
+            assert_eq!(d.id as usize, i, "{} out of place", d.key);
+            assert_eq!(d.key.parse::<CardId>().unwrap(), d.id);
+            let json = serde_json::to_string(&d.id).unwrap();
+            assert_eq!(json, format!("\"{}\"", d.key), "serde name must equal key");
+        }
+        assert!("nope".parse::<CardId>().is_err());
+    }
+}

@@ -1,0 +1,155 @@
+//! Per-card test helpers: build an exact state, script the decisions, assert the zones.
+
+use crate::card::{CardId, Edition};
+use crate::decision::{Prompt, Reply, Request};
+use crate::event::Viewer;
+use crate::game::Game;
+use crate::setup::{self, Kingdom, Setup};
+use crate::state::{Pile, PlayerId, PlayerState, State, TurnState};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+pub const P0: PlayerId = PlayerId(0);
+pub const P1: PlayerId = PlayerId(1);
+pub const P2: PlayerId = PlayerId(2);
+
+/// An exact starting position: every implemented card has a Supply pile of its usual
+/// size; each player's zones are as given (decks listed top card first).
+pub struct Table {
+    setup: Setup,
+    st: State,
+}
+
+pub fn table(players: u8) -> Table {
+    let setup = Setup {
+        players,
+        kingdom: Kingdom::Random,
+        edition: Edition::Second,
+    };
+    let supply = CardId::all()
+        .map(|card| Pile {
+            card,
+            count: setup::pile_size(card, players),
+        })
+        .collect();
+    let st = State {
+        edition: Edition::Second,
+        supply,
+        trash: vec![],
+        players: (0..players).map(|_| PlayerState::default()).collect(),
+        current: P0,
+        turn: TurnState::new(),
+        turn_count: 1,
+        game_over: false,
+        rng: ChaCha8Rng::seed_from_u64(1),
+    };
+    Table { setup, st }
+}
+
+impl Table {
+    pub fn edition(mut self, e: Edition) -> Table {
+        self.st.edition = e;
+        self.setup.edition = e;
+        self
+    }
+    pub fn hand(mut self, p: PlayerId, cards: &[CardId]) -> Table {
+        self.st.player_mut(p).hand = cards.to_vec();
+        self
+    }
+    /// `cards[0]` is the top of the deck.
+    pub fn deck(mut self, p: PlayerId, cards: &[CardId]) -> Table {
+        self.st.player_mut(p).deck = cards.iter().rev().copied().collect();
+        self
+    }
+    pub fn discard(mut self, p: PlayerId, cards: &[CardId]) -> Table {
+        self.st.player_mut(p).discard = cards.to_vec();
+        self
+    }
+    pub fn supply(mut self, card: CardId, count: u32) -> Table {
+        self.st.supply.iter_mut().find(|p| p.card == card).unwrap().count = count;
+        self
+    }
+    pub fn turns(mut self, p: PlayerId, turns: u32) -> Table {
+        self.st.player_mut(p).turns = turns;
+        self
+    }
+    /// Starts player 0's turn and runs to the first decision.
+    pub fn start(mut self) -> Game {
+        self.st.player_mut(P0).turns += 1;
+        Game::from_state_for_tests(&self.setup, self.st)
+    }
+}
+
+/// Sorted copy, for comparing zones as multisets.
+pub fn sorted(cards: &[CardId]) -> Vec<CardId> {
+    let mut v = cards.to_vec();
+    v.sort();
+    v
+}
+
+pub trait GameExt {
+    fn ok(&mut self, p: PlayerId, r: Reply) -> &mut Self;
+    fn play(&mut self, card: CardId) -> &mut Self;
+    fn choose(&mut self, p: PlayerId, cards: &[CardId]) -> &mut Self;
+    fn req(&self) -> &Request;
+    fn prompt(&self) -> &Prompt;
+    fn hand(&self, p: PlayerId) -> Vec<CardId>;
+    /// Deck, top card first.
+    fn deck(&self, p: PlayerId) -> Vec<CardId>;
+    fn discard(&self, p: PlayerId) -> Vec<CardId>;
+    fn in_play(&self, p: PlayerId) -> Vec<CardId>;
+    fn trash(&self) -> Vec<CardId>;
+    fn coins(&self) -> u32;
+    fn actions(&self) -> u32;
+    fn buys(&self) -> u32;
+    fn supply(&self, c: CardId) -> u32;
+}
+
+impl GameExt for Game {
+    fn ok(&mut self, p: PlayerId, r: Reply) -> &mut Self {
+        if let Err(e) = self.reply(p, r.clone()) {
+            panic!("reply {r:?} by {p} refused: {e}; pending {:?}", self.pending());
+        }
+        self
+    }
+    fn play(&mut self, card: CardId) -> &mut Self {
+        let p = self.view(Viewer::Spectator).current;
+        self.ok(p, Reply::Play(card))
+    }
+    fn choose(&mut self, p: PlayerId, cards: &[CardId]) -> &mut Self {
+        self.ok(p, Reply::Cards(cards.to_vec()))
+    }
+    fn req(&self) -> &Request {
+        self.pending().expect("a pending decision")
+    }
+    fn prompt(&self) -> &Prompt {
+        &self.req().prompt
+    }
+    fn hand(&self, p: PlayerId) -> Vec<CardId> {
+        sorted(&self.state().player(p).hand)
+    }
+    fn deck(&self, p: PlayerId) -> Vec<CardId> {
+        self.state().player(p).deck.iter().rev().copied().collect()
+    }
+    fn discard(&self, p: PlayerId) -> Vec<CardId> {
+        sorted(&self.state().player(p).discard)
+    }
+    fn in_play(&self, p: PlayerId) -> Vec<CardId> {
+        self.state().player(p).in_play.clone()
+    }
+    fn trash(&self) -> Vec<CardId> {
+        sorted(&self.state().trash)
+    }
+    fn coins(&self) -> u32 {
+        self.state().turn.coins
+    }
+    fn actions(&self) -> u32 {
+        self.state().turn.actions
+    }
+    fn buys(&self) -> u32 {
+        self.state().turn.buys
+    }
+    fn supply(&self, c: CardId) -> u32 {
+        self.state().supply_count(c)
+    }
+}

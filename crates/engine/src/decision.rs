@@ -1,0 +1,338 @@
+//! Decision requests (what the engine asks one player) and replies (their answer).
+//!
+//! Every choice in the game, from "play this Action" to "reveal Moat?", is a [`Request`]
+//! addressed to one player. The request carries everything a client or bot needs to
+//! answer it without knowing the card's code: who asks, which card, why, the legal
+//! options and the bounds. [`Request::validate`] is the single gate every reply passes,
+//! whether it comes from a socket or a bot; an invalid reply changes nothing.
+
+use crate::card::CardId;
+use crate::state::PlayerId;
+use serde::{Deserialize, Serialize};
+
+/// Where the cards offered by a [`Prompt::ChooseCards`] currently are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Zone {
+    Hand,
+    Deck,
+    Discard,
+    InPlay,
+    Revealed,
+    Trash,
+    Supply,
+}
+
+/// Why a request is made: what will happen to the chosen cards or pile.
+/// Clients use it (with the asking card) to phrase the question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    /// Action phase: play an Action card or end the phase.
+    ActionPhase,
+    /// Buy phase: play Treasures, buy a card, or end the turn.
+    BuyPhase,
+    Discard,
+    Trash,
+    Gain,
+    /// Put onto the deck.
+    TopDeck,
+    /// Choose an Action card to play several times (Throne Room).
+    PlayTwice,
+    /// Reveal a Reaction in answer to an Attack.
+    React,
+    /// Pick one or more of a card's modes.
+    ChooseModes,
+}
+
+/// One of a card's labelled options (for "choose one"/"choose two" cards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    PlusCard,
+    PlusAction,
+    PlusBuy,
+    PlusCoin,
+}
+
+/// The shape of a question and its legal options.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Prompt {
+    /// Answer with [`Reply::Play`] (one of `playable`) or [`Reply::EndPhase`].
+    ActionPhase { playable: Vec<CardId> },
+    /// Answer with [`Reply::Play`] (one of `treasures`), [`Reply::PlayAllTreasures`]
+    /// (when `treasures` is not empty), [`Reply::Buy`] (one of `buyable`) or
+    /// [`Reply::EndPhase`]. `treasures` is empty once a card has been bought.
+    BuyPhase {
+        treasures: Vec<CardId>,
+        buyable: Vec<CardId>,
+    },
+    /// Answer with [`Reply::Cards`]: a sub-multiset of `options` of size `min..=max`.
+    ChooseCards {
+        zone: Zone,
+        options: Vec<CardId>,
+        min: u8,
+        max: u8,
+    },
+    /// Answer with [`Reply::Pile`]: one of `options`, or `None` when `optional`.
+    ChoosePile { options: Vec<CardId>, optional: bool },
+    /// Answer with [`Reply::Modes`]: `min..=max` distinct entries of `options`.
+    ChooseModes { options: Vec<Mode>, min: u8, max: u8 },
+    /// Answer with [`Reply::Cards`]: a permutation of `cards`; the first card ends on top.
+    OrderCards { cards: Vec<CardId> },
+    /// Answer with [`Reply::YesNo`].
+    YesNo,
+    /// Answer with [`Reply::Name`]: any one of `options`.
+    NameCard { options: Vec<CardId> },
+}
+
+/// A question addressed to one player.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Request {
+    pub player: PlayerId,
+    /// The card that asks (None for the phase moves).
+    pub card: Option<CardId>,
+    pub purpose: Purpose,
+    pub prompt: Prompt,
+}
+
+/// A player's answer to the pending [`Request`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+pub enum Reply {
+    Play(CardId),
+    PlayAllTreasures,
+    Buy(CardId),
+    EndPhase,
+    Cards(Vec<CardId>),
+    Pile(Option<CardId>),
+    Modes(Vec<Mode>),
+    YesNo(bool),
+    Name(CardId),
+}
+
+/// Why a reply was refused. The game is unchanged when this is returned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidReply {
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is not player {got}'s decision (waiting for player {expected})")]
+    NotYourDecision { expected: PlayerId, got: PlayerId },
+    #[error("no such player {0}")]
+    NoSuchPlayer(PlayerId),
+    #[error("this reply does not answer a {expected} question")]
+    WrongKind { expected: &'static str },
+    #[error("{0} is not one of the options")]
+    NotAnOption(String),
+    #[error("chose {got} but must choose between {min} and {max}")]
+    WrongCount { got: usize, min: u8, max: u8 },
+    #[error("{0} chosen more times than offered")]
+    TooMany(CardId),
+    #[error("a pile must be chosen here")]
+    PileRequired,
+    #[error("the order must list exactly the offered cards")]
+    NotAPermutation,
+}
+
+impl Prompt {
+    /// A short name of the prompt kind, for errors and logs.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Prompt::ActionPhase { .. } => "action_phase",
+            Prompt::BuyPhase { .. } => "buy_phase",
+            Prompt::ChooseCards { .. } => "choose_cards",
+            Prompt::ChoosePile { .. } => "choose_pile",
+            Prompt::ChooseModes { .. } => "choose_modes",
+            Prompt::OrderCards { .. } => "order_cards",
+            Prompt::YesNo => "yes_no",
+            Prompt::NameCard { .. } => "name_card",
+        }
+    }
+
+    /// The answer, when exactly one legal answer exists: such questions are not asked.
+    pub(crate) fn forced(&self) -> Option<Reply> {
+        match self {
+            Prompt::ChooseCards {
+                options, min, max, ..
+            } => {
+                let all_same = options.windows(2).all(|w| w[0] == w[1]);
+                if *max == 0 || options.is_empty() {
+                    Some(Reply::Cards(vec![]))
+                } else if min == max && (all_same || options.len() == *min as usize) {
+                    Some(Reply::Cards(options[..*min as usize].to_vec()))
+                } else {
+                    None
+                }
+            }
+            Prompt::OrderCards { cards } if cards.windows(2).all(|w| w[0] == w[1]) => {
+                Some(Reply::Cards(cards.clone()))
+            }
+            Prompt::ChoosePile { options, optional } if options.is_empty() => {
+                debug_assert!(*optional || options.is_empty());
+                Some(Reply::Pile(None))
+            }
+            Prompt::ChoosePile { options, optional } if options.len() == 1 && !optional => {
+                Some(Reply::Pile(Some(options[0])))
+            }
+            _ => None,
+        }
+    }
+
+    /// Checks that `reply` is a legal answer. Pure: touches no state.
+    pub fn validate(&self, reply: &Reply) -> Result<(), InvalidReply> {
+        let wrong = || InvalidReply::WrongKind {
+            expected: self.kind_name(),
+        };
+        match (self, reply) {
+            (Prompt::ActionPhase { playable }, Reply::Play(c)) => one_of(playable, *c),
+            (Prompt::ActionPhase { .. }, Reply::EndPhase) => Ok(()),
+            (Prompt::BuyPhase { treasures, .. }, Reply::Play(c)) => one_of(treasures, *c),
+            (Prompt::BuyPhase { treasures, .. }, Reply::PlayAllTreasures) => {
+                if treasures.is_empty() {
+                    Err(InvalidReply::NotAnOption("play_all_treasures".into()))
+                } else {
+                    Ok(())
+                }
+            }
+            (Prompt::BuyPhase { buyable, .. }, Reply::Buy(c)) => one_of(buyable, *c),
+            (Prompt::BuyPhase { .. }, Reply::EndPhase) => Ok(()),
+            (
+                Prompt::ChooseCards {
+                    options, min, max, ..
+                },
+                Reply::Cards(chosen),
+            ) => {
+                if chosen.len() < *min as usize || chosen.len() > *max as usize {
+                    return Err(InvalidReply::WrongCount {
+                        got: chosen.len(),
+                        min: *min,
+                        max: *max,
+                    });
+                }
+                sub_multiset(options, chosen)
+            }
+            (Prompt::ChoosePile { options, optional }, Reply::Pile(choice)) => match choice {
+                None if *optional => Ok(()),
+                None => Err(InvalidReply::PileRequired),
+                Some(c) => one_of(options, *c),
+            },
+            (Prompt::ChooseModes { options, min, max }, Reply::Modes(chosen)) => {
+                if chosen.len() < *min as usize || chosen.len() > *max as usize {
+                    return Err(InvalidReply::WrongCount {
+                        got: chosen.len(),
+                        min: *min,
+                        max: *max,
+                    });
+                }
+                for (i, m) in chosen.iter().enumerate() {
+                    if !options.contains(m) || chosen[..i].contains(m) {
+                        return Err(InvalidReply::NotAnOption(format!("{m:?}")));
+                    }
+                }
+                Ok(())
+            }
+            (Prompt::OrderCards { cards }, Reply::Cards(order)) => {
+                if order.len() != cards.len() || sub_multiset(cards, order).is_err() {
+                    Err(InvalidReply::NotAPermutation)
+                } else {
+                    Ok(())
+                }
+            }
+            (Prompt::YesNo, Reply::YesNo(_)) => Ok(()),
+            (Prompt::NameCard { options }, Reply::Name(c)) => one_of(options, *c),
+            _ => Err(wrong()),
+        }
+    }
+}
+
+fn one_of(options: &[CardId], c: CardId) -> Result<(), InvalidReply> {
+    if options.contains(&c) {
+        Ok(())
+    } else {
+        Err(InvalidReply::NotAnOption(c.key().to_string()))
+    }
+}
+
+fn sub_multiset(options: &[CardId], chosen: &[CardId]) -> Result<(), InvalidReply> {
+    for (i, c) in chosen.iter().enumerate() {
+        let offered = options.iter().filter(|o| *o == c).count();
+        if offered == 0 {
+            return Err(InvalidReply::NotAnOption(c.key().to_string()));
+        }
+        if chosen[..=i].iter().filter(|o| *o == c).count() > offered {
+            return Err(InvalidReply::TooMany(*c));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use CardId::*;
+
+    #[test]
+    fn choose_cards_checks_bounds_and_multiset() {
+        let p = Prompt::ChooseCards {
+            zone: Zone::Hand,
+            options: vec![Copper, Copper, Estate],
+            min: 1,
+            max: 2,
+        };
+        assert!(p.validate(&Reply::Cards(vec![Copper, Copper])).is_ok());
+        assert!(p.validate(&Reply::Cards(vec![Estate])).is_ok());
+        assert_eq!(
+            p.validate(&Reply::Cards(vec![])),
+            Err(InvalidReply::WrongCount {
+                got: 0,
+                min: 1,
+                max: 2
+            })
+        );
+        assert_eq!(
+            p.validate(&Reply::Cards(vec![Estate, Estate])),
+            Err(InvalidReply::TooMany(Estate))
+        );
+        assert!(matches!(
+            p.validate(&Reply::Cards(vec![Gold])),
+            Err(InvalidReply::NotAnOption(_))
+        ));
+        assert!(matches!(
+            p.validate(&Reply::YesNo(true)),
+            Err(InvalidReply::WrongKind { .. })
+        ));
+    }
+
+    #[test]
+    fn forced_answers_only_when_unique() {
+        let p = |options: Vec<CardId>, min, max| Prompt::ChooseCards {
+            zone: Zone::Hand,
+            options,
+            min,
+            max,
+        };
+        assert_eq!(
+            p(vec![Copper, Copper], 1, 1).forced(),
+            Some(Reply::Cards(vec![Copper]))
+        );
+        assert_eq!(p(vec![Copper, Estate], 1, 1).forced(), None);
+        assert_eq!(
+            p(vec![Copper, Estate], 2, 2).forced(),
+            Some(Reply::Cards(vec![Copper, Estate]))
+        );
+        assert_eq!(p(vec![Copper], 0, 1).forced(), None);
+        assert_eq!(p(vec![], 0, 4).forced(), Some(Reply::Cards(vec![])));
+    }
+
+    #[test]
+    fn buy_phase_refuses_play_all_without_treasures() {
+        let p = Prompt::BuyPhase {
+            treasures: vec![],
+            buyable: vec![Copper],
+        };
+        assert!(p.validate(&Reply::PlayAllTreasures).is_err());
+        assert!(p.validate(&Reply::Buy(Copper)).is_ok());
+        assert!(p.validate(&Reply::Buy(Gold)).is_err());
+    }
+}

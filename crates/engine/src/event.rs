@@ -1,0 +1,139 @@
+//! The event log: everything that happens, with who may see which part.
+//!
+//! Events are recorded in full; [`Event::for_viewer`] is the one place that decides what
+//! a given viewer may see of each (the cards you drew are yours; others see a count).
+
+use crate::card::CardId;
+use crate::score::Score;
+use crate::state::{Phase, PlayerId};
+use serde::{Deserialize, Serialize};
+
+/// Who is looking: a seated player, or a spectator who sees only public information.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", content = "player", rename_all = "snake_case")]
+pub enum Viewer {
+    Player(PlayerId),
+    Spectator,
+}
+
+impl Viewer {
+    pub fn is(self, p: PlayerId) -> bool {
+        self == Viewer::Player(p)
+    }
+}
+
+/// Where a gained card goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Destination {
+    Discard,
+    Hand,
+    Deck,
+}
+
+/// One thing that happened. Fields typed `Option<Vec<CardId>>` are private to `player`:
+/// they are `None` in the copy any other viewer receives, and `count` says how many.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    GameStarted {
+        players: u8,
+        first: PlayerId,
+        kingdom: Vec<CardId>,
+    },
+    TurnStarted {
+        player: PlayerId,
+        /// This player's own turn number (1-based).
+        turn: u32,
+    },
+    PhaseStarted {
+        player: PlayerId,
+        phase: Phase,
+    },
+    /// Cards moved from the player's deck to their hand.
+    Drew {
+        player: PlayerId,
+        count: usize,
+        cards: Option<Vec<CardId>>,
+    },
+    /// The player's discard pile was shuffled to form their deck.
+    Shuffled { player: PlayerId },
+    Played {
+        player: PlayerId,
+        card: CardId,
+    },
+    /// A card's effect resolves again (Throne Room's second play).
+    PlayedAgain {
+        player: PlayerId,
+        card: CardId,
+    },
+    Bought {
+        player: PlayerId,
+        card: CardId,
+    },
+    Gained {
+        player: PlayerId,
+        card: CardId,
+        to: Destination,
+    },
+    /// Discarded: publicly (Cellar, Militia) or, when `private`, unseen by others (cleanup).
+    Discarded {
+        player: PlayerId,
+        count: usize,
+        cards: Option<Vec<CardId>>,
+        private: bool,
+    },
+    Trashed {
+        player: PlayerId,
+        cards: Vec<CardId>,
+    },
+    Revealed {
+        player: PlayerId,
+        cards: Vec<CardId>,
+    },
+    /// Cards put onto the deck: publicly when revealed (Bureaucrat), else `private`.
+    TopDecked {
+        player: PlayerId,
+        count: usize,
+        cards: Option<Vec<CardId>>,
+        private: bool,
+    },
+    /// A player revealed a Reaction and is unaffected by this Attack.
+    Blocked {
+        player: PlayerId,
+        by: CardId,
+    },
+    GameEnded { scores: Vec<Score> },
+}
+
+impl Event {
+    /// The copy of this event that `viewer` may see.
+    pub fn for_viewer(&self, viewer: Viewer) -> Event {
+        let mut e = self.clone();
+        match &mut e {
+            Event::Drew { player, cards, .. }
+            | Event::Discarded {
+                player,
+                cards,
+                private: true,
+                ..
+            }
+            | Event::TopDecked {
+                player,
+                cards,
+                private: true,
+                ..
+            } => {
+                if !viewer.is(*player) {
+                    *cards = None;
+                }
+            }
+            _ => {}
+        }
+        e
+    }
+    /// Whether the event contains cards hidden from other viewers.
+    pub fn has_private_part(&self) -> bool {
+        self.for_viewer(Viewer::Spectator) != *self
+    }
+}

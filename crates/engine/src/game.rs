@@ -1,0 +1,307 @@
+//! `Game`: the engine's public face — create, ask what is pending, reply, view, replay.
+//!
+//! A game is a pure function of (setup, seed, replies). The engine keeps a snapshot of
+//! the state at the start of the current turn plus the replies given since; a reply is
+//! validated against the pending request, appended, and the turn is run again from the
+//! snapshot with the logged answers until it needs a new one. Nothing in flight has to
+//! be saved, so the reply log alone is the game record.
+
+use crate::agent::Agent;
+use crate::card::CardId;
+use crate::ctx::{Answers, Ctx, Suspend};
+use crate::decision::{InvalidReply, Reply, Request};
+use crate::event::{Event, Viewer};
+use crate::score::{self, Score};
+use crate::setup::{self, Setup, SetupError};
+use crate::state::{PlayerId, State};
+use crate::turn;
+use crate::view::PlayerView;
+use serde::{Deserialize, Serialize};
+
+/// The full record of a game: enough to reproduce it exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub setup: Setup,
+    pub seed: u64,
+    pub replies: Vec<(PlayerId, Reply)>,
+}
+
+/// A replay that does not reproduce its game.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("setup refused: {0}")]
+    Setup(#[from] SetupError),
+    #[error("reply {index} was refused on replay: {error}")]
+    Reply { index: usize, error: InvalidReply },
+}
+
+pub struct Game {
+    setup: Setup,
+    seed: u64,
+    kingdom: Vec<CardId>,
+    state: State,
+    /// The state when the current turn began (after its start-of-turn bookkeeping).
+    turn_start: State,
+    /// Index into `log` of the first reply of the current turn.
+    turn_log_start: usize,
+    /// Index into `events` of the first event the current turn's replay re-creates.
+    turn_events_start: usize,
+    log: Vec<(PlayerId, Reply)>,
+    events: Vec<Event>,
+    pending: Option<Request>,
+    /// Record events and replies (off in fast simulations).
+    record: bool,
+}
+
+impl Game {
+    /// Sets up a game and runs it to its first decision.
+    pub fn new(setup: &Setup, seed: u64) -> Result<Game, SetupError> {
+        Game::build(setup, seed, true)
+    }
+
+    /// A game that records neither events nor replies: for simulations, where only the
+    /// outcome matters and speed does.
+    pub fn new_unrecorded(setup: &Setup, seed: u64) -> Result<Game, SetupError> {
+        Game::build(setup, seed, false)
+    }
+
+    fn build(setup: &Setup, seed: u64, record: bool) -> Result<Game, SetupError> {
+        let (mut state, kingdom) = setup::build(setup, seed)?;
+        let mut events = Vec::new();
+        if record {
+            events.push(Event::GameStarted {
+                players: setup.players,
+                first: state.current,
+                kingdom: kingdom.clone(),
+            });
+        }
+        turn::begin_turn(&mut state, record.then_some(&mut events));
+        let mut g = Game {
+            setup: setup.clone(),
+            seed,
+            kingdom,
+            turn_start: state.clone(),
+            state,
+            turn_log_start: 0,
+            turn_events_start: events.len(),
+            log: Vec::new(),
+            events,
+            pending: None,
+            record,
+        };
+        if record {
+            g.advance(None);
+        }
+        Ok(g)
+    }
+
+    /// Replays a record from its setup and seed.
+    pub fn replay(record: &GameRecord) -> Result<Game, ReplayError> {
+        let mut g = Game::new(&record.setup, record.seed)?;
+        for (index, (p, r)) in record.replies.iter().enumerate() {
+            g.reply(*p, r.clone())
+                .map_err(|error| ReplayError::Reply { index, error })?;
+        }
+        Ok(g)
+    }
+
+    /// Runs turns until a decision is needed that no agent answers, or the game ends.
+    /// With `agents`, every decision is answered at once and this runs to the end.
+    fn advance(&mut self, mut agents: Option<&mut [Box<dyn Agent + Send>]>) {
+        loop {
+            if self.state.game_over {
+                self.pending = None;
+                return;
+            }
+            let (answers, events) = match agents.as_deref_mut() {
+                Some(agents) => (Answers::Agents { agents }, self.record.then_some(&mut self.events)),
+                None => (
+                    Answers::Log {
+                        replies: &self.log[self.turn_log_start..],
+                        pos: 0,
+                    },
+                    Some(&mut self.events),
+                ),
+            };
+            let mut cx = Ctx {
+                st: &mut self.state,
+                answers,
+                events,
+            };
+            match turn::run_turn(&mut cx) {
+                Err(Suspend(req)) => {
+                    self.pending = Some(*req);
+                    return;
+                }
+                Ok(()) => self.next_turn(),
+            }
+        }
+    }
+
+    /// Bookkeeping between turns: start the next one (or record the end) and snapshot.
+    fn next_turn(&mut self) {
+        let events = self.record.then_some(&mut self.events);
+        if self.state.game_over {
+            if let Some(ev) = events {
+                ev.push(Event::GameEnded {
+                    scores: score::scores(&self.state),
+                });
+            }
+        } else {
+            turn::begin_turn(&mut self.state, events);
+        }
+        self.turn_log_start = self.log.len();
+        self.turn_events_start = self.events.len();
+        if self.record {
+            self.turn_start = self.state.clone();
+        }
+    }
+
+    /// Plays the rest of the game with `agents` (one per seat) answering every decision.
+    /// Any decision pending now is answered by its agent too.
+    pub fn play_out(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
+        assert_eq!(agents.len(), self.state.num_players(), "one agent per seat");
+        if self.record {
+            // Re-run the current turn from its start: logged replies first, then agents.
+            self.restore_turn_start();
+            self.drive_with_log_then_agents(agents);
+        } else {
+            self.advance(Some(agents));
+        }
+    }
+
+    fn restore_turn_start(&mut self) {
+        self.state = self.turn_start.clone();
+        self.events.truncate(self.turn_events_start);
+    }
+
+    fn drive_with_log_then_agents(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
+        // Answer the pending decisions one by one through `reply`, so the recorded path is
+        // exactly the one a server takes.
+        self.advance(None);
+        while let Some(req) = self.pending.clone() {
+            let obs = crate::view::Observation::new(&self.state, req.player);
+            let r = agents[req.player.idx()].decide(&obs, &req);
+            if let Err(e) = self.reply(req.player, r.clone()) {
+                panic!("agent {} gave an invalid reply {r:?} to {req:?}: {e}", agents[req.player.idx()].name());
+            }
+        }
+    }
+
+    /// Answers the pending decision. On error nothing has changed.
+    /// On success returns the events that happened as a result (unredacted).
+    pub fn reply(&mut self, player: PlayerId, reply: Reply) -> Result<Vec<Event>, InvalidReply> {
+        if self.state.game_over {
+            return Err(InvalidReply::GameOver);
+        }
+        if player.idx() >= self.state.num_players() {
+            return Err(InvalidReply::NoSuchPlayer(player));
+        }
+        let Some(req) = &self.pending else {
+            return Err(InvalidReply::GameOver);
+        };
+        if req.player != player {
+            return Err(InvalidReply::NotYourDecision {
+                expected: req.player,
+                got: player,
+            });
+        }
+        req.prompt.validate(&reply)?;
+        let before = self.events.len();
+        self.log.push((player, reply));
+        self.restore_turn_start();
+        self.advance(None);
+        debug_assert!(self.events.len() >= before, "replay lost events");
+        Ok(self.events[before..].to_vec())
+    }
+
+    /// The decision the game is waiting for, if any.
+    pub fn pending(&self) -> Option<&Request> {
+        self.pending.as_ref()
+    }
+
+    /// What `viewer` may see now.
+    pub fn view(&self, viewer: Viewer) -> PlayerView {
+        PlayerView::build(&self.state, viewer, self.pending.as_ref())
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state.game_over
+    }
+
+    /// Final (or current) scores and winners.
+    pub fn scores(&self) -> Vec<Score> {
+        score::scores(&self.state)
+    }
+
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The kingdom as resolved (a random or recommended kingdom, as cards).
+    pub fn kingdom(&self) -> &[CardId] {
+        &self.kingdom
+    }
+
+    pub fn num_players(&self) -> usize {
+        self.state.num_players()
+    }
+
+    /// Every event so far, unredacted; use [`Event::for_viewer`] before showing one.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The accepted replies so far, in order.
+    pub fn replies(&self) -> &[(PlayerId, Reply)] {
+        &self.log
+    }
+
+    pub fn record(&self) -> GameRecord {
+        GameRecord {
+            setup: self.setup.clone(),
+            seed: self.seed,
+            replies: self.log.clone(),
+        }
+    }
+
+    /// The full state. It holds every secret (hands, deck order, the RNG): never send it
+    /// to a player; use [`Game::view`].
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// A hash of the canonical serialization of the state, to check that a replay
+    /// reproduced a game. FNV-1a over JSON: stable across runs, platforms and versions.
+    pub fn state_hash(&self) -> u64 {
+        let bytes = serde_json::to_vec(&self.state).expect("state serializes");
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ *b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+
+    /// Sets the state directly: only for tests that start from an exact position.
+    /// The game then runs from the start of `st.current`'s turn.
+    #[doc(hidden)]
+    pub fn from_state_for_tests(setup: &Setup, state: State) -> Game {
+        let mut g = Game {
+            setup: setup.clone(),
+            seed: 0,
+            kingdom: state.supply.iter().map(|p| p.card).filter(|c| c.is_kingdom()).collect(),
+            turn_start: state.clone(),
+            state,
+            turn_log_start: 0,
+            turn_events_start: 0,
+            log: Vec::new(),
+            events: Vec::new(),
+            pending: None,
+            record: true,
+        };
+        g.advance(None);
+        g
+    }
+}

@@ -1,0 +1,43 @@
+//! The Dominion rules engine: pure, deterministic and decision-driven.
+//!
+//! A game is a function of (setup, seed, replies). Every choice a player makes is a
+//! [`Request`] the engine validates; a bad [`Reply`] is an [`InvalidReply`] that changes
+//! nothing. There is no I/O, clock or async here: the server, the simulator and the tests
+//! all drive the same [`Game`].
+//!
+//! ```
+//! use dominion_engine::{Game, Setup, Kingdom, Edition, bots};
+//! let setup = Setup { players: 2, kingdom: Kingdom::Recommended("base_2e/first_game".into()), edition: Edition::Second };
+//! let mut game = Game::new(&setup, 42).unwrap();
+//! let req = game.pending().unwrap().clone();        // the first player's first decision
+//! let mut agents = vec![bots::by_name("big_money", 1).unwrap(), bots::by_name("big_money", 2).unwrap()];
+//! game.play_out(&mut agents);                         // bots answer everything
+//! assert!(game.is_over());
+//! let replay = Game::replay(&game.record()).unwrap();
+//! assert_eq!(replay.state_hash(), game.state_hash());
+//! # let _ = req;
+//! ```
+
+pub mod agent;
+pub mod bots;
+pub mod card;
+mod cards;
+pub mod ctx;
+pub mod decision;
+pub mod event;
+pub mod game;
+pub mod score;
+pub mod setup;
+pub mod state;
+mod turn;
+pub mod view;
+
+pub use agent::Agent;
+pub use card::{CardId, Edition, Types};
+pub use decision::{InvalidReply, Mode, Prompt, Purpose, Reply, Request, Zone};
+pub use event::{Destination, Event, Viewer};
+pub use game::{Game, GameRecord, ReplayError};
+pub use score::Score;
+pub use setup::{Kingdom, Setup, SetupError};
+pub use state::{Phase, PlayerId};
+pub use view::{Observation, PlayerView};

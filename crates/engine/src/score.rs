@@ -1,0 +1,66 @@
+//! Victory points and the winner: every card a player has counts; ties go to the player
+//! with fewer turns, else the win is shared.
+
+use crate::card::CardId;
+use crate::state::{PlayerId, PlayerState, State};
+use serde::{Deserialize, Serialize};
+
+/// One player's final standing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    pub player: PlayerId,
+    pub vp: i32,
+    pub turns: u32,
+    pub winner: bool,
+}
+
+/// The VP one copy of `card` is worth. (Cards whose worth depends on the rest of the
+/// deck, like Gardens, will take the owner's cards as an argument when they arrive.)
+pub fn card_vp(card: CardId) -> i32 {
+    match card {
+        CardId::Estate => 1,
+        CardId::Duchy => 3,
+        CardId::Province => 6,
+        CardId::Curse => -1,
+        _ => 0,
+    }
+}
+
+pub fn player_vp(pl: &PlayerState) -> i32 {
+    pl.all_cards().map(card_vp).sum()
+}
+
+/// Scores and winners for the state as it stands.
+pub fn scores(st: &State) -> Vec<Score> {
+    let raw: Vec<(i32, u32)> = st.players.iter().map(|pl| (player_vp(pl), pl.turns)).collect();
+    let winners = winners(&raw);
+    raw.iter()
+        .enumerate()
+        .map(|(i, &(vp, turns))| Score {
+            player: PlayerId(i as u8),
+            vp,
+            turns,
+            winner: winners[i],
+        })
+        .collect()
+}
+
+/// Given (vp, turns) per player: the highest VP wins; among those, fewest turns; the
+/// rest share the win.
+pub fn winners(raw: &[(i32, u32)]) -> Vec<bool> {
+    let best_vp = raw.iter().map(|r| r.0).max().unwrap_or(0);
+    let fewest = raw.iter().filter(|r| r.0 == best_vp).map(|r| r.1).min().unwrap_or(0);
+    raw.iter().map(|&(vp, t)| vp == best_vp && t == fewest).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiebreak_by_turns_then_shared() {
+        assert_eq!(winners(&[(10, 5), (10, 4)]), vec![false, true]);
+        assert_eq!(winners(&[(10, 5), (10, 5), (3, 4)]), vec![true, true, false]);
+        assert_eq!(winners(&[(11, 5), (10, 4)]), vec![true, false]);
+    }
+}

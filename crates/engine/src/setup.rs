@@ -1,0 +1,310 @@
+//! Game setup: player count, kingdom choice, edition — and building the opening state.
+
+use crate::card::{CardId, Edition, Set};
+use crate::state::{Pile, PlayerId, PlayerState, State, TurnState};
+use rand::SeedableRng;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// How the 10 kingdom cards are picked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+pub enum Kingdom {
+    /// Exactly these 10 different kingdom cards.
+    Cards(Vec<CardId>),
+    /// A recommended kingdom by id (see [`recommended_kingdoms`]).
+    Recommended(String),
+    /// 10 cards drawn by the game's seeded RNG from the implemented cards of the edition.
+    Random,
+}
+
+/// What a game is set up from. Together with the seed and the replies it determines
+/// the whole game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub players: u8,
+    pub kingdom: Kingdom,
+    #[serde(default)]
+    pub edition: Edition,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("a game needs 2 to 6 players, not {0}")]
+    PlayerCount(u8),
+    #[error("a kingdom needs exactly 10 different cards, got {0}")]
+    KingdomSize(usize),
+    #[error("{0} appears twice in the kingdom")]
+    DuplicateCard(CardId),
+    #[error("{0} is a basic card, not a kingdom card")]
+    NotKingdom(CardId),
+    #[error("no recommended kingdom {0:?} with all cards implemented")]
+    UnknownRecommended(String),
+    #[error("only {0} kingdom cards are implemented for this edition; 10 are needed")]
+    PoolTooSmall(usize),
+}
+
+/// A named kingdom recommended by a rulebook.
+#[derive(Debug)]
+pub struct Recommended {
+    /// Stable id, e.g. `base_2e/first_game`.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// Card keys; a kingdom is offered only when every card is implemented.
+    pub cards: [&'static str; 10],
+}
+
+impl Recommended {
+    /// The cards, or None if one is not implemented yet.
+    pub fn card_ids(&self) -> Option<Vec<CardId>> {
+        self.cards.iter().map(|k| k.parse().ok()).collect()
+    }
+}
+
+/// Every recommended kingdom from the rulebooks (see ../shared/cards.md).
+pub static RECOMMENDED: &[Recommended] = &[
+    Recommended { id: "base_1e/first_game", name: "First Game (1E)", cards: ["cellar", "market", "militia", "mine", "moat", "remodel", "smithy", "village", "woodcutter", "workshop"] },
+    Recommended { id: "base_1e/big_money", name: "Big Money (1E)", cards: ["adventurer", "bureaucrat", "chancellor", "chapel", "feast", "laboratory", "market", "mine", "moneylender", "throne_room"] },
+    Recommended { id: "base_1e/interaction", name: "Interaction (1E)", cards: ["bureaucrat", "chancellor", "council_room", "festival", "library", "militia", "moat", "spy", "thief", "village"] },
+    Recommended { id: "base_1e/size_distortion", name: "Size Distortion (1E)", cards: ["cellar", "chapel", "feast", "gardens", "laboratory", "thief", "village", "witch", "woodcutter", "workshop"] },
+    Recommended { id: "base_1e/village_square", name: "Village Square (1E)", cards: ["bureaucrat", "cellar", "festival", "library", "market", "remodel", "smithy", "throne_room", "village", "woodcutter"] },
+    Recommended { id: "base_2e/first_game", name: "First Game", cards: ["cellar", "market", "merchant", "militia", "mine", "moat", "remodel", "smithy", "village", "workshop"] },
+    Recommended { id: "base_2e/size_distortion", name: "Size Distortion", cards: ["artisan", "bandit", "bureaucrat", "chapel", "festival", "gardens", "sentry", "throne_room", "witch", "workshop"] },
+    Recommended { id: "base_2e/deck_top", name: "Deck Top", cards: ["artisan", "bureaucrat", "council_room", "festival", "harbinger", "laboratory", "moneylender", "sentry", "vassal", "village"] },
+    Recommended { id: "base_2e/sleight_of_hand", name: "Sleight of Hand", cards: ["cellar", "council_room", "festival", "gardens", "library", "harbinger", "militia", "poacher", "smithy", "throne_room"] },
+    Recommended { id: "base_2e/improvements", name: "Improvements", cards: ["artisan", "cellar", "market", "merchant", "mine", "moat", "moneylender", "poacher", "remodel", "witch"] },
+    Recommended { id: "base_2e/silver_and_gold", name: "Silver & Gold", cards: ["bandit", "bureaucrat", "chapel", "harbinger", "laboratory", "merchant", "mine", "moneylender", "throne_room", "vassal"] },
+    Recommended { id: "intrigue_1e/victory_dance", name: "Victory Dance (1E)", cards: ["bridge", "duke", "great_hall", "harem", "ironworks", "masquerade", "nobles", "pawn", "scout", "upgrade"] },
+    Recommended { id: "intrigue_1e/secret_schemes", name: "Secret Schemes (1E)", cards: ["conspirator", "harem", "ironworks", "pawn", "saboteur", "shanty_town", "steward", "swindler", "trading_post", "tribute"] },
+    Recommended { id: "intrigue_1e/best_wishes", name: "Best Wishes (1E)", cards: ["coppersmith", "courtyard", "masquerade", "scout", "shanty_town", "steward", "torturer", "trading_post", "upgrade", "wishing_well"] },
+    Recommended { id: "base_intrigue_1e/deconstruction", name: "Deconstruction (1E)", cards: ["bridge", "mining_village", "remodel", "saboteur", "secret_chamber", "spy", "swindler", "thief", "throne_room", "torturer"] },
+    Recommended { id: "base_intrigue_1e/hand_madness", name: "Hand Madness (1E)", cards: ["bureaucrat", "chancellor", "council_room", "courtyard", "mine", "militia", "minion", "nobles", "steward", "torturer"] },
+    Recommended { id: "base_intrigue_1e/underlings", name: "Underlings (1E)", cards: ["baron", "cellar", "festival", "library", "masquerade", "minion", "nobles", "pawn", "steward", "witch"] },
+    Recommended { id: "base_intrigue_2e/underlings", name: "Underlings", cards: ["cellar", "festival", "library", "sentry", "vassal", "courtier", "diplomat", "minion", "nobles", "pawn"] },
+    Recommended { id: "base_intrigue_2e/grand_scheme", name: "Grand Scheme", cards: ["artisan", "council_room", "market", "militia", "workshop", "bridge", "mill", "mining_village", "patrol", "shanty_town"] },
+    Recommended { id: "base_intrigue_2e/deconstruction", name: "Deconstruction", cards: ["bandit", "mine", "remodel", "throne_room", "village", "diplomat", "harem", "lurker", "replace", "swindler"] },
+];
+
+/// The recommended kingdoms whose cards are all implemented.
+pub fn recommended_kingdoms() -> impl Iterator<Item = &'static Recommended> {
+    RECOMMENDED.iter().filter(|r| r.card_ids().is_some())
+}
+
+/// Kingdom cards a random kingdom may draw from for `edition`.
+pub fn random_pool(edition: Edition) -> Vec<CardId> {
+    CardId::all()
+        .filter(|c| c.is_kingdom() && c.def().printed.in_edition(edition))
+        .collect()
+}
+
+impl Setup {
+    /// A setup with a kingdom given by card keys; panics on an unknown key (for tests).
+    pub fn with_cards(players: u8, keys: &[&str], edition: Edition) -> Setup {
+        Setup {
+            players,
+            kingdom: Kingdom::Cards(keys.iter().map(|k| k.parse().expect("card key")).collect()),
+            edition,
+        }
+    }
+
+    /// Checks the setup without building anything.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        if !(2..=6).contains(&self.players) {
+            return Err(SetupError::PlayerCount(self.players));
+        }
+        match &self.kingdom {
+            Kingdom::Cards(cards) => check_kingdom(cards),
+            Kingdom::Recommended(id) => find_recommended(id).map(|_| ()),
+            Kingdom::Random => {
+                let n = random_pool(self.edition).len();
+                if n < 10 { Err(SetupError::PoolTooSmall(n)) } else { Ok(()) }
+            }
+        }
+    }
+}
+
+fn find_recommended(id: &str) -> Result<Vec<CardId>, SetupError> {
+    RECOMMENDED
+        .iter()
+        .find(|r| r.id == id)
+        .and_then(Recommended::card_ids)
+        .ok_or_else(|| SetupError::UnknownRecommended(id.to_string()))
+}
+
+fn check_kingdom(cards: &[CardId]) -> Result<(), SetupError> {
+    if cards.len() != 10 {
+        return Err(SetupError::KingdomSize(cards.len()));
+    }
+    for (i, c) in cards.iter().enumerate() {
+        if !c.is_kingdom() {
+            return Err(SetupError::NotKingdom(*c));
+        }
+        if cards[..i].contains(c) {
+            return Err(SetupError::DuplicateCard(*c));
+        }
+    }
+    Ok(())
+}
+
+/// How many cards a pile of `card` starts with for `players` players.
+pub fn pile_size(card: CardId, players: u8) -> u32 {
+    let many = players >= 5;
+    match card {
+        CardId::Copper => (if many { 120 } else { 60 }) - 7 * players as u32,
+        CardId::Silver => if many { 80 } else { 40 },
+        CardId::Gold => if many { 60 } else { 30 },
+        CardId::Curse => 10 * (players as u32 - 1),
+        CardId::Province => match players {
+            2 => 8,
+            5 => 15,
+            6 => 18,
+            _ => 12,
+        },
+        c if c.is_victory() => if players == 2 { 8 } else { 12 },
+        _ => 10,
+    }
+}
+
+const BASIC_PILES: [CardId; 7] = [
+    CardId::Copper,
+    CardId::Silver,
+    CardId::Gold,
+    CardId::Estate,
+    CardId::Duchy,
+    CardId::Province,
+    CardId::Curse,
+];
+
+/// Builds the opening state: Supply, shuffled starting decks, 5-card hands, first player.
+pub(crate) fn build(setup: &Setup, seed: u64) -> Result<(State, Vec<CardId>), SetupError> {
+    setup.validate()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut kingdom = match &setup.kingdom {
+        Kingdom::Cards(c) => c.clone(),
+        Kingdom::Recommended(id) => find_recommended(id)?,
+        Kingdom::Random => random_pool(setup.edition).sample(&mut rng, 10).copied().collect(),
+    };
+    kingdom.sort_by_key(|c| (c.base_cost(), c.name()));
+    let n = setup.players;
+    let supply = BASIC_PILES
+        .iter()
+        .chain(&kingdom)
+        .map(|&card| Pile {
+            card,
+            count: pile_size(card, n),
+        })
+        .collect();
+    let mut players: Vec<PlayerState> = (0..n).map(|_| PlayerState::default()).collect();
+    for pl in &mut players {
+        pl.deck = [[CardId::Copper; 7].as_slice(), &[CardId::Estate; 3]].concat();
+        pl.deck.shuffle(&mut rng);
+        let split = pl.deck.len() - 5;
+        pl.hand = pl.deck.split_off(split);
+    }
+    debug_assert!(kingdom.iter().all(|c| c.def().set != Set::Basic));
+    let first = PlayerId((rand::RngExt::random_range(&mut rng, 0..n as u32)) as u8);
+    let st = State {
+        edition: setup.edition,
+        supply,
+        trash: Vec::new(),
+        players,
+        current: first,
+        turn: TurnState::new(),
+        turn_count: 0,
+        game_over: false,
+        rng,
+    };
+    Ok((st, kingdom))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(players: u8) -> State {
+        build(
+            &Setup {
+                players,
+                kingdom: Kingdom::Recommended("base_2e/first_game".into()),
+                edition: Edition::Second,
+            },
+            7,
+        )
+        .unwrap()
+        .0
+    }
+
+    #[test]
+    fn pile_sizes_follow_player_count() {
+        let expect = |p: u8, copper, silver, gold, victory, province, curse| {
+            let st = setup(p);
+            assert_eq!(st.supply_count(CardId::Copper), copper, "{p}p copper");
+            assert_eq!(st.supply_count(CardId::Silver), silver, "{p}p silver");
+            assert_eq!(st.supply_count(CardId::Gold), gold, "{p}p gold");
+            assert_eq!(st.supply_count(CardId::Estate), victory, "{p}p estate");
+            assert_eq!(st.supply_count(CardId::Duchy), victory, "{p}p duchy");
+            assert_eq!(st.supply_count(CardId::Province), province, "{p}p province");
+            assert_eq!(st.supply_count(CardId::Curse), curse, "{p}p curse");
+            assert_eq!(st.supply_count(CardId::Village), 10);
+            assert_eq!(st.supply.len(), 17);
+        };
+        expect(2, 46, 40, 30, 8, 8, 10);
+        expect(3, 39, 40, 30, 12, 12, 20);
+        expect(4, 32, 40, 30, 12, 12, 30);
+        expect(5, 85, 80, 60, 12, 15, 40);
+        expect(6, 78, 80, 60, 12, 18, 50);
+    }
+
+    #[test]
+    fn starting_decks_are_7_copper_3_estate_with_5_in_hand() {
+        let st = setup(4);
+        for pl in &st.players {
+            assert_eq!(pl.hand.len(), 5);
+            assert_eq!(pl.deck.len(), 5);
+            assert_eq!(pl.count_owned(CardId::Copper), 7);
+            assert_eq!(pl.count_owned(CardId::Estate), 3);
+        }
+    }
+
+    #[test]
+    fn bad_setups_are_refused_with_reasons() {
+        let s = |players, kingdom| Setup {
+            players,
+            kingdom,
+            edition: Edition::Second,
+        };
+        assert_eq!(s(1, Kingdom::Random).validate(), Err(SetupError::PlayerCount(1)));
+        assert_eq!(s(7, Kingdom::Random).validate(), Err(SetupError::PlayerCount(7)));
+        assert_eq!(
+            s(2, Kingdom::Cards(vec![CardId::Village; 3])).validate(),
+            Err(SetupError::KingdomSize(3))
+        );
+        let mut dup = random_pool(Edition::Second)[..10].to_vec();
+        dup[9] = dup[0];
+        assert_eq!(s(2, Kingdom::Cards(dup.clone())).validate(), Err(SetupError::DuplicateCard(dup[0])));
+        dup[9] = CardId::Gold;
+        assert_eq!(s(2, Kingdom::Cards(dup)).validate(), Err(SetupError::NotKingdom(CardId::Gold)));
+        assert!(matches!(
+            s(2, Kingdom::Recommended("base_1e/big_money".into())).validate(),
+            Err(SetupError::UnknownRecommended(_))
+        ));
+    }
+
+    #[test]
+    fn random_kingdoms_use_the_edition_pool() {
+        for seed in 0..50 {
+            let (_, k) = build(
+                &Setup {
+                    players: 2,
+                    kingdom: Kingdom::Random,
+                    edition: Edition::First,
+                },
+                seed,
+            )
+            .unwrap();
+            assert_eq!(k.len(), 10);
+            assert!(k.iter().all(|c| c.def().printed.in_edition(Edition::First)));
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The complete state of a game: every zone, the turn, and the seeded RNG.
+//!
+//! `State` is plain data (Clone + serde) so the engine can snapshot it at the start of a
+//! turn and so a canonical serialization can be hashed to check a replay.
+
+use crate::card::{CardId, Edition};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A seat at the table, 0-based, in turn order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlayerId(pub u8);
+
+impl PlayerId {
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// One Supply pile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pile {
+    pub card: CardId,
+    pub count: u32,
+}
+
+/// One player's zones. Vectors whose top matters keep the top at the end.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerState {
+    pub hand: Vec<CardId>,
+    /// Draw pile; the top card is the last element.
+    pub deck: Vec<CardId>,
+    /// Discard pile; the top card is the last element.
+    pub discard: Vec<CardId>,
+    pub in_play: Vec<CardId>,
+    /// Cards revealed or set aside by an effect in progress; never shuffled in.
+    pub aside: Vec<CardId>,
+    /// Turns this player has taken (counting the current one), for the tie-break.
+    pub turns: u32,
+}
+
+impl PlayerState {
+    /// Every card the player has, in any of their zones.
+    pub fn all_cards(&self) -> impl Iterator<Item = CardId> + '_ {
+        self.hand
+            .iter()
+            .chain(&self.deck)
+            .chain(&self.discard)
+            .chain(&self.in_play)
+            .chain(&self.aside)
+            .copied()
+    }
+    pub fn count_owned(&self, card: CardId) -> usize {
+        self.all_cards().filter(|c| *c == card).count()
+    }
+    pub fn card_count(&self) -> usize {
+        self.hand.len() + self.deck.len() + self.discard.len() + self.in_play.len() + self.aside.len()
+    }
+}
+
+/// Where the current turn is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Action,
+    Buy,
+    Cleanup,
+}
+
+/// Counters that live for one turn and are reset at its start.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnState {
+    pub phase: Phase,
+    pub actions: u32,
+    pub buys: u32,
+    pub coins: u32,
+    /// Once a card is bought, no more Treasures may be played.
+    pub bought: bool,
+    /// Action plays resolved this turn (each play of a Throne-Roomed card counts).
+    pub actions_played: u32,
+    /// Merchant plays this turn: each gives +$1 on the first Silver played.
+    pub merchants: u32,
+    pub silver_played: bool,
+    /// How much every card costs less this turn (Bridge).
+    pub cost_reduction: u32,
+    /// One entry per card moved into play this turn: false once it has left play,
+    /// so a card played twice cannot move itself twice.
+    pub plays_in_play: Vec<bool>,
+}
+
+impl TurnState {
+    pub fn new() -> TurnState {
+        TurnState {
+            phase: Phase::Action,
+            actions: 1,
+            buys: 1,
+            coins: 0,
+            bought: false,
+            actions_played: 0,
+            merchants: 0,
+            silver_played: false,
+            cost_reduction: 0,
+            plays_in_play: Vec::new(),
+        }
+    }
+}
+
+impl Default for TurnState {
+    fn default() -> Self {
+        TurnState::new()
+    }
+}
+
+/// Everything that decides what happens next, except the players' future replies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub edition: Edition,
+    /// Supply piles in a fixed order: basic cards, then the kingdom by cost and name.
+    pub supply: Vec<Pile>,
+    pub trash: Vec<CardId>,
+    pub players: Vec<PlayerState>,
+    pub current: PlayerId,
+    pub turn: TurnState,
+    /// Turns taken so far by all players together.
+    pub turn_count: u32,
+    pub game_over: bool,
+    pub rng: ChaCha8Rng,
+}
+
+impl State {
+    pub fn num_players(&self) -> usize {
+        self.players.len()
+    }
+    pub fn player(&self, p: PlayerId) -> &PlayerState {
+        &self.players[p.idx()]
+    }
+    pub fn player_mut(&mut self, p: PlayerId) -> &mut PlayerState {
+        &mut self.players[p.idx()]
+    }
+    pub fn pile(&self, card: CardId) -> Option<&Pile> {
+        self.supply.iter().find(|p| p.card == card)
+    }
+    /// Cards left in the Supply pile of `card` (0 if it has no pile).
+    pub fn supply_count(&self, card: CardId) -> u32 {
+        self.pile(card).map_or(0, |p| p.count)
+    }
+    /// What `card` costs now, after reductions, never below 0.
+    pub fn cost(&self, card: CardId) -> u32 {
+        (card.base_cost() as u32).saturating_sub(self.turn.cost_reduction)
+    }
+    /// The other players in turn order, starting with the one to `p`'s left.
+    pub fn others(&self, p: PlayerId) -> impl Iterator<Item = PlayerId> + use<> {
+        let n = self.num_players() as u8;
+        (1..n).map(move |i| PlayerId((p.0 + i) % n))
+    }
+    pub fn empty_piles(&self) -> usize {
+        self.supply.iter().filter(|p| p.count == 0).count()
+    }
+    /// Empty piles that end the game: 3, or 4 with 5–6 players.
+    pub fn piles_to_end(&self) -> usize {
+        if self.num_players() >= 5 { 4 } else { 3 }
+    }
+    /// Whether the end condition holds now (checked at the end of each turn).
+    pub fn end_condition(&self) -> bool {
+        self.supply_count(CardId::Province) == 0 || self.empty_piles() >= self.piles_to_end()
+    }
+}

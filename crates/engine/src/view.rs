@@ -1,0 +1,203 @@
+//! What one viewer may know: [`PlayerView`] for clients, [`Observation`] for bots.
+//!
+//! Hands and deck order are secret; hand sizes, deck sizes, the discard top, cards in
+//! play, set-aside cards, the trash and Supply counts are public. These two types are
+//! the only ways the engine hands state to anything outside it.
+
+use crate::card::{CardId, Edition};
+use crate::decision::Request;
+use crate::event::Viewer;
+use crate::score::{self, Score};
+use crate::state::{Phase, PlayerId, State};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PileView {
+    pub card: CardId,
+    pub count: u32,
+    /// Cost now (after reductions such as Bridge).
+    pub cost: u32,
+}
+
+/// The public part of one seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    pub player: PlayerId,
+    pub hand_count: usize,
+    pub deck_count: usize,
+    pub discard_count: usize,
+    pub discard_top: Option<CardId>,
+    pub in_play: Vec<CardId>,
+    pub aside: Vec<CardId>,
+    pub turns: u32,
+}
+
+/// Everything `viewer` may know about the game right now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    pub viewer: Viewer,
+    pub edition: Edition,
+    pub supply: Vec<PileView>,
+    pub trash: Vec<CardId>,
+    pub seats: Vec<SeatView>,
+    /// The viewer's own hand (None for spectators).
+    pub hand: Option<Vec<CardId>>,
+    pub current: PlayerId,
+    pub phase: Phase,
+    pub actions: u32,
+    pub buys: u32,
+    pub coins: u32,
+    pub turn_count: u32,
+    /// Whose decision the game is waiting for (public).
+    pub waiting_for: Option<PlayerId>,
+    /// The pending request, only if it is the viewer's.
+    pub pending: Option<Request>,
+    pub game_over: bool,
+    /// Final scores, once the game is over.
+    pub scores: Option<Vec<Score>>,
+}
+
+impl PlayerView {
+    pub(crate) fn build(st: &State, viewer: Viewer, pending: Option<&Request>) -> PlayerView {
+        let seats = st
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, pl)| SeatView {
+                player: PlayerId(i as u8),
+                hand_count: pl.hand.len(),
+                deck_count: pl.deck.len(),
+                discard_count: pl.discard.len(),
+                discard_top: pl.discard.last().copied(),
+                in_play: pl.in_play.clone(),
+                aside: pl.aside.clone(),
+                turns: pl.turns,
+            })
+            .collect();
+        let hand = match viewer {
+            Viewer::Player(p) => Some(st.player(p).hand.clone()),
+            Viewer::Spectator => None,
+        };
+        PlayerView {
+            viewer,
+            edition: st.edition,
+            supply: st
+                .supply
+                .iter()
+                .map(|p| PileView {
+                    card: p.card,
+                    count: p.count,
+                    cost: st.cost(p.card),
+                })
+                .collect(),
+            trash: st.trash.clone(),
+            seats,
+            hand,
+            current: st.current,
+            phase: st.turn.phase,
+            actions: st.turn.actions,
+            buys: st.turn.buys,
+            coins: st.turn.coins,
+            turn_count: st.turn_count,
+            waiting_for: pending.map(|r| r.player),
+            pending: pending.filter(|r| viewer.is(r.player)).cloned(),
+            game_over: st.game_over,
+            scores: st.game_over.then(|| score::scores(st)),
+        }
+    }
+}
+
+/// A bot's window on the game: its own cards and public facts, nothing hidden.
+pub struct Observation<'a> {
+    st: &'a State,
+    me: PlayerId,
+}
+
+impl<'a> Observation<'a> {
+    pub(crate) fn new(st: &'a State, me: PlayerId) -> Observation<'a> {
+        Observation { st, me }
+    }
+    pub fn me(&self) -> PlayerId {
+        self.me
+    }
+    pub fn current(&self) -> PlayerId {
+        self.st.current
+    }
+    pub fn num_players(&self) -> usize {
+        self.st.num_players()
+    }
+    pub fn edition(&self) -> Edition {
+        self.st.edition
+    }
+    pub fn hand(&self) -> &[CardId] {
+        &self.st.player(self.me).hand
+    }
+    pub fn hand_count(&self, p: PlayerId) -> usize {
+        self.st.player(p).hand.len()
+    }
+    /// Every card the bot owns (it knows them all, though not their order).
+    pub fn owned(&self) -> impl Iterator<Item = CardId> + '_ {
+        self.st.player(self.me).all_cards()
+    }
+    pub fn count_owned(&self, card: CardId) -> usize {
+        self.st.player(self.me).count_owned(card)
+    }
+    /// Total coin value of all Treasures the bot owns.
+    pub fn money(&self) -> u32 {
+        self.owned()
+            .map(|c| match c {
+                CardId::Copper => 1,
+                CardId::Silver => 2,
+                CardId::Gold => 3,
+                _ => 0,
+            })
+            .sum()
+    }
+    pub fn supply_count(&self, card: CardId) -> u32 {
+        self.st.supply_count(card)
+    }
+    pub fn in_supply(&self, card: CardId) -> bool {
+        self.st.pile(card).is_some()
+    }
+    pub fn cost(&self, card: CardId) -> u32 {
+        self.st.cost(card)
+    }
+    pub fn coins(&self) -> u32 {
+        self.st.turn.coins
+    }
+    pub fn actions(&self) -> u32 {
+        self.st.turn.actions
+    }
+    pub fn buys(&self) -> u32 {
+        self.st.turn.buys
+    }
+    /// VP a player has now (public: every gain is public).
+    pub fn vp(&self, p: PlayerId) -> i32 {
+        score::player_vp(self.st.player(p))
+    }
+    pub fn turns(&self, p: PlayerId) -> u32 {
+        self.st.player(p).turns
+    }
+    /// Whether gaining one `card` now would meet the end condition.
+    pub fn gain_would_end_game(&self, card: CardId) -> bool {
+        let left = self.st.supply_count(card);
+        if left == 0 {
+            return false;
+        }
+        if card == CardId::Province && left == 1 {
+            return true;
+        }
+        left == 1 && self.st.empty_piles() + 1 >= self.st.piles_to_end()
+    }
+    /// Whether the bot would be among the winners if the game ended after it gains `card`.
+    pub fn wins_after_gaining(&self, card: CardId) -> bool {
+        let mut raw: Vec<(i32, u32)> = self
+            .st
+            .players
+            .iter()
+            .map(|o| (score::player_vp(o), o.turns))
+            .collect();
+        raw[self.me.idx()].0 += score::card_vp(card);
+        score::winners(&raw)[self.me.idx()]
+    }
+}
