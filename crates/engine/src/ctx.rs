@@ -26,7 +26,9 @@ pub type Res<T = ()> = Result<T, Suspend>;
 pub(crate) enum Answers<'a> {
     /// Ask these agents (one per seat) at once. Used by unrecorded simulations only:
     /// recorded games take every reply through `Game::reply`.
-    Agents { agents: &'a mut [Box<dyn Agent + Send>] },
+    Agents {
+        agents: &'a mut [Box<dyn Agent + Send>],
+    },
     /// Answer from replies already validated and logged; suspend when they run out.
     Log {
         replies: &'a [(PlayerId, Reply)],
@@ -134,7 +136,14 @@ impl<'a> Ctx<'a> {
         min: usize,
         max: usize,
     ) -> Res<Vec<CardId>> {
-        let mut options: Vec<CardId> = self.st.player(p).hand.iter().copied().filter(|c| filter(*c)).collect();
+        let mut options: Vec<CardId> = self
+            .st
+            .player(p)
+            .hand
+            .iter()
+            .copied()
+            .filter(|c| filter(*c))
+            .collect();
         options.sort();
         self.choose_cards(p, card, purpose, Zone::Hand, options, min, max)
     }

@@ -76,9 +76,16 @@ pub enum Prompt {
         max: u8,
     },
     /// Answer with [`Reply::Pile`]: one of `options`, or `None` when `optional`.
-    ChoosePile { options: Vec<CardId>, optional: bool },
+    ChoosePile {
+        options: Vec<CardId>,
+        optional: bool,
+    },
     /// Answer with [`Reply::Modes`]: `min..=max` distinct entries of `options`.
-    ChooseModes { options: Vec<Mode>, min: u8, max: u8 },
+    ChooseModes {
+        options: Vec<Mode>,
+        min: u8,
+        max: u8,
+    },
     /// Answer with [`Reply::Cards`]: a permutation of `cards`; the first card ends on top.
     OrderCards { cards: Vec<CardId> },
     /// Answer with [`Reply::YesNo`].

@@ -57,7 +57,9 @@ pub enum Event {
         cards: Option<Vec<CardId>>,
     },
     /// The player's discard pile was shuffled to form their deck.
-    Shuffled { player: PlayerId },
+    Shuffled {
+        player: PlayerId,
+    },
     Played {
         player: PlayerId,
         card: CardId,
@@ -103,7 +105,9 @@ pub enum Event {
         player: PlayerId,
         by: CardId,
     },
-    GameEnded { scores: Vec<Score> },
+    GameEnded {
+        scores: Vec<Score>,
+    },
 }
 
 impl Event {
@@ -123,11 +127,7 @@ impl Event {
                 cards,
                 private: true,
                 ..
-            } => {
-                if !viewer.is(*player) {
-                    *cards = None;
-                }
-            }
+            } if !viewer.is(*player) => *cards = None,
             _ => {}
         }
         e

@@ -114,7 +114,10 @@ impl Game {
                 return;
             }
             let (answers, events) = match agents.as_deref_mut() {
-                Some(agents) => (Answers::Agents { agents }, self.record.then_some(&mut self.events)),
+                Some(agents) => (
+                    Answers::Agents { agents },
+                    self.record.then_some(&mut self.events),
+                ),
                 None => (
                     Answers::Log {
                         replies: &self.log[self.turn_log_start..],
@@ -183,7 +186,10 @@ impl Game {
             let obs = crate::view::Observation::new(&self.state, req.player);
             let r = agents[req.player.idx()].decide(&obs, &req);
             if let Err(e) = self.reply(req.player, r.clone()) {
-                panic!("agent {} gave an invalid reply {r:?} to {req:?}: {e}", agents[req.player.idx()].name());
+                panic!(
+                    "agent {} gave an invalid reply {r:?} to {req:?}: {e}",
+                    agents[req.player.idx()].name()
+                );
             }
         }
     }
@@ -291,7 +297,12 @@ impl Game {
         let mut g = Game {
             setup: setup.clone(),
             seed: 0,
-            kingdom: state.supply.iter().map(|p| p.card).filter(|c| c.is_kingdom()).collect(),
+            kingdom: state
+                .supply
+                .iter()
+                .map(|p| p.card)
+                .filter(|c| c.is_kingdom())
+                .collect(),
             turn_start: state.clone(),
             state,
             turn_log_start: 0,

@@ -32,7 +32,11 @@ pub fn player_vp(pl: &PlayerState) -> i32 {
 
 /// Scores and winners for the state as it stands.
 pub fn scores(st: &State) -> Vec<Score> {
-    let raw: Vec<(i32, u32)> = st.players.iter().map(|pl| (player_vp(pl), pl.turns)).collect();
+    let raw: Vec<(i32, u32)> = st
+        .players
+        .iter()
+        .map(|pl| (player_vp(pl), pl.turns))
+        .collect();
     let winners = winners(&raw);
     raw.iter()
         .enumerate()
@@ -49,8 +53,15 @@ pub fn scores(st: &State) -> Vec<Score> {
 /// rest share the win.
 pub fn winners(raw: &[(i32, u32)]) -> Vec<bool> {
     let best_vp = raw.iter().map(|r| r.0).max().unwrap_or(0);
-    let fewest = raw.iter().filter(|r| r.0 == best_vp).map(|r| r.1).min().unwrap_or(0);
-    raw.iter().map(|&(vp, t)| vp == best_vp && t == fewest).collect()
+    let fewest = raw
+        .iter()
+        .filter(|r| r.0 == best_vp)
+        .map(|r| r.1)
+        .min()
+        .unwrap_or(0);
+    raw.iter()
+        .map(|&(vp, t)| vp == best_vp && t == fewest)
+        .collect()
 }
 
 #[cfg(test)]
@@ -60,7 +71,10 @@ mod tests {
     #[test]
     fn tiebreak_by_turns_then_shared() {
         assert_eq!(winners(&[(10, 5), (10, 4)]), vec![false, true]);
-        assert_eq!(winners(&[(10, 5), (10, 5), (3, 4)]), vec![true, true, false]);
+        assert_eq!(
+            winners(&[(10, 5), (10, 5), (3, 4)]),
+            vec![true, true, false]
+        );
         assert_eq!(winners(&[(11, 5), (10, 4)]), vec![true, false]);
     }
 }

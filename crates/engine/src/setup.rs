@@ -64,26 +64,310 @@ impl Recommended {
 
 /// Every recommended kingdom from the rulebooks (see ../shared/cards.md).
 pub static RECOMMENDED: &[Recommended] = &[
-    Recommended { id: "base_1e/first_game", name: "First Game (1E)", cards: ["cellar", "market", "militia", "mine", "moat", "remodel", "smithy", "village", "woodcutter", "workshop"] },
-    Recommended { id: "base_1e/big_money", name: "Big Money (1E)", cards: ["adventurer", "bureaucrat", "chancellor", "chapel", "feast", "laboratory", "market", "mine", "moneylender", "throne_room"] },
-    Recommended { id: "base_1e/interaction", name: "Interaction (1E)", cards: ["bureaucrat", "chancellor", "council_room", "festival", "library", "militia", "moat", "spy", "thief", "village"] },
-    Recommended { id: "base_1e/size_distortion", name: "Size Distortion (1E)", cards: ["cellar", "chapel", "feast", "gardens", "laboratory", "thief", "village", "witch", "woodcutter", "workshop"] },
-    Recommended { id: "base_1e/village_square", name: "Village Square (1E)", cards: ["bureaucrat", "cellar", "festival", "library", "market", "remodel", "smithy", "throne_room", "village", "woodcutter"] },
-    Recommended { id: "base_2e/first_game", name: "First Game", cards: ["cellar", "market", "merchant", "militia", "mine", "moat", "remodel", "smithy", "village", "workshop"] },
-    Recommended { id: "base_2e/size_distortion", name: "Size Distortion", cards: ["artisan", "bandit", "bureaucrat", "chapel", "festival", "gardens", "sentry", "throne_room", "witch", "workshop"] },
-    Recommended { id: "base_2e/deck_top", name: "Deck Top", cards: ["artisan", "bureaucrat", "council_room", "festival", "harbinger", "laboratory", "moneylender", "sentry", "vassal", "village"] },
-    Recommended { id: "base_2e/sleight_of_hand", name: "Sleight of Hand", cards: ["cellar", "council_room", "festival", "gardens", "library", "harbinger", "militia", "poacher", "smithy", "throne_room"] },
-    Recommended { id: "base_2e/improvements", name: "Improvements", cards: ["artisan", "cellar", "market", "merchant", "mine", "moat", "moneylender", "poacher", "remodel", "witch"] },
-    Recommended { id: "base_2e/silver_and_gold", name: "Silver & Gold", cards: ["bandit", "bureaucrat", "chapel", "harbinger", "laboratory", "merchant", "mine", "moneylender", "throne_room", "vassal"] },
-    Recommended { id: "intrigue_1e/victory_dance", name: "Victory Dance (1E)", cards: ["bridge", "duke", "great_hall", "harem", "ironworks", "masquerade", "nobles", "pawn", "scout", "upgrade"] },
-    Recommended { id: "intrigue_1e/secret_schemes", name: "Secret Schemes (1E)", cards: ["conspirator", "harem", "ironworks", "pawn", "saboteur", "shanty_town", "steward", "swindler", "trading_post", "tribute"] },
-    Recommended { id: "intrigue_1e/best_wishes", name: "Best Wishes (1E)", cards: ["coppersmith", "courtyard", "masquerade", "scout", "shanty_town", "steward", "torturer", "trading_post", "upgrade", "wishing_well"] },
-    Recommended { id: "base_intrigue_1e/deconstruction", name: "Deconstruction (1E)", cards: ["bridge", "mining_village", "remodel", "saboteur", "secret_chamber", "spy", "swindler", "thief", "throne_room", "torturer"] },
-    Recommended { id: "base_intrigue_1e/hand_madness", name: "Hand Madness (1E)", cards: ["bureaucrat", "chancellor", "council_room", "courtyard", "mine", "militia", "minion", "nobles", "steward", "torturer"] },
-    Recommended { id: "base_intrigue_1e/underlings", name: "Underlings (1E)", cards: ["baron", "cellar", "festival", "library", "masquerade", "minion", "nobles", "pawn", "steward", "witch"] },
-    Recommended { id: "base_intrigue_2e/underlings", name: "Underlings", cards: ["cellar", "festival", "library", "sentry", "vassal", "courtier", "diplomat", "minion", "nobles", "pawn"] },
-    Recommended { id: "base_intrigue_2e/grand_scheme", name: "Grand Scheme", cards: ["artisan", "council_room", "market", "militia", "workshop", "bridge", "mill", "mining_village", "patrol", "shanty_town"] },
-    Recommended { id: "base_intrigue_2e/deconstruction", name: "Deconstruction", cards: ["bandit", "mine", "remodel", "throne_room", "village", "diplomat", "harem", "lurker", "replace", "swindler"] },
+    Recommended {
+        id: "base_1e/first_game",
+        name: "First Game (1E)",
+        cards: [
+            "cellar",
+            "market",
+            "militia",
+            "mine",
+            "moat",
+            "remodel",
+            "smithy",
+            "village",
+            "woodcutter",
+            "workshop",
+        ],
+    },
+    Recommended {
+        id: "base_1e/big_money",
+        name: "Big Money (1E)",
+        cards: [
+            "adventurer",
+            "bureaucrat",
+            "chancellor",
+            "chapel",
+            "feast",
+            "laboratory",
+            "market",
+            "mine",
+            "moneylender",
+            "throne_room",
+        ],
+    },
+    Recommended {
+        id: "base_1e/interaction",
+        name: "Interaction (1E)",
+        cards: [
+            "bureaucrat",
+            "chancellor",
+            "council_room",
+            "festival",
+            "library",
+            "militia",
+            "moat",
+            "spy",
+            "thief",
+            "village",
+        ],
+    },
+    Recommended {
+        id: "base_1e/size_distortion",
+        name: "Size Distortion (1E)",
+        cards: [
+            "cellar",
+            "chapel",
+            "feast",
+            "gardens",
+            "laboratory",
+            "thief",
+            "village",
+            "witch",
+            "woodcutter",
+            "workshop",
+        ],
+    },
+    Recommended {
+        id: "base_1e/village_square",
+        name: "Village Square (1E)",
+        cards: [
+            "bureaucrat",
+            "cellar",
+            "festival",
+            "library",
+            "market",
+            "remodel",
+            "smithy",
+            "throne_room",
+            "village",
+            "woodcutter",
+        ],
+    },
+    Recommended {
+        id: "base_2e/first_game",
+        name: "First Game",
+        cards: [
+            "cellar", "market", "merchant", "militia", "mine", "moat", "remodel", "smithy",
+            "village", "workshop",
+        ],
+    },
+    Recommended {
+        id: "base_2e/size_distortion",
+        name: "Size Distortion",
+        cards: [
+            "artisan",
+            "bandit",
+            "bureaucrat",
+            "chapel",
+            "festival",
+            "gardens",
+            "sentry",
+            "throne_room",
+            "witch",
+            "workshop",
+        ],
+    },
+    Recommended {
+        id: "base_2e/deck_top",
+        name: "Deck Top",
+        cards: [
+            "artisan",
+            "bureaucrat",
+            "council_room",
+            "festival",
+            "harbinger",
+            "laboratory",
+            "moneylender",
+            "sentry",
+            "vassal",
+            "village",
+        ],
+    },
+    Recommended {
+        id: "base_2e/sleight_of_hand",
+        name: "Sleight of Hand",
+        cards: [
+            "cellar",
+            "council_room",
+            "festival",
+            "gardens",
+            "library",
+            "harbinger",
+            "militia",
+            "poacher",
+            "smithy",
+            "throne_room",
+        ],
+    },
+    Recommended {
+        id: "base_2e/improvements",
+        name: "Improvements",
+        cards: [
+            "artisan",
+            "cellar",
+            "market",
+            "merchant",
+            "mine",
+            "moat",
+            "moneylender",
+            "poacher",
+            "remodel",
+            "witch",
+        ],
+    },
+    Recommended {
+        id: "base_2e/silver_and_gold",
+        name: "Silver & Gold",
+        cards: [
+            "bandit",
+            "bureaucrat",
+            "chapel",
+            "harbinger",
+            "laboratory",
+            "merchant",
+            "mine",
+            "moneylender",
+            "throne_room",
+            "vassal",
+        ],
+    },
+    Recommended {
+        id: "intrigue_1e/victory_dance",
+        name: "Victory Dance (1E)",
+        cards: [
+            "bridge",
+            "duke",
+            "great_hall",
+            "harem",
+            "ironworks",
+            "masquerade",
+            "nobles",
+            "pawn",
+            "scout",
+            "upgrade",
+        ],
+    },
+    Recommended {
+        id: "intrigue_1e/secret_schemes",
+        name: "Secret Schemes (1E)",
+        cards: [
+            "conspirator",
+            "harem",
+            "ironworks",
+            "pawn",
+            "saboteur",
+            "shanty_town",
+            "steward",
+            "swindler",
+            "trading_post",
+            "tribute",
+        ],
+    },
+    Recommended {
+        id: "intrigue_1e/best_wishes",
+        name: "Best Wishes (1E)",
+        cards: [
+            "coppersmith",
+            "courtyard",
+            "masquerade",
+            "scout",
+            "shanty_town",
+            "steward",
+            "torturer",
+            "trading_post",
+            "upgrade",
+            "wishing_well",
+        ],
+    },
+    Recommended {
+        id: "base_intrigue_1e/deconstruction",
+        name: "Deconstruction (1E)",
+        cards: [
+            "bridge",
+            "mining_village",
+            "remodel",
+            "saboteur",
+            "secret_chamber",
+            "spy",
+            "swindler",
+            "thief",
+            "throne_room",
+            "torturer",
+        ],
+    },
+    Recommended {
+        id: "base_intrigue_1e/hand_madness",
+        name: "Hand Madness (1E)",
+        cards: [
+            "bureaucrat",
+            "chancellor",
+            "council_room",
+            "courtyard",
+            "mine",
+            "militia",
+            "minion",
+            "nobles",
+            "steward",
+            "torturer",
+        ],
+    },
+    Recommended {
+        id: "base_intrigue_1e/underlings",
+        name: "Underlings (1E)",
+        cards: [
+            "baron",
+            "cellar",
+            "festival",
+            "library",
+            "masquerade",
+            "minion",
+            "nobles",
+            "pawn",
+            "steward",
+            "witch",
+        ],
+    },
+    Recommended {
+        id: "base_intrigue_2e/underlings",
+        name: "Underlings",
+        cards: [
+            "cellar", "festival", "library", "sentry", "vassal", "courtier", "diplomat", "minion",
+            "nobles", "pawn",
+        ],
+    },
+    Recommended {
+        id: "base_intrigue_2e/grand_scheme",
+        name: "Grand Scheme",
+        cards: [
+            "artisan",
+            "council_room",
+            "market",
+            "militia",
+            "workshop",
+            "bridge",
+            "mill",
+            "mining_village",
+            "patrol",
+            "shanty_town",
+        ],
+    },
+    Recommended {
+        id: "base_intrigue_2e/deconstruction",
+        name: "Deconstruction",
+        cards: [
+            "bandit",
+            "mine",
+            "remodel",
+            "throne_room",
+            "village",
+            "diplomat",
+            "harem",
+            "lurker",
+            "replace",
+            "swindler",
+        ],
+    },
 ];
 
 /// The recommended kingdoms whose cards are all implemented.
@@ -118,7 +402,11 @@ impl Setup {
             Kingdom::Recommended(id) => find_recommended(id).map(|_| ()),
             Kingdom::Random => {
                 let n = random_pool(self.edition).len();
-                if n < 10 { Err(SetupError::PoolTooSmall(n)) } else { Ok(()) }
+                if n < 10 {
+                    Err(SetupError::PoolTooSmall(n))
+                } else {
+                    Ok(())
+                }
             }
         }
     }
@@ -152,8 +440,20 @@ pub fn pile_size(card: CardId, players: u8) -> u32 {
     let many = players >= 5;
     match card {
         CardId::Copper => (if many { 120 } else { 60 }) - 7 * players as u32,
-        CardId::Silver => if many { 80 } else { 40 },
-        CardId::Gold => if many { 60 } else { 30 },
+        CardId::Silver => {
+            if many {
+                80
+            } else {
+                40
+            }
+        }
+        CardId::Gold => {
+            if many {
+                60
+            } else {
+                30
+            }
+        }
         CardId::Curse => 10 * (players as u32 - 1),
         CardId::Province => match players {
             2 => 8,
@@ -161,7 +461,13 @@ pub fn pile_size(card: CardId, players: u8) -> u32 {
             6 => 18,
             _ => 12,
         },
-        c if c.is_victory() => if players == 2 { 8 } else { 12 },
+        c if c.is_victory() => {
+            if players == 2 {
+                8
+            } else {
+                12
+            }
+        }
         _ => 10,
     }
 }
@@ -183,7 +489,10 @@ pub(crate) fn build(setup: &Setup, seed: u64) -> Result<(State, Vec<CardId>), Se
     let mut kingdom = match &setup.kingdom {
         Kingdom::Cards(c) => c.clone(),
         Kingdom::Recommended(id) => find_recommended(id)?,
-        Kingdom::Random => random_pool(setup.edition).sample(&mut rng, 10).copied().collect(),
+        Kingdom::Random => random_pool(setup.edition)
+            .sample(&mut rng, 10)
+            .copied()
+            .collect(),
     };
     kingdom.sort_by_key(|c| (c.base_cost(), c.name()));
     let n = setup.players;
@@ -274,17 +583,29 @@ mod tests {
             kingdom,
             edition: Edition::Second,
         };
-        assert_eq!(s(1, Kingdom::Random).validate(), Err(SetupError::PlayerCount(1)));
-        assert_eq!(s(7, Kingdom::Random).validate(), Err(SetupError::PlayerCount(7)));
+        assert_eq!(
+            s(1, Kingdom::Random).validate(),
+            Err(SetupError::PlayerCount(1))
+        );
+        assert_eq!(
+            s(7, Kingdom::Random).validate(),
+            Err(SetupError::PlayerCount(7))
+        );
         assert_eq!(
             s(2, Kingdom::Cards(vec![CardId::Village; 3])).validate(),
             Err(SetupError::KingdomSize(3))
         );
         let mut dup = random_pool(Edition::Second)[..10].to_vec();
         dup[9] = dup[0];
-        assert_eq!(s(2, Kingdom::Cards(dup.clone())).validate(), Err(SetupError::DuplicateCard(dup[0])));
+        assert_eq!(
+            s(2, Kingdom::Cards(dup.clone())).validate(),
+            Err(SetupError::DuplicateCard(dup[0]))
+        );
         dup[9] = CardId::Gold;
-        assert_eq!(s(2, Kingdom::Cards(dup)).validate(), Err(SetupError::NotKingdom(CardId::Gold)));
+        assert_eq!(
+            s(2, Kingdom::Cards(dup)).validate(),
+            Err(SetupError::NotKingdom(CardId::Gold))
+        );
         assert!(matches!(
             s(2, Kingdom::Recommended("base_1e/big_money".into())).validate(),
             Err(SetupError::UnknownRecommended(_))

@@ -62,7 +62,11 @@ impl PlayerState {
         self.all_cards().filter(|c| *c == card).count()
     }
     pub fn card_count(&self) -> usize {
-        self.hand.len() + self.deck.len() + self.discard.len() + self.in_play.len() + self.aside.len()
+        self.hand.len()
+            + self.deck.len()
+            + self.discard.len()
+            + self.in_play.len()
+            + self.aside.len()
     }
 }
 

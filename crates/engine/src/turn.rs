@@ -56,7 +56,14 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         if cx.st.turn.actions == 0 {
             return Ok(());
         }
-        let playable = distinct(cx.st.player(p).hand.iter().copied().filter(|c| c.is_action()));
+        let playable = distinct(
+            cx.st
+                .player(p)
+                .hand
+                .iter()
+                .copied()
+                .filter(|c| c.is_action()),
+        );
         // Nothing to decide when nothing can be played.
         if playable.is_empty() {
             return Ok(());
@@ -91,7 +98,14 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         let treasures = if cx.st.turn.bought {
             Vec::new()
         } else {
-            distinct(cx.st.player(p).hand.iter().copied().filter(|c| c.is_treasure()))
+            distinct(
+                cx.st
+                    .player(p)
+                    .hand
+                    .iter()
+                    .copied()
+                    .filter(|c| c.is_treasure()),
+            )
         };
         let coins = cx.st.turn.coins;
         let buyable = cx
@@ -110,7 +124,14 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         match cx.choose(req)? {
             Reply::Play(card) => play_treasure(cx, p, card)?,
             Reply::PlayAllTreasures => {
-                let all: Vec<CardId> = cx.st.player(p).hand.iter().copied().filter(|c| c.is_treasure()).collect();
+                let all: Vec<CardId> = cx
+                    .st
+                    .player(p)
+                    .hand
+                    .iter()
+                    .copied()
+                    .filter(|c| c.is_treasure())
+                    .collect();
                 for card in all {
                     play_treasure(cx, p, card)?;
                 }
@@ -226,4 +247,167 @@ pub(crate) fn play_treasure(cx: &mut Ctx, p: PlayerId, card: CardId) -> Res {
     let play = put_in_play(cx, card);
     debug_assert_eq!(p, cx.current());
     cards::on_play(cx, &play)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardId::*;
+    use crate::cards::testkit::*;
+    use crate::{Event, InvalidReply, Prompt, Reply, Viewer};
+
+    #[test]
+    fn no_treasure_may_be_played_after_the_first_buy() {
+        let mut g = table(2)
+            .hand(P0, &[Festival, Copper, Copper, Silver])
+            .start();
+        g.play(Festival).play(Copper);
+        g.ok(P0, Reply::Buy(Silver));
+        assert_eq!(g.coins(), 0);
+        assert_eq!(
+            g.prompt(),
+            &Prompt::BuyPhase {
+                treasures: vec![],
+                buyable: vec![Copper, Curse]
+            }
+        );
+        assert_eq!(
+            g.reply(P0, Reply::Play(Silver)),
+            Err(InvalidReply::NotAnOption("silver".into()))
+        );
+        assert!(g.reply(P0, Reply::PlayAllTreasures).is_err());
+        assert_eq!(g.hand(P0), vec![Copper, Silver]);
+    }
+
+    #[test]
+    fn a_refused_reply_changes_nothing() {
+        let mut g = table(3)
+            .hand(P0, &[Militia, Copper])
+            .hand(P1, &[Copper, Copper, Estate, Estate, Gold])
+            .start();
+        g.play(Militia);
+        let (hash, pending, events) = (g.state_hash(), g.pending().cloned(), g.events().len());
+        let bad = [
+            (P0, Reply::Cards(vec![Estate, Estate])),
+            (P2, Reply::Cards(vec![])),
+            (P1, Reply::Cards(vec![Estate])),
+            (P1, Reply::Cards(vec![Gold, Gold])),
+            (P1, Reply::Cards(vec![Silver, Estate])),
+            (P1, Reply::YesNo(true)),
+            (crate::PlayerId(9), Reply::EndPhase),
+        ];
+        for (p, r) in bad {
+            assert!(g.reply(p, r.clone()).is_err(), "{r:?} by {p} accepted");
+            assert_eq!(g.state_hash(), hash);
+            assert_eq!(g.pending().cloned(), pending);
+            assert_eq!(g.events().len(), events);
+        }
+        assert_eq!(
+            g.reply(P0, Reply::EndPhase),
+            Err(InvalidReply::NotYourDecision {
+                expected: P1,
+                got: P0
+            })
+        );
+    }
+
+    #[test]
+    fn the_game_ends_when_provinces_run_out_and_ties_go_to_fewer_turns() {
+        let mut g = table(2)
+            .hand(P0, &[Gold, Gold, Gold])
+            .turns(P0, 4)
+            .discard(P1, &[Province])
+            .turns(P1, 4)
+            .supply(Province, 1)
+            .start();
+        g.ok(P0, Reply::PlayAllTreasures)
+            .ok(P0, Reply::Buy(Province));
+        assert!(g.is_over());
+        assert!(g.pending().is_none());
+        let s = g.scores();
+        assert_eq!((s[0].vp, s[0].turns, s[0].winner), (6, 5, false));
+        assert_eq!((s[1].vp, s[1].turns, s[1].winner), (6, 4, true));
+        assert!(matches!(g.events().last(), Some(Event::GameEnded { .. })));
+        assert_eq!(g.reply(P0, Reply::EndPhase), Err(InvalidReply::GameOver));
+    }
+
+    #[test]
+    fn three_empty_piles_end_the_game_four_with_five_players() {
+        for (players, ends) in [(2, true), (4, true), (5, false), (6, false)] {
+            let mut g = table(players)
+                .hand(P0, &[Silver, Silver])
+                .supply(Curse, 0)
+                .supply(Estate, 0)
+                .supply(Smithy, 1)
+                .start();
+            g.ok(P0, Reply::PlayAllTreasures).ok(P0, Reply::Buy(Smithy));
+            assert_eq!(g.is_over(), ends, "{players} players");
+        }
+    }
+
+    #[test]
+    fn cleanup_draws_five_shuffling_only_when_the_deck_runs_out() {
+        let mut g = table(2)
+            .hand(P0, &[Copper])
+            .deck(P0, &[Gold, Gold, Gold])
+            .discard(P0, &[Estate, Estate, Estate])
+            .start();
+        g.ok(P0, Reply::PlayAllTreasures).ok(P0, Reply::EndPhase);
+        // The 3 Golds first; then Estates ×3 + the Copper just discarded are shuffled.
+        let hand = g.hand(P0);
+        assert_eq!(hand.iter().filter(|c| **c == Gold).count(), 3);
+        assert_eq!(hand.len(), 5);
+        assert_eq!(g.deck(P0).len(), 2);
+        assert_eq!(g.discard(P0), vec![]);
+        let shuffles = g
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::Shuffled { .. }))
+            .count();
+        assert_eq!(shuffles, 1);
+    }
+
+    #[test]
+    fn views_and_events_hide_other_players_cards() {
+        let mut g = table(2)
+            .hand(P0, &[Cellar, Estate])
+            .deck(P0, &[Gold])
+            .hand(P1, &[Silver, Silver])
+            .start();
+        g.play(Cellar).choose(P0, &[Estate]);
+        let mine = g.view(Viewer::Player(P0));
+        assert_eq!(mine.hand, Some(vec![Gold]));
+        let theirs = g.view(Viewer::Player(P1));
+        assert_eq!(theirs.hand, Some(vec![Silver, Silver]));
+        assert_eq!(theirs.seats[0].hand_count, 1);
+        assert!(theirs.pending.is_none(), "not their decision");
+        assert_eq!(theirs.waiting_for, Some(P0));
+        let spectator = g.view(Viewer::Spectator);
+        assert_eq!(spectator.hand, None);
+        let seats = serde_json::to_string(&spectator.seats).unwrap();
+        assert!(
+            !seats.contains("gold"),
+            "spectator view leaks the drawn Gold: {seats}"
+        );
+        let drew = g
+            .events()
+            .iter()
+            .find(|e| matches!(e, Event::Drew { .. }))
+            .unwrap();
+        assert_eq!(drew.for_viewer(Viewer::Player(P0)), *drew);
+        assert!(matches!(
+            drew.for_viewer(Viewer::Player(P1)),
+            Event::Drew {
+                cards: None,
+                count: 1,
+                ..
+            }
+        ));
+        // Discards by Cellar are public.
+        let discarded = g
+            .events()
+            .iter()
+            .find(|e| matches!(e, Event::Discarded { .. }))
+            .unwrap();
+        assert!(!discarded.has_private_part());
+    }
 }

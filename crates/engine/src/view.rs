@@ -117,6 +117,14 @@ impl<'a> Observation<'a> {
     pub(crate) fn new(st: &'a State, me: PlayerId) -> Observation<'a> {
         Observation { st, me }
     }
+    /// What `me` may know of `game` now: for driving agents from outside the engine
+    /// (the server's bot seats, tests).
+    pub fn for_player(game: &'a crate::Game, me: PlayerId) -> Observation<'a> {
+        Observation {
+            st: game.state(),
+            me,
+        }
+    }
     pub fn me(&self) -> PlayerId {
         self.me
     }

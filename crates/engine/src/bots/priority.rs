@@ -80,7 +80,12 @@ impl PriorityBot {
             .iter()
             .find(|r| options.contains(&r.card) && (r.when)(obs))
             .map(|r| r.card)
-            .or_else(|| options.iter().copied().max_by_key(|c| (obs.cost(*c), c.is_treasure())))
+            .or_else(|| {
+                options
+                    .iter()
+                    .copied()
+                    .max_by_key(|c| (obs.cost(*c), c.is_treasure()))
+            })
     }
 }
 
@@ -114,7 +119,8 @@ impl Agent for PriorityBot {
                 let chosen = match req.purpose {
                     Purpose::React => options.iter().take(max).copied().collect(),
                     Purpose::PlayTwice => {
-                        sorted.sort_by_key(|c| std::cmp::Reverse((gives_actions(*c), c.base_cost())));
+                        sorted
+                            .sort_by_key(|c| std::cmp::Reverse((gives_actions(*c), c.base_cost())));
                         sorted.truncate(max);
                         sorted
                     }
@@ -135,7 +141,9 @@ impl Agent for PriorityBot {
                     Reply::Pile(None)
                 }
             },
-            Prompt::ChooseModes { options, min, .. } => Reply::Modes(options[..*min as usize].to_vec()),
+            Prompt::ChooseModes { options, min, .. } => {
+                Reply::Modes(options[..*min as usize].to_vec())
+            }
             Prompt::OrderCards { cards } => Reply::Cards(cards.clone()),
             Prompt::YesNo => Reply::YesNo(true),
             Prompt::NameCard { options } => Reply::Name(options[0]),

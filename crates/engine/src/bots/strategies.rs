@@ -25,14 +25,20 @@ pub fn strategy(name: &str) -> Option<PriorityBot> {
             Rule::when(Duchy, |o| left(o) <= 6),
             Rule::always(Silver),
         ],
-        "basic_big_money" => vec![Rule::always(Province), Rule::always(Gold), Rule::always(Silver)],
+        "basic_big_money" => vec![
+            Rule::always(Province),
+            Rule::always(Gold),
+            Rule::always(Silver),
+        ],
         "smithy" => vec![
             Rule::when(Province, |o| o.money() > 15),
             Rule::when(Duchy, |o| left(o) <= 4),
             Rule::when(Estate, |o| left(o) <= 2),
             Rule::always(Gold),
             Rule::when(Duchy, |o| left(o) <= 6),
-            Rule::when(Smithy, |o| (owns(o, Smithy) as f64) < treasures(o) as f64 / 11.0),
+            Rule::when(Smithy, |o| {
+                (owns(o, Smithy) as f64) < treasures(o) as f64 / 11.0
+            }),
             Rule::always(Silver),
         ],
         "witch" => vec![
@@ -59,7 +65,9 @@ pub fn strategy(name: &str) -> Option<PriorityBot> {
             Rule::always(Gold),
             Rule::when(Duchy, |o| left(o) <= 6),
             Rule::when(CouncilRoom, |o| owns(o, CouncilRoom) == 0),
-            Rule::when(CouncilRoom, |o| (owns(o, CouncilRoom) as f64) < o.money() as f64 / 13.0),
+            Rule::when(CouncilRoom, |o| {
+                (owns(o, CouncilRoom) as f64) < o.money() as f64 / 13.0
+            }),
             Rule::always(Silver),
         ],
         "laboratory" => vec![

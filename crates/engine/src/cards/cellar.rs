@@ -50,7 +50,10 @@ mod tests {
 
     #[test]
     fn discarding_nothing_draws_nothing() {
-        let mut g = table(2).hand(P0, &[Cellar, Copper]).deck(P0, &[Gold]).start();
+        let mut g = table(2)
+            .hand(P0, &[Cellar, Copper])
+            .deck(P0, &[Gold])
+            .start();
         g.play(Cellar).choose(P0, &[]);
         assert_eq!(g.hand(P0), vec![Copper]);
         assert_eq!(g.deck(P0), vec![Gold]);

@@ -10,3 +10,42 @@ pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
     cx.st.turn.merchants += 1;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Reply;
+    use crate::card::CardId::*;
+    use crate::cards::testkit::*;
+
+    #[test]
+    fn plus_one_only_on_the_first_silver() {
+        let mut g = table(2)
+            .hand(P0, &[Merchant, Silver, Silver])
+            .deck(P0, &[Copper])
+            .start();
+        g.play(Merchant);
+        g.play(Silver);
+        assert_eq!(g.coins(), 3);
+        g.play(Silver);
+        assert_eq!(g.coins(), 5);
+        g.play(Copper);
+        assert_eq!(g.coins(), 6);
+    }
+
+    #[test]
+    fn throne_room_merchant_gives_two_on_the_first_silver() {
+        let mut g = table(2)
+            .hand(P0, &[ThroneRoom, Merchant, Silver])
+            .deck(P0, &[Copper, Silver])
+            .start();
+        g.play(ThroneRoom).choose(P0, &[Merchant]);
+        assert_eq!(g.actions(), 2);
+        // No Action left in hand: the Action phase ends by itself.
+        g.ok(P0, Reply::PlayAllTreasures);
+        assert_eq!(
+            g.coins(),
+            2 + 2 + 1 + 2,
+            "Silver 2+2 bonus, Copper 1, Silver 2"
+        );
+    }
+}

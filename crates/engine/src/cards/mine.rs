@@ -8,8 +8,13 @@ use crate::event::Destination;
 
 pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
     let p = cx.current();
-    let min = if cx.st.edition == Edition::First { 1 } else { 0 };
-    let chosen = cx.choose_from_hand(p, CardId::Mine, Purpose::Trash, CardId::is_treasure, min, 1)?;
+    let min = if cx.st.edition == Edition::First {
+        1
+    } else {
+        0
+    };
+    let chosen =
+        cx.choose_from_hand(p, CardId::Mine, Purpose::Trash, CardId::is_treasure, min, 1)?;
     let Some(&trashed) = chosen.first() else {
         return Ok(());
     };
@@ -20,4 +25,57 @@ pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
         cx.gain(p, c, Destination::Hand);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardId::*;
+    use crate::card::Edition;
+    use crate::cards::testkit::*;
+    use crate::{Prompt, Purpose, Reply};
+
+    #[test]
+    fn gains_a_treasure_up_to_three_more_into_hand() {
+        let mut g = table(2).hand(P0, &[Mine, Silver, Estate]).start();
+        g.play(Mine);
+        assert_eq!(g.req().purpose, Purpose::Trash);
+        g.choose(P0, &[Silver]);
+        // Only Treasures costing up to $6 are offered; no Victory cards.
+        assert_eq!(
+            g.prompt(),
+            &Prompt::ChoosePile {
+                options: vec![Copper, Silver, Gold],
+                optional: false
+            }
+        );
+        assert!(g.reply(P0, Reply::Pile(Some(Duchy))).is_err());
+        g.ok(P0, Reply::Pile(Some(Gold)));
+        assert_eq!(g.hand(P0), vec![Gold, Estate]);
+        assert_eq!(g.trash(), vec![Silver]);
+        assert_eq!(g.discard(P0), vec![]);
+        assert_eq!(g.supply(Gold), 29);
+    }
+
+    #[test]
+    fn second_edition_trashing_is_optional_first_edition_is_not() {
+        let mut g = table(2).hand(P0, &[Mine, Copper]).start();
+        g.play(Mine).choose(P0, &[]);
+        assert_eq!(g.hand(P0), vec![Copper]);
+        assert_eq!(g.trash(), vec![]);
+
+        let mut g = table(2)
+            .edition(Edition::First)
+            .hand(P0, &[Mine, Copper, Copper])
+            .start();
+        g.play(Mine);
+        // One kind of Treasure and exactly one must be trashed: forced, not asked.
+        assert_eq!(g.trash(), vec![Copper]);
+        assert_eq!(
+            g.prompt(),
+            &Prompt::ChoosePile {
+                options: vec![Copper, Silver],
+                optional: false
+            }
+        );
+    }
 }

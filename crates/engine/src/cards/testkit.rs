@@ -66,7 +66,12 @@ impl Table {
         self
     }
     pub fn supply(mut self, card: CardId, count: u32) -> Table {
-        self.st.supply.iter_mut().find(|p| p.card == card).unwrap().count = count;
+        self.st
+            .supply
+            .iter_mut()
+            .find(|p| p.card == card)
+            .unwrap()
+            .count = count;
         self
     }
     pub fn turns(mut self, p: PlayerId, turns: u32) -> Table {
@@ -108,7 +113,10 @@ pub trait GameExt {
 impl GameExt for Game {
     fn ok(&mut self, p: PlayerId, r: Reply) -> &mut Self {
         if let Err(e) = self.reply(p, r.clone()) {
-            panic!("reply {r:?} by {p} refused: {e}; pending {:?}", self.pending());
+            panic!(
+                "reply {r:?} by {p} refused: {e}; pending {:?}",
+                self.pending()
+            );
         }
         self
     }

@@ -12,8 +12,19 @@ use crate::turn;
 
 pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
     let p = cx.current();
-    let min = if cx.st.edition == Edition::First { 1 } else { 0 };
-    let chosen = cx.choose_from_hand(p, CardId::ThroneRoom, Purpose::PlayTwice, CardId::is_action, min, 1)?;
+    let min = if cx.st.edition == Edition::First {
+        1
+    } else {
+        0
+    };
+    let chosen = cx.choose_from_hand(
+        p,
+        CardId::ThroneRoom,
+        Purpose::PlayTwice,
+        CardId::is_action,
+        min,
+        1,
+    )?;
     if let Some(&card) = chosen.first() {
         let inner = turn::put_in_play(cx, card);
         turn::resolve(cx, inner)?;
@@ -49,13 +60,23 @@ mod tests {
     fn throne_room_on_throne_room_plays_two_cards_twice_each() {
         let mut g = table(2)
             .hand(P0, &[ThroneRoom, ThroneRoom, Smithy, Village, Estate])
-            .deck(P0, &[Copper, Copper, Copper, Copper, Copper, Copper, Copper, Copper, Copper])
+            .deck(
+                P0,
+                &[
+                    Copper, Copper, Copper, Copper, Copper, Copper, Copper, Copper, Copper,
+                ],
+            )
             .start();
         g.play(ThroneRoom).choose(P0, &[ThroneRoom]);
         // The second Throne Room's first play: choose Village, played twice.
         assert_eq!(
             g.prompt(),
-            &Prompt::ChooseCards { zone: crate::Zone::Hand, options: vec![Village, Smithy], min: 0, max: 1 }
+            &Prompt::ChooseCards {
+                zone: crate::Zone::Hand,
+                options: vec![Village, Smithy],
+                min: 0,
+                max: 1
+            }
         );
         g.choose(P0, &[Village]);
         // Its second play: Village is in play now, so choose Smithy, played twice.
@@ -74,10 +95,21 @@ mod tests {
     fn second_edition_is_optional_first_edition_is_not() {
         let mut g = table(2).hand(P0, &[ThroneRoom, Smithy]).start();
         g.play(ThroneRoom);
-        assert_eq!(g.prompt(), &Prompt::ChooseCards { zone: crate::Zone::Hand, options: vec![Smithy], min: 0, max: 1 });
+        assert_eq!(
+            g.prompt(),
+            &Prompt::ChooseCards {
+                zone: crate::Zone::Hand,
+                options: vec![Smithy],
+                min: 0,
+                max: 1
+            }
+        );
         g.choose(P0, &[]);
         assert_eq!(g.hand(P0), vec![Smithy]);
-        assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }), "no actions left");
+        assert!(
+            matches!(g.prompt(), Prompt::BuyPhase { .. }),
+            "no actions left"
+        );
 
         // 1E: with one Action in hand the choice is forced, so it is not even asked.
         let mut g = table(2)

@@ -8,3 +8,24 @@ pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
     cx.plus_actions(2);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardId::*;
+    use crate::cards::testkit::*;
+
+    #[test]
+    fn plus_card_plus_two_actions() {
+        let mut g = table(2)
+            .hand(P0, &[Village, Smithy])
+            .deck(P0, &[Copper, Silver, Gold, Estate])
+            .start();
+        g.play(Village);
+        assert_eq!((g.actions(), g.hand(P0)), (2, vec![Copper, Smithy]));
+        g.play(Smithy);
+        assert_eq!(
+            (g.actions(), g.hand(P0)),
+            (1, vec![Copper, Silver, Gold, Estate])
+        );
+    }
+}
