@@ -1,0 +1,261 @@
+//! Command-line arguments and their translation into a [`Config`].
+//!
+//! Parsing lives in the library (not `main.rs`) so the kingdom rules and the default
+//! kingdom can be unit tested.
+
+use crate::{Config, SimError};
+use clap::{Parser, ValueEnum};
+use dominion_engine::setup::recommended_kingdoms;
+use dominion_engine::{CardId, Edition, Kingdom, bots};
+
+/// The default kingdom: every kingdom card a built-in bot buys (Smithy, Witch, Militia,
+/// Council Room, Laboratory, Festival, Moat) plus Village, Market and Cellar. Any bot
+/// matchup is then played as designed; the recommended First Game lacks Witch, Council
+/// Room, Laboratory and Festival, so those bots would silently fall back to Big Money.
+pub const DEFAULT_KINGDOM: [&str; 10] = [
+    "smithy",
+    "witch",
+    "militia",
+    "council_room",
+    "laboratory",
+    "festival",
+    "moat",
+    "village",
+    "market",
+    "cellar",
+];
+
+/// [`DEFAULT_KINGDOM`] as card ids.
+pub fn default_kingdom() -> Vec<CardId> {
+    DEFAULT_KINGDOM
+        .iter()
+        .map(|k| k.parse().expect("default kingdom cards are implemented"))
+        .collect()
+}
+
+/// The edition of the card texts, as spelt on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EditionArg {
+    #[value(name = "1e")]
+    First,
+    #[value(name = "2e")]
+    Second,
+}
+
+impl From<EditionArg> for Edition {
+    fn from(e: EditionArg) -> Edition {
+        match e {
+            EditionArg::First => Edition::First,
+            EditionArg::Second => Edition::Second,
+        }
+    }
+}
+
+/// Plays many Dominion games between built-in bots and reports each bot's win rate.
+///
+/// Seats rotate between games so every bot plays every seat equally often, and results
+/// are identical for a given --seed whatever the thread count.
+///
+/// Benchmark: cargo run --release --bin dominion-sim -- --bench --bots big_money,big_money --games 20000
+#[derive(Debug, Parser)]
+#[command(name = "dominion-sim", version)]
+pub struct Cli {
+    #[arg(long, value_delimiter = ',', required_unless_present = "list_cards")]
+    #[arg(help = format!("2 to 6 comma-separated bot names; a name may repeat. Bots: {}", bots::NAMES.join(", ")))]
+    pub bots: Vec<String>,
+
+    /// Number of games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+
+    /// Run seed; each game's seed is derived from it and the game's index.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+
+    /// Kingdom for every game [default: bots].
+    ///
+    ///   bots        smithy, witch, militia, council_room, laboratory, festival, moat,
+    ///               village, market, cellar: every card a bot buys, so no bot is
+    ///               handicapped by a missing card (the default)
+    ///   first_game  the recommended First Game, base_2e/first_game; it lacks Witch,
+    ///               Council Room, Laboratory and Festival, whose bots then buy money only
+    ///   random      10 cards drawn per game from the implemented cards of the edition
+    ///   SET/NAME    a recommended kingdom by id, e.g. base_2e/first_game
+    ///   A,B,...     exactly 10 comma-separated card ids (see --list-cards)
+    #[arg(
+        long,
+        default_value = "bots",
+        verbatim_doc_comment,
+        hide_default_value = true
+    )]
+    pub kingdom: String,
+
+    /// Edition of the card texts.
+    #[arg(long, value_enum, default_value = "2e")]
+    pub edition: EditionArg,
+
+    /// Print one JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Benchmark: run on one thread (ignoring --threads) and print games per second.
+    #[arg(long)]
+    pub bench: bool,
+
+    /// Print the implemented card ids, one per line, and exit.
+    #[arg(long)]
+    pub list_cards: bool,
+}
+
+/// Reads a `--kingdom` value (see its help) into an engine kingdom.
+pub fn parse_kingdom(s: &str) -> Result<Kingdom, String> {
+    let s = s.trim();
+    match s {
+        "bots" | "default" => Ok(Kingdom::Cards(default_kingdom())),
+        "first_game" => Ok(Kingdom::Recommended("base_2e/first_game".into())),
+        "random" => Ok(Kingdom::Random),
+        _ if s.contains(',') => s
+            .split(',')
+            .map(|k| {
+                let k = k.trim();
+                k.parse::<CardId>().map_err(|_| {
+                    format!("unknown card id {k:?}; run with --list-cards to see them")
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Kingdom::Cards),
+        _ if s.contains('/') => Ok(Kingdom::Recommended(s.to_string())),
+        _ => Err(format!(
+            "unknown kingdom {s:?}; use bots, first_game, random, 10 comma-separated card ids, \
+             or a recommended kingdom: {}",
+            recommended_ids()
+        )),
+    }
+}
+
+fn recommended_ids() -> String {
+    recommended_kingdoms()
+        .map(|r| r.id)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Cli {
+    /// The run these arguments ask for, checked: a message on any problem.
+    pub fn config(&self) -> Result<Config, String> {
+        let threads = if self.bench {
+            1
+        } else {
+            match self.threads {
+                Some(t) => t as usize,
+                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            }
+        };
+        let config = Config {
+            bots: self.bots.iter().map(|b| b.trim().to_string()).collect(),
+            games: self.games,
+            seed: self.seed,
+            threads,
+            kingdom: parse_kingdom(&self.kingdom)?,
+            edition: self.edition.into(),
+        };
+        config.validate().map_err(|e| match e {
+            SimError::Setup(dominion_engine::SetupError::UnknownRecommended(id)) => format!(
+                "no recommended kingdom {id:?} with all cards implemented; available: {}",
+                recommended_ids()
+            ),
+            e => e.to_string(),
+        })?;
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dominion_engine::Setup;
+
+    #[test]
+    fn default_kingdom_has_every_card_a_bot_buys() {
+        let cards = default_kingdom();
+        for key in [
+            "smithy",
+            "witch",
+            "militia",
+            "council_room",
+            "laboratory",
+            "festival",
+            "moat",
+        ] {
+            assert!(cards.contains(&key.parse().unwrap()), "{key} missing");
+        }
+        for edition in [Edition::First, Edition::Second] {
+            Setup {
+                players: 6,
+                kingdom: Kingdom::Cards(cards.clone()),
+                edition,
+            }
+            .validate()
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn kingdom_values() {
+        assert_eq!(parse_kingdom("bots"), Ok(Kingdom::Cards(default_kingdom())));
+        assert_eq!(
+            parse_kingdom("first_game"),
+            Ok(Kingdom::Recommended("base_2e/first_game".into()))
+        );
+        assert_eq!(parse_kingdom("random"), Ok(Kingdom::Random));
+        assert_eq!(
+            parse_kingdom("base_2e/first_game"),
+            Ok(Kingdom::Recommended("base_2e/first_game".into()))
+        );
+        assert_eq!(
+            parse_kingdom(&DEFAULT_KINGDOM.join(",")),
+            Ok(Kingdom::Cards(default_kingdom()))
+        );
+        assert!(parse_kingdom("smithy,nope").unwrap_err().contains("nope"));
+        assert!(parse_kingdom("whatever").is_err());
+    }
+
+    #[test]
+    fn bench_forces_one_thread() {
+        let cli = Cli::parse_from([
+            "dominion-sim",
+            "--bots",
+            "big_money,smithy",
+            "--threads",
+            "2",
+            "--bench",
+        ]);
+        assert_eq!(cli.config().unwrap().threads, 1);
+    }
+
+    #[test]
+    fn bad_arguments_give_messages() {
+        let err = |args: &[&str]| {
+            let mut all = vec!["dominion-sim"];
+            all.extend_from_slice(args);
+            Cli::parse_from(all).config().unwrap_err()
+        };
+        assert!(err(&["--bots", "big_money"]).contains("2 to 6"));
+        assert!(err(&["--bots", "big_money,nope"]).contains("big_money, basic_big_money"));
+        assert!(err(&["--bots", "a,b", "--kingdom", "x/y"]).contains("unknown bot"));
+        assert!(
+            err(&["--bots", "smithy,witch", "--kingdom", "x/y"]).contains("base_2e/first_game")
+        );
+        assert!(err(&["--bots", "smithy,witch", "--kingdom", "smithy,witch"]).contains("10"));
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

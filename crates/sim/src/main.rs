@@ -1,0 +1,89 @@
+//! `dominion-sim`: parse arguments, run the simulation, print the summary.
+//! All logic lives in the library; see `dominion_sim::run`.
+
+use clap::{CommandFactory, Parser, error::ErrorKind};
+use dominion_engine::CardId;
+use dominion_sim::{cli::Cli, report, run_with_progress};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+/// Below this many games a run is over before a bar would be worth drawing.
+const PROGRESS_MIN_GAMES: u64 = 1000;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.list_cards {
+        let keys: String = CardId::all().map(|c| format!("{}\n", c.key())).collect();
+        return emit(&keys);
+    }
+    let config = match cli.config() {
+        Ok(c) => c,
+        // Same format and exit code (2) as clap's own argument errors.
+        Err(msg) => Cli::command().error(ErrorKind::ValueValidation, msg).exit(),
+    };
+
+    // The bar goes to stderr, and only to a terminal: stdout stays clean for --json and
+    // pipes, and logs are not filled with redraws.
+    let bar = (std::io::stderr().is_terminal() && config.games >= PROGRESS_MIN_GAMES).then(|| {
+        let bar = ProgressBar::new(config.games);
+        if let Ok(style) = ProgressStyle::with_template("{wide_bar} {pos}/{len} games  eta {eta}") {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let result = run_with_progress(&config, || {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    let out = if cli.json {
+        match serde_json::to_string(&summary) {
+            Ok(json) => json + "\n",
+            Err(e) => {
+                eprintln!("error: could not serialise the summary: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else if cli.bench {
+        format!(
+            "{}\n{}\n",
+            report::table(&summary),
+            report::bench_line(&summary)
+        )
+    } else {
+        report::table(&summary)
+    };
+    if cli.json && cli.bench {
+        // Stdout carries only the JSON object; the headline still reaches the reader.
+        eprintln!("{}", report::bench_line(&summary));
+    }
+    emit(&out)
+}
+
+/// Writes to stdout without panicking when it is closed early (e.g. piped into `head`).
+fn emit(text: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: could not write output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

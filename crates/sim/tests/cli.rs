@@ -1,0 +1,191 @@
+//! End-to-end checks of the `dominion-sim` binary: output format, determinism, errors.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dominion-sim"))
+        .args(args)
+        .output()
+        .expect("run dominion-sim")
+}
+
+/// Runs with `--json` and returns the single JSON object printed on stdout.
+fn sim_json(args: &[&str]) -> Value {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let out = sim(&all);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("utf-8 stdout");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not one JSON object ({e}): {stdout}"))
+}
+
+/// (wins per bot, ties, mean rounds): everything that must not vary between runs.
+fn outcome(v: &Value) -> (Vec<u64>, u64, f64) {
+    let wins = v["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["wins"].as_u64().unwrap())
+        .collect();
+    (
+        wins,
+        v["ties"].as_u64().unwrap(),
+        v["mean_rounds"].as_f64().unwrap(),
+    )
+}
+
+#[test]
+fn json_output_has_the_documented_shape() {
+    let v = sim_json(&[
+        "--games",
+        "200",
+        "--bots",
+        "big_money,big_money",
+        "--seed",
+        "1",
+    ]);
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    for key in [
+        "games",
+        "bots",
+        "ties",
+        "tie_rate",
+        "mean_rounds",
+        "games_per_sec",
+    ] {
+        assert!(keys.contains(&key), "missing {key} in {v}");
+    }
+    assert_eq!(v["games"], 200);
+    let bots = v["bots"].as_array().unwrap();
+    assert_eq!(bots.len(), 2);
+    let mut wins = 0;
+    for b in bots {
+        assert_eq!(b["name"], "big_money");
+        wins += b["wins"].as_u64().unwrap();
+        let rate = b["win_rate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&rate), "win_rate {rate}");
+    }
+    let ties = v["ties"].as_u64().unwrap();
+    assert_eq!(wins + ties, 200, "every game is a win or a tie");
+    let tie_rate = v["tie_rate"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&tie_rate));
+    assert!(v["mean_rounds"].as_f64().unwrap() > 5.0);
+    assert!(v["games_per_sec"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn same_seed_gives_same_results_on_any_thread_count() {
+    let args = |threads| {
+        sim_json(&[
+            "--games",
+            "200",
+            "--bots",
+            "big_money,smithy",
+            "--seed",
+            "1",
+            "--threads",
+            threads,
+        ])
+    };
+    let a = outcome(&args("1"));
+    assert_eq!(a, outcome(&args("1")), "same seed, same threads");
+    assert_eq!(a, outcome(&args("2")), "same seed, different threads");
+    assert_eq!(a, outcome(&args("3")), "more threads than cores");
+    let other = outcome(&sim_json(&[
+        "--games",
+        "200",
+        "--bots",
+        "big_money,smithy",
+        "--seed",
+        "2",
+    ]));
+    assert_ne!(a, other, "a different seed should give different games");
+}
+
+#[test]
+fn unknown_bot_is_refused_with_the_valid_names() {
+    let out = sim(&["--bots", "big_money,nope"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nope"), "{stderr}");
+    assert!(
+        stderr.contains("big_money") && stderr.contains("smithy") && stderr.contains("witch"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn wrong_bot_count_is_refused() {
+    for bots in [
+        "big_money",
+        "big_money,big_money,big_money,big_money,big_money,big_money,big_money",
+    ] {
+        let out = sim(&["--bots", bots, "--games", "1"]);
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("2 to 6"));
+    }
+}
+
+#[test]
+fn list_cards_prints_card_ids() {
+    let out = sim(&["--list-cards"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.contains(&"throne_room"), "{stdout}");
+    assert!(lines.contains(&"smithy"));
+}
+
+#[test]
+fn table_and_other_kingdoms() {
+    let out = sim(&[
+        "--games",
+        "20",
+        "--bots",
+        "witch,militia,moat",
+        "--kingdom",
+        "first_game",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("witch") && stdout.contains("ties") && stdout.contains("games/s"),
+        "{stdout}"
+    );
+
+    let v = sim_json(&[
+        "--games",
+        "10",
+        "--bots",
+        "random,big_money",
+        "--kingdom",
+        "random",
+        "--edition",
+        "1e",
+    ]);
+    assert_eq!(v["games"], 10);
+
+    let out = sim(&["--bots", "smithy,witch", "--kingdom", "smithy,witch"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn bench_prints_the_headline() {
+    let out = sim(&["--bench", "--bots", "big_money,big_money", "--games", "50"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("games/s (single thread, big_money vs big_money, 50 games)"),
+        "{stdout}"
+    );
+}
