@@ -342,4 +342,70 @@ mod tests {
         assert!(p.validate(&Reply::Buy(Copper)).is_ok());
         assert!(p.validate(&Reply::Buy(Gold)).is_err());
     }
+
+    #[test]
+    fn order_modes_name_and_pile_prompts_validate() {
+        let order = Prompt::OrderCards {
+            cards: vec![Copper, Estate, Copper],
+        };
+        assert!(
+            order
+                .validate(&Reply::Cards(vec![Estate, Copper, Copper]))
+                .is_ok()
+        );
+        assert_eq!(
+            order.validate(&Reply::Cards(vec![Estate, Copper])),
+            Err(InvalidReply::NotAPermutation)
+        );
+        assert_eq!(
+            order.validate(&Reply::Cards(vec![Estate, Estate, Copper])),
+            Err(InvalidReply::NotAPermutation)
+        );
+
+        let modes = Prompt::ChooseModes {
+            options: vec![
+                Mode::PlusCard,
+                Mode::PlusAction,
+                Mode::PlusBuy,
+                Mode::PlusCoin,
+            ],
+            min: 2,
+            max: 2,
+        };
+        assert!(
+            modes
+                .validate(&Reply::Modes(vec![Mode::PlusCard, Mode::PlusCoin]))
+                .is_ok()
+        );
+        assert!(
+            modes
+                .validate(&Reply::Modes(vec![Mode::PlusCard, Mode::PlusCard]))
+                .is_err(),
+            "must differ"
+        );
+        assert!(matches!(
+            modes.validate(&Reply::Modes(vec![Mode::PlusBuy])),
+            Err(InvalidReply::WrongCount { .. })
+        ));
+
+        let name = Prompt::NameCard {
+            options: vec![Copper, Gold],
+        };
+        assert!(name.validate(&Reply::Name(Gold)).is_ok());
+        assert!(name.validate(&Reply::Name(Estate)).is_err());
+
+        let pile = |optional| Prompt::ChoosePile {
+            options: vec![Silver],
+            optional,
+        };
+        assert!(pile(true).validate(&Reply::Pile(None)).is_ok());
+        assert_eq!(
+            pile(false).validate(&Reply::Pile(None)),
+            Err(InvalidReply::PileRequired)
+        );
+        assert_eq!(pile(false).forced(), Some(Reply::Pile(Some(Silver))));
+        assert_eq!(pile(true).forced(), None);
+        assert!(Prompt::YesNo.validate(&Reply::YesNo(false)).is_ok());
+        assert!(Prompt::YesNo.validate(&Reply::Name(Gold)).is_err());
+    }
 }

@@ -41,6 +41,10 @@ mod tests {
             options.contains(&Silver) && options.contains(&Smithy) && options.contains(&Copper)
         );
         assert!(!options.contains(&Duchy), "Duchy costs 5 > 2 + 2");
+        assert!(
+            options.contains(&Estate),
+            "a copy of the trashed card is allowed"
+        );
         assert_eq!(
             g.reply(P0, Reply::Pile(Some(Duchy))),
             Err(InvalidReply::NotAnOption("duchy".into()))
