@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build: compile in the Rust image, run from a slim Debian image as a
+# non-root user. The release binary embeds the browser client, so it is all the runtime
+# image needs. Checked statically by scripts/check_deploy.py (no Docker engine in CI).
+
+FROM rust:1.95-slim-bookworm AS build
+WORKDIR /src
+COPY . .
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked -p dominion-server \
+    && install -D target/release/dominion-server /out/dominion-server
+
+FROM debian:bookworm-slim AS runtime
+RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home dominion \
+    && mkdir -p /data && chown dominion:dominion /data
+COPY --from=build /out/dominion-server /usr/local/bin/dominion-server
+USER dominion
+ENV DOMINION_ADDR=0.0.0.0:8080 \
+    DOMINION_DATA_DIR=/data
+VOLUME ["/data"]
+EXPOSE 8080
+# The binary checks its own /healthz, so the slim image needs no curl.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD ["dominion-server", "healthcheck"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["dominion-server"]
