@@ -39,7 +39,7 @@ fn game_at(seed: u64, players: u8, steps: usize) -> Game {
     let setup = Setup {
         players,
         kingdom: Kingdom::Random,
-        edition: if seed % 2 == 0 {
+        edition: if seed.is_multiple_of(2) {
             Edition::Second
         } else {
             Edition::First
