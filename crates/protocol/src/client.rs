@@ -1,0 +1,180 @@
+//! Messages a client sends, and the room settings and replies they carry.
+//!
+//! Inbound messages refuse unknown fields: a typo such as `"decison"` is an error that
+//! names the field rather than a silently ignored answer.
+
+use crate::common::{CardKey, Edition, Mode};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A message from a client to the server.
+///
+/// Every message except `hello` carries `id`, a number the client chooses that must be
+/// greater than the previous one it sent; the server's direct answer (a result, `ack`,
+/// `pong` or `error`) echoes it as `re`. Commands from a seat are also numbered per seat
+/// across reconnects: one whose `id` is not above the seat's last is refused as
+/// `duplicate_command` and not applied.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// The first message on every connection: the protocol version the client speaks.
+    Hello {
+        protocol: u32,
+        /// Free text naming the client program, for the server's logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client: Option<String>,
+    },
+    /// Asks for a `pong`; for clients that cannot see WebSocket pings.
+    Ping { id: u64 },
+    /// Asks for the list of rooms (answered by `room_list`).
+    ListRooms { id: u64 },
+    /// Creates a room (answered by `room_created`). The creator is not seated: it sends
+    /// `take_seat` next.
+    CreateRoom { id: u64, settings: RoomSettings },
+    /// Takes an open seat (answered by `seated`, which holds the seat token).
+    TakeSeat {
+        id: u64,
+        room: String,
+        /// Which seat (0-based); the first open one when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
+        /// Display name, 1 to 32 characters.
+        name: String,
+    },
+    /// Takes back a seat after a reconnect (answered by `seated`, then `events` or a
+    /// `snapshot`, then the pending `decision` if it is yours).
+    Resume {
+        id: u64,
+        room: String,
+        token: String,
+        /// The number of the last game event this client received; absent for a snapshot.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_event: Option<u64>,
+    },
+    /// Watches a room as a spectator (answered by `spectating`).
+    Spectate { id: u64, room: String },
+    /// Leaves the room. Before the game a seat is freed; during it the seat counts as
+    /// abandoned (the room's `abandoned` policy applies) and the token still resumes it.
+    Leave { id: u64 },
+    /// Starts the game; any seated player may, once every seat is filled.
+    Start { id: u64 },
+    /// Answers the decision numbered `decision` (from a `decision` message).
+    Reply {
+        id: u64,
+        decision: u64,
+        reply: Reply,
+    },
+}
+
+impl ClientMessage {
+    /// The command id, for every message but `hello`.
+    pub fn id(&self) -> Option<u64> {
+        match self {
+            ClientMessage::Hello { .. } => None,
+            ClientMessage::Ping { id }
+            | ClientMessage::ListRooms { id }
+            | ClientMessage::CreateRoom { id, .. }
+            | ClientMessage::TakeSeat { id, .. }
+            | ClientMessage::Resume { id, .. }
+            | ClientMessage::Spectate { id, .. }
+            | ClientMessage::Leave { id }
+            | ClientMessage::Start { id }
+            | ClientMessage::Reply { id, .. } => Some(*id),
+        }
+    }
+}
+
+/// An answer to a decision. Which variants answer which prompt is listed on [`crate::Prompt`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Reply {
+    /// Play one card: an Action in `action_phase`, a Treasure in `buy_phase`.
+    Play { card: CardKey },
+    /// Play every Treasure in hand (`buy_phase`, while `treasures` is not empty).
+    PlayAllTreasures,
+    /// Buy one card from `buyable` (`buy_phase`).
+    Buy { card: CardKey },
+    /// End the Action phase, or end the Buy phase (and the turn).
+    EndPhase,
+    /// Cards chosen from `options` (`choose_cards`), or the order of `cards`
+    /// (`order_cards`, first card ends on top).
+    Cards { cards: Vec<CardKey> },
+    /// A pile from `options`, or null when the prompt is `optional` (`choose_pile`).
+    Pile {
+        #[serde(default)]
+        card: Option<CardKey>,
+    },
+    /// Distinct modes from `options` (`choose_modes`).
+    Modes { modes: Vec<Mode> },
+    /// Yes or no (`yes_no`).
+    YesNo { yes: bool },
+    /// A card named from `options` (`name_card`).
+    Name { card: CardKey },
+}
+
+/// Everything a room is created with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoomSettings {
+    /// Shown in room lists; up to 64 characters. Defaults to the room id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub kingdom: KingdomChoice,
+    #[serde(default)]
+    pub edition: Edition,
+    /// One entry per seat, in turn order: 2 to 6.
+    pub seats: Vec<SeatSetting>,
+    /// Seconds a human has for each decision; when they run out the server answers
+    /// for them with the `big_money` bot. Absent: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision_seconds: Option<u32>,
+    /// What happens to a seat whose player disconnects or leaves.
+    #[serde(default)]
+    pub abandoned: AbandonPolicy,
+}
+
+/// How the ten kingdom cards are chosen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum KingdomChoice {
+    /// Exactly these ten different kingdom cards.
+    Cards { cards: Vec<CardKey> },
+    /// A recommended kingdom by id or name (`GET /api/kingdoms`).
+    Recommended { id: String },
+    /// Ten cards drawn at random when the game starts.
+    Random,
+}
+
+/// Who sits in a seat when the room is created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SeatSetting {
+    /// A seat a human takes with `take_seat`.
+    Open,
+    /// A server bot by name (`GET /api/bots`).
+    Bot { bot: String },
+}
+
+/// What happens when a seated human disconnects or leaves during a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AbandonPolicy {
+    /// After `seconds` away, the bot `bot` (default `big_money`) plays the seat until its
+    /// player resumes. Before the game, the seat is freed after `seconds` instead.
+    BotAfter {
+        seconds: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot: Option<String>,
+    },
+    /// The game waits for the player to resume, however long it takes.
+    Wait,
+}
+
+impl Default for AbandonPolicy {
+    fn default() -> Self {
+        AbandonPolicy::BotAfter {
+            seconds: 60,
+            bot: None,
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Small vocabulary shared by both directions: cards, editions, phases, zones.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A card's stable snake_case id, e.g. `"copper"`, `"throne_room"`.
+/// `GET /api/cards` lists every id with its name, cost and types.
+pub type CardKey = String;
+
+/// Which printing's card texts a game uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum Edition {
+    /// First edition (2008).
+    #[serde(rename = "1e")]
+    First,
+    /// Second edition (2016), the default.
+    #[default]
+    #[serde(rename = "2e")]
+    Second,
+}
+
+/// The phase of the current turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Action,
+    Buy,
+    Cleanup,
+}
+
+/// Where the cards offered by a `choose_cards` prompt are now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Zone {
+    Hand,
+    Deck,
+    Discard,
+    InPlay,
+    Revealed,
+    Trash,
+    Supply,
+}
+
+/// Why a decision is asked: what will happen to what you choose. With the asking card
+/// it is enough to phrase the question ("Cellar: discard any number of cards").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    /// Your Action phase: play an Action or end the phase.
+    ActionPhase,
+    /// Your Buy phase: play Treasures, buy, or end the turn.
+    BuyPhase,
+    Discard,
+    Trash,
+    Gain,
+    /// Put onto your deck.
+    TopDeck,
+    /// Choose an Action to play more than once (Throne Room).
+    PlayTwice,
+    /// Reveal a Reaction in answer to an Attack.
+    React,
+    /// Pick one or more of a card's modes.
+    ChooseModes,
+}
+
+/// One labelled option of a "choose one / choose two" card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    PlusCard,
+    PlusAction,
+    PlusBuy,
+    PlusCoin,
+}
+
+/// Where a gained card went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Destination {
+    Discard,
+    Hand,
+    Deck,
+}

@@ -1,0 +1,107 @@
+//! Error codes (in `error` messages) and WebSocket close codes.
+//!
+//! Codes are stable identifiers a program can branch on; the `message` next to them is
+//! for people and may change.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Why a command or frame was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, an unknown `type`, a missing or unknown field, or a binary frame.
+    BadMessage,
+    /// `hello` named a protocol version this server does not speak (then close 4000).
+    UnsupportedVersion,
+    /// The first message was not `hello`, or `hello` was sent twice.
+    HandshakeRequired,
+    /// `id` was not greater than the last command id from this connection or seat.
+    DuplicateCommand,
+    /// No such room (or it has closed).
+    UnknownRoom,
+    /// The server already holds as many rooms as it may.
+    TooManyRooms,
+    /// Room settings that cannot make a game (the message says which).
+    InvalidSettings,
+    /// A card id that names no card.
+    UnknownCard,
+    /// A bot name the server does not know.
+    UnknownBot,
+    /// A name that is empty or too long.
+    InvalidName,
+    /// The seat does not exist, is not open, or no seat is open.
+    SeatUnavailable,
+    /// The room has as many spectators as it may.
+    TooManySpectators,
+    /// This connection is already in a room: `leave` first.
+    AlreadyInRoom,
+    /// The command needs a room and this connection is in none.
+    NotInRoom,
+    /// The command needs a seat and this connection only watches.
+    NotSeated,
+    /// The token does not belong to any seat of this room.
+    BadToken,
+    /// Not every seat is filled yet.
+    SeatsNotFilled,
+    /// The game has not started yet.
+    GameNotStarted,
+    /// The game has already started (or finished).
+    GameAlreadyStarted,
+    /// The game is over.
+    GameOver,
+    /// `decision` is not the pending decision's number (it was answered, or never was).
+    StaleDecision,
+    /// The pending decision belongs to another seat.
+    NotYourDecision,
+    /// The reply's type does not answer this prompt kind.
+    WrongKind,
+    /// A card or mode that is not among the options.
+    NotAnOption,
+    /// Fewer or more choices than `min`..`max`.
+    WrongCount,
+    /// A card chosen more times than it is offered.
+    TooMany,
+    /// A pile must be chosen (the prompt is not optional).
+    PileRequired,
+    /// `order_cards` needs exactly the offered cards, in some order.
+    NotAPermutation,
+    /// Too many frames too fast (then close 1008).
+    RateLimited,
+    /// A frame above the size limit (then close 1009).
+    MessageTooBig,
+    /// The server failed; the room may be broken. Not the client's fault.
+    Internal,
+}
+
+/// WebSocket close codes the server uses, and what each means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u16)]
+pub enum CloseCode {
+    /// The client or server ended the connection normally.
+    Normal = 1000,
+    /// The server is shutting down.
+    GoingAway = 1001,
+    /// Policy violation: the message budget was exceeded.
+    PolicyViolation = 1008,
+    /// A frame was larger than the limit.
+    MessageTooBig = 1009,
+    /// The server failed.
+    InternalError = 1011,
+    /// `hello` named an unsupported protocol version.
+    UnsupportedVersion = 4000,
+    /// No `hello` in time, or another message before it.
+    HandshakeRequired = 4001,
+    /// Nothing received within the idle timeout (answer pings, or send `ping`).
+    IdleTimeout = 4002,
+    /// The client read too slowly and its outbound queue filled up.
+    TooSlow = 4003,
+    /// Another connection resumed this connection's seat.
+    Replaced = 4004,
+}
+
+impl CloseCode {
+    pub fn code(self) -> u16 {
+        self as u16
+    }
+}

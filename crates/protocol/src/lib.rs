@@ -1,0 +1,65 @@
+//! The published wire protocol of the Dominion server.
+//!
+//! Every frame in either direction is one JSON text message whose `type` field names one
+//! variant of [`ClientMessage`] (client → server) or [`ServerMessage`] (server → client).
+//! Names are snake_case; cards are their stable snake_case ids (`"throne_room"`).
+//!
+//! This crate is the contract third-party clients are written against, so it depends on
+//! nothing of the engine: the server converts engine types into these (in one projection
+//! module) and back. The JSON Schema in `schema/protocol.schema.json` is generated from
+//! these types ([`json_schema`]) and a test fails when the committed file drifts.
+//!
+//! Versioning: [`PROTOCOL_VERSION`] is stated by the client in [`ClientMessage::Hello`].
+//! Within one version the server may *add* optional fields and new server message types
+//! (clients ignore what they do not know); anything else — removing or renaming a field,
+//! a message or a value, or changing what a client must send — is a new version.
+
+mod api;
+mod client;
+mod common;
+mod error;
+mod server;
+
+pub use api::{CardInfo, KingdomInfo};
+pub use client::{AbandonPolicy, ClientMessage, KingdomChoice, Reply, RoomSettings, SeatSetting};
+pub use common::{CardKey, Destination, Edition, Mode, Phase, Purpose, Zone};
+pub use error::{CloseCode, ErrorCode};
+pub use server::{
+    DecisionRequest, GameEvent, GameResult, GameSetup, GameView, Limits, NumberedReply, Occupant,
+    PileView, Prompt, RoomStatus, RoomSummary, ScoreLine, SeatDeck, SeatInfo, SeatView,
+    ServerMessage,
+};
+
+/// The protocol version this crate describes.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Versions a server built from this crate accepts in `hello`.
+pub const SUPPORTED_VERSIONS: &[u32] = &[1];
+
+/// The JSON Schema of every message, as committed in `schema/protocol.schema.json`.
+///
+/// The root accepts any client or server message; `$defs/ClientMessage` and
+/// `$defs/ServerMessage` describe each direction.
+pub fn json_schema() -> serde_json::Value {
+    let mut generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let client = generator.subschema_for::<ClientMessage>();
+    let server = generator.subschema_for::<ServerMessage>();
+    // The HTTP bodies a client reads too, so that the schema covers all it receives.
+    generator.subschema_for::<Vec<CardInfo>>();
+    generator.subschema_for::<Vec<KingdomInfo>>();
+    let defs = generator.take_definitions(true);
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": format!("Dominion server protocol, version {PROTOCOL_VERSION}"),
+        "description": "Every WebSocket text frame is one of these messages. See docs/protocol.md.",
+        "oneOf": [client, server],
+        "$defs": defs,
+    })
+}
+
+/// [`json_schema`] as the exact text of the committed file (pretty, trailing newline).
+pub fn json_schema_text() -> String {
+    let mut text = serde_json::to_string_pretty(&json_schema()).expect("a schema is plain JSON");
+    text.push('\n');
+    text
+}

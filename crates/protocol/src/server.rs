@@ -1,0 +1,376 @@
+//! Messages the server sends: answers to commands, room state, and each viewer's share
+//! of the game (its view, the events it may see, the decisions addressed to it).
+//!
+//! Nothing here can carry another player's hand or any deck order: seats other than the
+//! viewer's are counts ([`SeatView`]), and private event parts are absent in the copies
+//! other viewers receive ([`GameEvent`]).
+
+use crate::client::{KingdomChoice, Reply, RoomSettings};
+use crate::common::{CardKey, Destination, Edition, Mode, Phase, Purpose, Zone};
+use crate::error::ErrorCode;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A message from the server to one client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The answer to `hello`: the version spoken and the limits this connection lives by.
+    Welcome {
+        protocol: u32,
+        /// Server program and version, e.g. `dominion-server 0.1.0`.
+        server: String,
+        limits: Limits,
+    },
+    /// The answer to `ping`.
+    Pong { re: u64 },
+    /// A command was accepted and has nothing else to return.
+    Ack { re: u64 },
+    /// A command (or a frame) was refused; nothing changed. `re` is absent when the
+    /// frame could not be read far enough to find its id.
+    Error {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        re: Option<u64>,
+        code: ErrorCode,
+        /// What was wrong, for people.
+        message: String,
+    },
+    /// The answer to `list_rooms`.
+    RoomList { re: u64, rooms: Vec<RoomSummary> },
+    /// The answer to `create_room`.
+    RoomCreated { re: u64, room: RoomSummary },
+    /// The answer to `take_seat` and `resume`: keep `token` secret; it is the only way
+    /// back to this seat. `last_command` is the highest command id this seat has sent:
+    /// number the next commands above it.
+    Seated {
+        re: u64,
+        room: String,
+        seat: u8,
+        token: String,
+        last_command: u64,
+    },
+    /// The answer to `spectate`.
+    Spectating { re: u64, room: String },
+    /// The room changed (seats taken or freed, players connected or gone, game started
+    /// or over). Sent to everyone in the room.
+    Room { room: RoomSummary },
+    /// The whole game as this viewer may see it. The next event will be `next_event`;
+    /// events before it that this client did not receive are not sent again.
+    Snapshot { next_event: u64, view: GameView },
+    /// New game events numbered `first`, `first + 1`, …, and the view after them.
+    Events {
+        first: u64,
+        events: Vec<GameEvent>,
+        view: GameView,
+    },
+    /// A decision addressed to you. Answer with `reply` naming `decision`.
+    Decision(DecisionRequest),
+    /// The game is over: scores, every player's cards, and how to replay it.
+    GameOver(GameResult),
+}
+
+/// The limits of this connection, so a client can stay within them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Limits {
+    /// Larger text frames are refused with close code 1009.
+    pub max_message_bytes: u64,
+    /// At most `rate_messages` frames per `rate_window_ms`, or close code 1008.
+    pub rate_messages: u32,
+    pub rate_window_ms: u64,
+    /// The server pings this often.
+    pub heartbeat_ms: u64,
+    /// With nothing received for this long, the server closes with 4002.
+    pub idle_timeout_ms: u64,
+}
+
+/// A room as listed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RoomSummary {
+    pub id: String,
+    pub name: String,
+    pub status: RoomStatus,
+    pub settings: RoomSettings,
+    pub seats: Vec<SeatInfo>,
+    pub spectators: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Waiting for seats to fill and someone to `start`.
+    Lobby,
+    Playing,
+    Finished,
+    /// The room hit an internal error and stopped; its game cannot continue.
+    Broken,
+}
+
+/// One seat as everyone sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatInfo {
+    pub seat: u8,
+    pub occupant: Occupant,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Occupant {
+    /// Nobody yet.
+    Empty,
+    Human {
+        name: String,
+        /// Whether the player has a live connection.
+        connected: bool,
+        /// Set while a server bot plays for the absent player.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot_playing: Option<String>,
+    },
+    Bot {
+        bot: String,
+    },
+}
+
+/// Everything one viewer may know about the game now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GameView {
+    /// Your seat; absent for spectators.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    pub edition: Edition,
+    /// The ten kingdom cards.
+    pub kingdom: Vec<CardKey>,
+    /// Every Supply pile: basic cards first, then the kingdom by cost and name.
+    pub supply: Vec<PileView>,
+    pub trash: Vec<CardKey>,
+    pub seats: Vec<SeatView>,
+    /// Your hand; absent for spectators.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Vec<CardKey>>,
+    /// Whose turn it is.
+    pub current: u8,
+    pub phase: Phase,
+    pub actions: u32,
+    pub buys: u32,
+    pub coins: u32,
+    /// Turns taken so far by all players together.
+    pub turn_count: u32,
+    /// Whose decision the game waits for, and its number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting_for: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<u64>,
+    pub game_over: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PileView {
+    pub card: CardKey,
+    pub count: u32,
+    /// What it costs now (after any reductions).
+    pub cost: u32,
+}
+
+/// The public part of one seat: sizes, not contents, of hidden zones.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatView {
+    pub seat: u8,
+    pub hand_count: u32,
+    pub deck_count: u32,
+    pub discard_count: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discard_top: Option<CardKey>,
+    pub in_play: Vec<CardKey>,
+    /// Cards revealed or set aside by an effect in progress.
+    pub aside: Vec<CardKey>,
+    /// Victory points now (public: every gain and trash is public).
+    pub vp: i32,
+    /// Turns this player has taken.
+    pub turns: u32,
+}
+
+/// One thing that happened. Fields marked private are present only in the copy sent to
+/// the seat they belong to; everyone else gets the same event without them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum GameEvent {
+    GameStarted {
+        players: u8,
+        first: u8,
+        kingdom: Vec<CardKey>,
+    },
+    TurnStarted {
+        seat: u8,
+        /// This player's own turn number, from 1.
+        turn: u32,
+    },
+    PhaseStarted {
+        seat: u8,
+        phase: Phase,
+    },
+    /// Cards moved from the deck to the hand. `cards` is private.
+    Drew {
+        seat: u8,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<CardKey>>,
+    },
+    /// The discard pile was shuffled to form a new deck.
+    Shuffled {
+        seat: u8,
+    },
+    Played {
+        seat: u8,
+        card: CardKey,
+    },
+    /// A card's effect resolves again (Throne Room).
+    PlayedAgain {
+        seat: u8,
+        card: CardKey,
+    },
+    Bought {
+        seat: u8,
+        card: CardKey,
+    },
+    Gained {
+        seat: u8,
+        card: CardKey,
+        to: Destination,
+    },
+    /// Cards discarded. When `private` (cleanup) `cards` is private; else public.
+    Discarded {
+        seat: u8,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<CardKey>>,
+        private: bool,
+    },
+    Trashed {
+        seat: u8,
+        cards: Vec<CardKey>,
+    },
+    Revealed {
+        seat: u8,
+        cards: Vec<CardKey>,
+    },
+    /// Cards put onto the deck. When `private`, `cards` is private; else public.
+    TopDecked {
+        seat: u8,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<CardKey>>,
+        private: bool,
+    },
+    /// The seat revealed a Reaction (`by`) and is unaffected by the Attack.
+    Blocked {
+        seat: u8,
+        by: CardKey,
+    },
+    GameEnded {
+        scores: Vec<ScoreLine>,
+    },
+}
+
+/// A question for one seat, with everything needed to answer it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DecisionRequest {
+    /// The decision's number: name it in your `reply`. It is the number of replies the
+    /// game has accepted so far, so it only grows.
+    pub decision: u64,
+    pub seat: u8,
+    /// The card asking; absent for the phase moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<CardKey>,
+    pub purpose: Purpose,
+    pub prompt: Prompt,
+    /// Milliseconds left before the server answers for you, when the room has a limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
+}
+
+/// The shape of a question and its legal answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Prompt {
+    /// Answer `play` (one of `playable`) or `end_phase`.
+    ActionPhase { playable: Vec<CardKey> },
+    /// Answer `play` (one of `treasures`), `play_all_treasures` (when `treasures` is not
+    /// empty), `buy` (one of `buyable`) or `end_phase`. `treasures` is empty once you
+    /// have bought something.
+    BuyPhase {
+        treasures: Vec<CardKey>,
+        buyable: Vec<CardKey>,
+    },
+    /// Answer `cards`: between `min` and `max` of `options` (a card listed twice may be
+    /// chosen twice).
+    ChooseCards {
+        zone: Zone,
+        options: Vec<CardKey>,
+        min: u8,
+        max: u8,
+    },
+    /// Answer `pile`: one of `options`, or null when `optional`.
+    ChoosePile {
+        options: Vec<CardKey>,
+        optional: bool,
+    },
+    /// Answer `modes`: between `min` and `max` distinct entries of `options`.
+    ChooseModes {
+        options: Vec<Mode>,
+        min: u8,
+        max: u8,
+    },
+    /// Answer `cards`: all of `cards` in the order to put them; the first ends on top.
+    OrderCards { cards: Vec<CardKey> },
+    /// Answer `yes_no`.
+    YesNo,
+    /// Answer `name`: one of `options`.
+    NameCard { options: Vec<CardKey> },
+}
+
+/// How a game ended, sent to everyone in the room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GameResult {
+    pub scores: Vec<ScoreLine>,
+    /// Every card each player ended with, sorted by id.
+    pub decks: Vec<SeatDeck>,
+    /// The game's random seed, secret until now (a string: it may exceed 2^53).
+    pub seed: String,
+    /// What the game was set up from: with the seed and the replies, enough to replay it.
+    pub setup: GameSetup,
+    /// The ten kingdom cards as resolved.
+    pub kingdom: Vec<CardKey>,
+    /// Every accepted reply, in order.
+    pub replies: Vec<NumberedReply>,
+}
+
+/// A game's setup as the engine received it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GameSetup {
+    pub players: u8,
+    pub kingdom: KingdomChoice,
+    pub edition: Edition,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ScoreLine {
+    pub seat: u8,
+    pub vp: i32,
+    pub turns: u32,
+    /// Several seats share a win when tied on VP and turns.
+    pub winner: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatDeck {
+    pub seat: u8,
+    pub name: String,
+    pub cards: Vec<CardKey>,
+}
+
+/// One accepted reply of the game record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct NumberedReply {
+    pub decision: u64,
+    pub seat: u8,
+    pub reply: Reply,
+}
