@@ -1,0 +1,148 @@
+//! Every setting of the server: a command-line flag and an environment variable each,
+//! with defaults meant for running on one machine. `dominion-server --help` lists them.
+
+use clap::Parser;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The authoritative Dominion room server (WebSocket protocol: docs/protocol.md).
+///
+/// Durations accept `500ms`, `20s`, `10m`, `1h`, or a plain number of seconds.
+#[derive(Parser, Clone, Debug)]
+#[command(name = "dominion-server", version, about, long_about = None)]
+pub struct Config {
+    /// Address to listen on (HOST:PORT).
+    #[arg(long, env = "DOMINION_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+
+    /// Directory where the server keeps its data (created if missing).
+    #[arg(long, env = "DOMINION_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+
+    /// Log filter, in `RUST_LOG` syntax (e.g. `info`, `dominion_server=debug`).
+    #[arg(long, env = "DOMINION_LOG", default_value = "info")]
+    pub log: String,
+
+    /// How long a server bot waits before each of its moves (0 plays at once).
+    #[arg(long, env = "DOMINION_BOT_DELAY", default_value = "300ms", value_parser = parse_duration)]
+    pub bot_delay: Duration,
+
+    /// Largest inbound text frame in bytes; larger ones close the connection with 1009.
+    #[arg(long, env = "DOMINION_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
+    pub max_message_bytes: usize,
+
+    /// Frames a connection may send per rate window (a burst of this many, refilled
+    /// evenly over the window); beyond it the connection is closed with 1008.
+    #[arg(long, env = "DOMINION_RATE_MESSAGES", default_value_t = 100)]
+    pub rate_messages: u32,
+
+    /// The window of the message budget.
+    #[arg(long, env = "DOMINION_RATE_WINDOW", default_value = "20s", value_parser = parse_duration)]
+    pub rate_window: Duration,
+
+    /// How often the server pings each connection.
+    #[arg(long, env = "DOMINION_HEARTBEAT", default_value = "20s", value_parser = parse_duration)]
+    pub heartbeat: Duration,
+
+    /// A connection that sends nothing (not even a pong) for this long is closed (4002).
+    #[arg(long, env = "DOMINION_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    pub idle_timeout: Duration,
+
+    /// Time a new connection has to send `hello` (else closed with 4001).
+    #[arg(long, env = "DOMINION_HANDSHAKE_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub handshake_timeout: Duration,
+
+    /// Frames queued for one client before it counts as not reading and is dropped (4003).
+    #[arg(long, env = "DOMINION_OUTBOUND_QUEUE", default_value_t = 256)]
+    pub outbound_queue: usize,
+
+    /// Most rooms at once; `create_room` beyond it is refused.
+    #[arg(long, env = "DOMINION_MAX_ROOMS", default_value_t = 500)]
+    pub max_rooms: usize,
+
+    /// Most WebSocket connections at once; more are refused with HTTP 503.
+    #[arg(long, env = "DOMINION_MAX_CONNECTIONS", default_value_t = 2000)]
+    pub max_connections: usize,
+
+    /// Most spectators in one room.
+    #[arg(long, env = "DOMINION_MAX_SPECTATORS", default_value_t = 50)]
+    pub max_spectators: usize,
+
+    /// Origins allowed to open a WebSocket, comma-separated (e.g.
+    /// `https://play.example.org`), or `*` for any. Empty: only requests without an
+    /// Origin header (non-browser clients) and same-origin pages.
+    #[arg(long, env = "DOMINION_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
+    /// A resuming client that missed more events than this gets a snapshot instead.
+    #[arg(long, env = "DOMINION_RESUME_GAP", default_value_t = 500)]
+    pub resume_gap: u64,
+
+    /// How long a finished room stays open for its players before it is closed.
+    #[arg(long, env = "DOMINION_FINISHED_ROOM_TTL", default_value = "10m", value_parser = parse_duration)]
+    pub finished_room_ttl: Duration,
+
+    /// How long a room that has not started stays open with nobody connected.
+    #[arg(long, env = "DOMINION_EMPTY_ROOM_TTL", default_value = "5m", value_parser = parse_duration)]
+    pub empty_room_ttl: Duration,
+}
+
+impl Default for Config {
+    /// The defaults, as `dominion-server` with no flags (environment variables still apply).
+    fn default() -> Self {
+        Config::parse_from(["dominion-server"])
+    }
+}
+
+/// Parses `250ms`, `20s`, `10m`, `1h` or a plain number of seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration (try 500ms, 20s, 10m)"))?;
+    let seconds = match unit.trim() {
+        "ms" => value / 1000.0,
+        "" | "s" => value,
+        "m" => value * 60.0,
+        "h" => value * 3600.0,
+        other => {
+            return Err(format!(
+                "unknown duration unit {other:?} (use ms, s, m or h)"
+            ));
+        }
+    };
+    if !seconds.is_finite() || !(0.0..=1e9).contains(&seconds) {
+        return Err(format!("{text:?} is out of range"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("20s"), Ok(Duration::from_secs(20)));
+        assert_eq!(parse_duration("20"), Ok(Duration::from_secs(20)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("5 parsecs").is_err());
+    }
+
+    #[test]
+    fn defaults_are_the_documented_ones() {
+        let c = Config::parse_from(["dominion-server"]);
+        assert_eq!(c.max_message_bytes, 65536);
+        assert_eq!(c.rate_messages, 100);
+        assert_eq!(c.rate_window, Duration::from_secs(20));
+        let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000"]);
+        assert_eq!(c.addr, "0.0.0.0:9000");
+    }
+}

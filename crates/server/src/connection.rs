@@ -1,0 +1,486 @@
+//! One WebSocket connection: the handshake, the limits, and the routing of commands to
+//! the hub or to the connection's room.
+//!
+//! Reading and writing are separate tasks joined by the bounded outbound queue, so a
+//! client that stops reading blocks only its own writer; the room that fills the queue
+//! drops it (4003) instead of waiting. Every inbound frame is checked in this order:
+//! budget (1008), size (1009), JSON shape (`bad_message`), handshake, command id.
+
+use crate::budget::Budget;
+use crate::hub::{Admission, Hub};
+use crate::outbound::{ConnHandle, Kill, OutFrame};
+use crate::refusal::Refusal;
+use crate::room::{Command, Join, Role, RoomMsg};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use dominion_protocol::{
+    ClientMessage, CloseCode, ErrorCode, Limits, PROTOCOL_VERSION, SUPPORTED_VERSIONS,
+    ServerMessage,
+};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::{Instant, sleep_until, timeout};
+
+/// How long a closing connection waits for the client's half of the close handshake.
+/// Closing without it can reset the TCP connection and lose the close frame.
+const CLOSE_LINGER: Duration = Duration::from_secs(2);
+
+/// Serves one upgraded socket until it closes.
+pub async fn run(socket: WebSocket, admission: Admission) {
+    let hub = admission.hub.clone();
+    let config = hub.config.clone();
+    let (sink, mut stream) = socket.split();
+    let (tx, rx) = mpsc::channel(config.outbound_queue.max(1));
+    let kill = Arc::new(Kill::default());
+    let handle = ConnHandle::new(admission.id, tx.clone(), kill.clone());
+    let writer = tokio::spawn(write_loop(sink, rx, config.heartbeat));
+    let mut conn = Connection {
+        hub,
+        handle,
+        tx,
+        greeted: false,
+        last_id: 0,
+        room: None,
+        budget: Budget::new(config.rate_messages, config.rate_window, Instant::now()),
+    };
+    tracing::debug!(conn = admission.id, "connected");
+    let ending = conn.read_loop(&mut stream, &kill).await;
+    tracing::debug!(conn = admission.id, ?ending, "disconnecting");
+    conn.finish(ending, stream, writer).await;
+    drop(admission);
+}
+
+/// Why the read loop stopped.
+#[derive(Debug)]
+enum Ending {
+    /// The client closed or the socket failed.
+    ClientGone,
+    /// We close, with this code.
+    Close(CloseCode, String),
+    /// Something else closed us (a full queue, a newer connection for the seat).
+    Killed(CloseCode, String),
+}
+
+enum Flow {
+    Continue,
+    Stop(Ending),
+}
+
+struct Attached {
+    room: String,
+    tx: mpsc::Sender<RoomMsg>,
+    role: Role,
+}
+
+struct Connection {
+    hub: Arc<Hub>,
+    handle: ConnHandle,
+    /// The sending side of our own queue, for the close frame.
+    tx: mpsc::Sender<OutFrame>,
+    greeted: bool,
+    /// The last command id received on this connection.
+    last_id: u64,
+    room: Option<Attached>,
+    budget: Budget,
+}
+
+impl Connection {
+    async fn read_loop(&mut self, stream: &mut SplitStream<WebSocket>, kill: &Kill) -> Ending {
+        let config = self.hub.config.clone();
+        let mut shutdown = self.hub.shutdown_signal();
+        let started = Instant::now();
+        let mut last_heard = started;
+        loop {
+            let idle_at = if self.greeted {
+                last_heard + config.idle_timeout
+            } else {
+                started + config.handshake_timeout
+            };
+            let frame = tokio::select! {
+                (code, reason) = kill.fired() => return Ending::Killed(code, reason),
+                _ = shutdown.wait_for(|down| *down) => {
+                    return Ending::Close(CloseCode::GoingAway, "the server is shutting down".into());
+                }
+                () = sleep_until(idle_at) => {
+                    return if self.greeted {
+                        Ending::Close(CloseCode::IdleTimeout, "nothing received within the idle timeout".into())
+                    } else {
+                        Ending::Close(CloseCode::HandshakeRequired, "no hello within the handshake timeout".into())
+                    };
+                }
+                frame = stream.next() => frame,
+            };
+            let now = Instant::now();
+            let msg = match frame {
+                None => return Ending::ClientGone,
+                Some(Ok(msg)) => msg,
+                Some(Err(e)) => {
+                    if is_capacity_error(e) {
+                        self.send(&too_big(None, config.max_message_bytes));
+                        return too_big_close();
+                    }
+                    return Ending::ClientGone;
+                }
+            };
+            last_heard = now;
+            if let Message::Close(_) = msg {
+                return Ending::ClientGone;
+            }
+            if !self.budget.take(now) {
+                self.send(&ServerMessage::Error {
+                    re: None,
+                    code: ErrorCode::RateLimited,
+                    message: format!(
+                        "more than {} messages in {:?}",
+                        config.rate_messages, config.rate_window
+                    ),
+                });
+                return Ending::Close(CloseCode::PolicyViolation, "message budget exceeded".into());
+            }
+            let flow = match msg {
+                Message::Text(text) => {
+                    if text.len() > config.max_message_bytes {
+                        self.send(&too_big(Some(text.len()), config.max_message_bytes));
+                        return too_big_close();
+                    }
+                    self.on_text(text.as_str()).await
+                }
+                Message::Binary(bytes) => {
+                    if bytes.len() > config.max_message_bytes {
+                        self.send(&too_big(Some(bytes.len()), config.max_message_bytes));
+                        return too_big_close();
+                    }
+                    self.refuse(
+                        None,
+                        Refusal::new(
+                            ErrorCode::BadMessage,
+                            "binary frames are not part of the protocol: send JSON text frames",
+                        ),
+                    );
+                    Flow::Continue
+                }
+                Message::Ping(_) | Message::Pong(_) | Message::Close(_) => Flow::Continue,
+            };
+            if let Flow::Stop(ending) = flow {
+                return ending;
+            }
+        }
+    }
+
+    async fn on_text(&mut self, text: &str) -> Flow {
+        let msg: ClientMessage = match serde_json::from_str(text) {
+            Ok(msg) => msg,
+            Err(e) => {
+                // Answer with the command id when the frame is JSON with one.
+                let re = serde_json::from_str::<serde_json::Value>(text)
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64));
+                self.refuse(
+                    re,
+                    Refusal::new(
+                        ErrorCode::BadMessage,
+                        format!("cannot read the message: {e}"),
+                    ),
+                );
+                return Flow::Continue;
+            }
+        };
+        if !self.greeted {
+            return self.on_hello(msg);
+        }
+        let Some(id) = msg.id() else {
+            self.refuse(
+                None,
+                Refusal::new(ErrorCode::HandshakeRequired, "hello was already received"),
+            );
+            return Flow::Continue;
+        };
+        if id == 0 {
+            self.refuse(
+                Some(id),
+                Refusal::new(ErrorCode::BadMessage, "command ids start at 1"),
+            );
+            return Flow::Continue;
+        }
+        if id <= self.last_id {
+            self.refuse(
+                Some(id),
+                Refusal::new(
+                    ErrorCode::DuplicateCommand,
+                    format!(
+                        "command id {id} is not above the last one on this connection ({}); it was not applied",
+                        self.last_id
+                    ),
+                ),
+            );
+            return Flow::Continue;
+        }
+        self.last_id = id;
+        self.on_command(id, msg).await;
+        Flow::Continue
+    }
+
+    fn on_hello(&mut self, msg: ClientMessage) -> Flow {
+        let ClientMessage::Hello { protocol, client } = msg else {
+            self.refuse(
+                msg.id(),
+                Refusal::new(
+                    ErrorCode::HandshakeRequired,
+                    "the first message must be hello",
+                ),
+            );
+            return Flow::Stop(Ending::Close(
+                CloseCode::HandshakeRequired,
+                "the first message must be hello".into(),
+            ));
+        };
+        if !SUPPORTED_VERSIONS.contains(&protocol) {
+            let message = format!(
+                "this server speaks protocol version {PROTOCOL_VERSION} (supported: {SUPPORTED_VERSIONS:?}), not {protocol}"
+            );
+            self.refuse(None, Refusal::new(ErrorCode::UnsupportedVersion, message));
+            return Flow::Stop(Ending::Close(
+                CloseCode::UnsupportedVersion,
+                "unsupported protocol version".into(),
+            ));
+        }
+        self.greeted = true;
+        tracing::debug!(conn = self.handle.id, client = ?client, "hello");
+        let config = &self.hub.config;
+        self.send(&ServerMessage::Welcome {
+            protocol,
+            server: format!("dominion-server {}", env!("CARGO_PKG_VERSION")),
+            limits: Limits {
+                max_message_bytes: config.max_message_bytes as u64,
+                rate_messages: config.rate_messages,
+                rate_window_ms: config.rate_window.as_millis() as u64,
+                heartbeat_ms: config.heartbeat.as_millis() as u64,
+                idle_timeout_ms: config.idle_timeout.as_millis() as u64,
+            },
+        });
+        Flow::Continue
+    }
+
+    async fn on_command(&mut self, id: u64, msg: ClientMessage) {
+        match msg {
+            ClientMessage::Hello { .. } => {}
+            ClientMessage::Ping { .. } => self.send(&ServerMessage::Pong { re: id }),
+            ClientMessage::ListRooms { .. } => self.send(&ServerMessage::RoomList {
+                re: id,
+                rooms: self.hub.list(),
+            }),
+            ClientMessage::CreateRoom { settings, .. } => match self.hub.create_room(&settings) {
+                Ok(room) => self.send(&ServerMessage::RoomCreated { re: id, room }),
+                Err(refusal) => self.refuse(Some(id), refusal),
+            },
+            ClientMessage::TakeSeat {
+                room, seat, name, ..
+            } => self.join(id, room, Join::TakeSeat { seat, name }).await,
+            ClientMessage::Resume {
+                room,
+                token,
+                last_event,
+                ..
+            } => {
+                self.join(id, room, Join::Resume { token, last_event })
+                    .await
+            }
+            ClientMessage::Spectate { room, .. } => self.join(id, room, Join::Spectate).await,
+            ClientMessage::Leave { .. } => {
+                self.command_room(id, Command::Leave).await;
+                self.room = None;
+            }
+            ClientMessage::Start { .. } => self.command_room(id, Command::Start).await,
+            ClientMessage::Reply {
+                decision, reply, ..
+            } => {
+                self.command_room(id, Command::Reply { decision, reply })
+                    .await
+            }
+        }
+    }
+
+    async fn join(&mut self, id: u64, room: String, join: Join) {
+        if let Some(attached) = &self.room {
+            let message = format!(
+                "this connection is already in room {} (as {}); send leave first",
+                attached.room,
+                match attached.role {
+                    Role::Seat(s) => format!("seat {s}"),
+                    Role::Spectator => "spectator".to_string(),
+                }
+            );
+            self.refuse(Some(id), Refusal::new(ErrorCode::AlreadyInRoom, message));
+            return;
+        }
+        let Some(handle) = self.hub.room(&room) else {
+            self.refuse(Some(id), unknown_room(&room));
+            return;
+        };
+        let (done, joined) = oneshot::channel();
+        let msg = RoomMsg::Join {
+            conn: self.handle.clone(),
+            cmd: id,
+            join,
+            done,
+        };
+        if handle.tx.send(msg).await.is_err() {
+            self.refuse(Some(id), unknown_room(&room));
+            return;
+        }
+        match joined.await {
+            Ok(Some(role)) => {
+                self.room = Some(Attached {
+                    room,
+                    tx: handle.tx,
+                    role,
+                });
+            }
+            Ok(None) => {} // the room has sent the error
+            Err(_) => self.refuse(Some(id), unknown_room(&room)),
+        }
+    }
+
+    async fn command_room(&mut self, id: u64, command: Command) {
+        let Some(attached) = &self.room else {
+            self.refuse(
+                Some(id),
+                Refusal::new(
+                    ErrorCode::NotInRoom,
+                    "this connection is in no room: take_seat, resume or spectate first",
+                ),
+            );
+            return;
+        };
+        let msg = RoomMsg::Command {
+            conn: self.handle.clone(),
+            cmd: id,
+            command,
+        };
+        if attached.tx.send(msg).await.is_err() {
+            let refusal = unknown_room(&attached.room);
+            self.room = None;
+            self.refuse(Some(id), refusal);
+        }
+    }
+
+    fn send(&self, msg: &ServerMessage) {
+        self.handle.send(msg);
+    }
+
+    fn refuse(&self, re: Option<u64>, refusal: Refusal) {
+        self.send(&refusal.to_message(re));
+    }
+
+    /// Leaves the room, sends the close frame when we close, waits briefly for the
+    /// client's answer, and stops the writer.
+    async fn finish(
+        mut self,
+        ending: Ending,
+        mut stream: SplitStream<WebSocket>,
+        writer: tokio::task::JoinHandle<()>,
+    ) {
+        if let Some(attached) = self.room.take() {
+            let _ = attached
+                .tx
+                .send(RoomMsg::Detach {
+                    conn_id: self.handle.id,
+                })
+                .await;
+        }
+        let close = match ending {
+            Ending::ClientGone => None,
+            // The queue is full and the client is not reading: nothing more can reach it.
+            Ending::Killed(CloseCode::TooSlow, _) => {
+                writer.abort();
+                return;
+            }
+            Ending::Close(code, reason) | Ending::Killed(code, reason) => Some((code, reason)),
+        };
+        let deadline = Instant::now() + CLOSE_LINGER;
+        if let Some((code, reason)) = close {
+            if self.tx.try_send(OutFrame::Close(code, reason)).is_err() {
+                writer.abort();
+                return;
+            }
+        }
+        // Read (and ignore) until the client completes the close handshake.
+        while let Ok(Some(Ok(_))) = timeout_at_deadline(deadline, stream.next()).await {}
+        writer.abort();
+    }
+}
+
+async fn timeout_at_deadline<F: std::future::Future>(
+    deadline: Instant,
+    f: F,
+) -> Result<F::Output, tokio::time::error::Elapsed> {
+    timeout(deadline.saturating_duration_since(Instant::now()), f).await
+}
+
+/// Writes queued frames and pings until a close frame is written or the queue closes.
+async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<OutFrame>,
+    heartbeat: Duration,
+) {
+    // A zero heartbeat turns pings off.
+    let period = if heartbeat.is_zero() {
+        Duration::from_secs(365 * 24 * 3600)
+    } else {
+        heartbeat
+    };
+    let mut ping = tokio::time::interval_at(Instant::now() + period, period);
+    loop {
+        tokio::select! {
+            frame = rx.recv() => match frame {
+                Some(OutFrame::Text(text)) => {
+                    if sink.send(Message::Text(text.into())).await.is_err() {
+                        return;
+                    }
+                }
+                Some(OutFrame::Close(code, reason)) => {
+                    let frame = CloseFrame { code: code.code(), reason: reason.into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    return;
+                }
+                None => return,
+            },
+            _ = ping.tick() => {
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn is_capacity_error(e: axum::Error) -> bool {
+    e.into_inner()
+        .downcast_ref::<tungstenite::Error>()
+        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
+}
+
+fn too_big(size: Option<usize>, max: usize) -> ServerMessage {
+    let message = match size {
+        Some(size) => format!("a message of {size} bytes is over the limit of {max} bytes"),
+        None => format!("a message over the limit of {max} bytes"),
+    };
+    ServerMessage::Error {
+        re: None,
+        code: ErrorCode::MessageTooBig,
+        message,
+    }
+}
+
+fn too_big_close() -> Ending {
+    Ending::Close(CloseCode::MessageTooBig, "message too big".into())
+}
+
+fn unknown_room(room: &str) -> Refusal {
+    Refusal::new(
+        ErrorCode::UnknownRoom,
+        format!("no room {room:?} (it may have closed)"),
+    )
+}

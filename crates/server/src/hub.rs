@@ -1,0 +1,142 @@
+//! The hub: the registry of rooms and the counters every connection shares.
+//!
+//! It holds no game state — only each room's channel and the latest summary the room
+//! published — so its lock is held for a map lookup at most, never across an await.
+
+use crate::config::Config;
+use crate::inbound;
+use crate::refusal::Refusal;
+use crate::room::{self, RoomHandle};
+use crate::store::RoomLog;
+use dominion_protocol::{ErrorCode, RoomSummary};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::watch;
+
+pub struct Hub {
+    pub config: Arc<Config>,
+    log: Arc<dyn RoomLog>,
+    rooms: Mutex<BTreeMap<String, RoomHandle>>,
+    connections: AtomicUsize,
+    next_conn_id: AtomicU64,
+    /// Flips to true when the server shuts down; every connection then closes with 1001.
+    shutdown: watch::Sender<bool>,
+}
+
+impl Hub {
+    pub fn new(config: Arc<Config>, log: Arc<dyn RoomLog>) -> Arc<Hub> {
+        Arc::new(Hub {
+            config,
+            log,
+            rooms: Mutex::new(BTreeMap::new()),
+            connections: AtomicUsize::new(0),
+            next_conn_id: AtomicU64::new(1),
+            shutdown: watch::channel(false).0,
+        })
+    }
+
+    fn rooms(&self) -> MutexGuard<'_, BTreeMap<String, RoomHandle>> {
+        // A panic while holding this lock leaves a plain map behind: keep using it.
+        self.rooms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Checks the settings and starts a room.
+    pub fn create_room(
+        self: &Arc<Self>,
+        settings: &dominion_protocol::RoomSettings,
+    ) -> Result<RoomSummary, Refusal> {
+        let plan = inbound::room_plan(settings)?;
+        let mut rooms = self.rooms();
+        if rooms.len() >= self.config.max_rooms {
+            return Err(Refusal::new(
+                ErrorCode::TooManyRooms,
+                format!(
+                    "the server holds its maximum of {} rooms; try later",
+                    self.config.max_rooms
+                ),
+            ));
+        }
+        let id = loop {
+            let id = room_id()
+                .map_err(|e| Refusal::new(ErrorCode::Internal, format!("no randomness: {e}")))?;
+            if !rooms.contains_key(&id) {
+                break id;
+            }
+        };
+        let hub = Arc::downgrade(self);
+        let handle = room::spawn(
+            id.clone(),
+            plan,
+            self.config.clone(),
+            self.log.clone(),
+            move |id| {
+                if let Some(hub) = hub.upgrade() {
+                    hub.rooms().remove(id);
+                }
+            },
+        );
+        let summary = handle.summary.borrow().clone();
+        rooms.insert(id.clone(), handle);
+        tracing::info!(room = %id, "room created");
+        Ok(summary)
+    }
+
+    pub fn room(&self, id: &str) -> Option<RoomHandle> {
+        self.rooms().get(id).cloned()
+    }
+
+    /// Every room's latest summary, in id order.
+    pub fn list(&self) -> Vec<RoomSummary> {
+        self.rooms()
+            .values()
+            .map(|h| h.summary.borrow().clone())
+            .collect()
+    }
+
+    /// Counts a new connection, unless the server has as many as it may.
+    pub fn admit(self: &Arc<Self>) -> Option<Admission> {
+        let max = self.config.max_connections;
+        self.connections
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()?;
+        Some(Admission {
+            hub: self.clone(),
+            id: self.next_conn_id.fetch_add(1, Ordering::Relaxed),
+        })
+    }
+
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// Asks every connection to close (1001).
+    pub fn shut_down(&self) {
+        self.shutdown.send_replace(true);
+    }
+}
+
+/// One admitted connection: its id, and its place in the count until dropped.
+pub struct Admission {
+    pub hub: Arc<Hub>,
+    pub id: u64,
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        self.hub.connections.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A short random room id, easy to read aloud: 8 characters without look-alikes.
+fn room_id() -> Result<String, getrandom::Error> {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes)?;
+    Ok(bytes
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect())
+}

@@ -1,0 +1,271 @@
+//! Wire → engine: turns what a client sent (room settings, replies) into engine values,
+//! refusing with a precise error whatever names no card, bot or kingdom.
+//!
+//! The reverse direction (engine → wire) lives only in `projection`.
+
+use crate::refusal::Refusal;
+use dominion_engine::{CardId, Edition, Kingdom, Mode, Reply, Setup, bots, setup};
+use dominion_protocol as wire;
+use dominion_protocol::ErrorCode;
+
+/// The bot that answers for a human who runs out of time or is away too long, unless the
+/// room names another.
+pub const FALLBACK_BOT: &str = "big_money";
+
+/// Longest room name, in characters.
+const MAX_ROOM_NAME: usize = 64;
+/// Longest player name, in characters.
+const MAX_PLAYER_NAME: usize = 32;
+/// Longest decision limit or absence allowance: a day.
+const MAX_SECONDS: u32 = 86_400;
+
+/// Room settings checked and normalized (a recommended kingdom named by its id).
+#[derive(Clone, Debug)]
+pub struct RoomPlan {
+    pub settings: wire::RoomSettings,
+    pub setup: Setup,
+}
+
+/// Checks every setting; the returned settings are what the room shows from then on.
+pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
+    let invalid = |m: String| Refusal::new(ErrorCode::InvalidSettings, m);
+    let mut settings = settings.clone();
+    if let Some(name) = &settings.name {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_ROOM_NAME || has_control(name) {
+            return Err(invalid(format!(
+                "a room name has 1 to {MAX_ROOM_NAME} printable characters"
+            )));
+        }
+        settings.name = Some(name.to_string());
+    }
+    let players = settings.seats.len();
+    if !(2..=6).contains(&players) {
+        return Err(invalid(format!("a room has 2 to 6 seats, not {players}")));
+    }
+    if !settings
+        .seats
+        .iter()
+        .any(|s| matches!(s, wire::SeatSetting::Open))
+    {
+        return Err(invalid(
+            "at least one seat must be open for a human (who starts the game)".into(),
+        ));
+    }
+    for seat in &settings.seats {
+        if let wire::SeatSetting::Bot { bot } = seat {
+            known_bot(bot)?;
+        }
+    }
+    if settings
+        .decision_seconds
+        .is_some_and(|s| !(1..=MAX_SECONDS).contains(&s))
+    {
+        return Err(invalid(format!(
+            "decision_seconds must be 1 to {MAX_SECONDS}"
+        )));
+    }
+    if let wire::AbandonPolicy::BotAfter { seconds, bot } = &settings.abandoned {
+        if *seconds > MAX_SECONDS {
+            return Err(invalid(format!(
+                "abandoned.seconds must be at most {MAX_SECONDS}"
+            )));
+        }
+        if let Some(bot) = bot {
+            known_bot(bot)?;
+        }
+    }
+    let kingdom = match &mut settings.kingdom {
+        wire::KingdomChoice::Cards { cards } => {
+            Kingdom::Cards(cards.iter().map(|k| card(k)).collect::<Result<_, _>>()?)
+        }
+        wire::KingdomChoice::Recommended { id } => {
+            let found = setup::recommended_kingdoms()
+                .find(|r| r.id == id.as_str() || r.name.eq_ignore_ascii_case(id.trim()));
+            let Some(found) = found else {
+                let known: Vec<&str> = setup::recommended_kingdoms().map(|r| r.id).collect();
+                return Err(invalid(format!(
+                    "no recommended kingdom {id:?}; available: {}",
+                    known.join(", ")
+                )));
+            };
+            *id = found.id.to_string();
+            Kingdom::Recommended(found.id.to_string())
+        }
+        wire::KingdomChoice::Random => Kingdom::Random,
+    };
+    let setup = Setup {
+        players: players as u8,
+        kingdom,
+        edition: edition(settings.edition),
+    };
+    setup.validate().map_err(|e| invalid(e.to_string()))?;
+    Ok(RoomPlan { settings, setup })
+}
+
+/// A player's display name, trimmed; refused when empty, too long or unprintable.
+pub fn player_name(name: &str) -> Result<String, Refusal> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_PLAYER_NAME || has_control(name) {
+        return Err(Refusal::new(
+            ErrorCode::InvalidName,
+            format!("a name has 1 to {MAX_PLAYER_NAME} printable characters"),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// The engine reply a wire reply stands for.
+pub fn reply(r: &wire::Reply) -> Result<Reply, Refusal> {
+    Ok(match r {
+        wire::Reply::Play { card: c } => Reply::Play(card(c)?),
+        wire::Reply::PlayAllTreasures => Reply::PlayAllTreasures,
+        wire::Reply::Buy { card: c } => Reply::Buy(card(c)?),
+        wire::Reply::EndPhase => Reply::EndPhase,
+        wire::Reply::Cards { cards } => {
+            Reply::Cards(cards.iter().map(|c| card(c)).collect::<Result<_, _>>()?)
+        }
+        wire::Reply::Pile { card: c } => Reply::Pile(c.as_deref().map(card).transpose()?),
+        wire::Reply::Modes { modes } => Reply::Modes(modes.iter().map(|m| mode(*m)).collect()),
+        wire::Reply::YesNo { yes } => Reply::YesNo(*yes),
+        wire::Reply::Name { card: c } => Reply::Name(card(c)?),
+    })
+}
+
+pub fn card(key: &str) -> Result<CardId, Refusal> {
+    key.parse().map_err(|_| {
+        Refusal::new(
+            ErrorCode::UnknownCard,
+            format!("{key:?} is not a card id (GET /api/cards lists them)"),
+        )
+    })
+}
+
+pub fn known_bot(name: &str) -> Result<(), Refusal> {
+    if bots::NAMES.contains(&name) {
+        Ok(())
+    } else {
+        Err(Refusal::new(
+            ErrorCode::UnknownBot,
+            format!("no bot {name:?}; available: {}", bots::NAMES.join(", ")),
+        ))
+    }
+}
+
+fn edition(e: wire::Edition) -> Edition {
+    match e {
+        wire::Edition::First => Edition::First,
+        wire::Edition::Second => Edition::Second,
+    }
+}
+
+fn mode(m: wire::Mode) -> Mode {
+    match m {
+        wire::Mode::PlusCard => Mode::PlusCard,
+        wire::Mode::PlusAction => Mode::PlusAction,
+        wire::Mode::PlusBuy => Mode::PlusBuy,
+        wire::Mode::PlusCoin => Mode::PlusCoin,
+    }
+}
+
+fn has_control(s: &str) -> bool {
+    s.chars().any(char::is_control)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(kingdom: wire::KingdomChoice, seats: Vec<wire::SeatSetting>) -> wire::RoomSettings {
+        wire::RoomSettings {
+            name: None,
+            kingdom,
+            edition: wire::Edition::Second,
+            seats,
+            decision_seconds: None,
+            abandoned: wire::AbandonPolicy::default(),
+        }
+    }
+
+    #[test]
+    fn settings_are_checked_with_precise_errors() {
+        let open = || wire::SeatSetting::Open;
+        let bot = |b: &str| wire::SeatSetting::Bot { bot: b.into() };
+        let rec = |id: &str| wire::KingdomChoice::Recommended { id: id.into() };
+
+        let plan = room_plan(&settings(rec("First Game"), vec![open(), bot("big_money")])).unwrap();
+        assert_eq!(
+            plan.settings.kingdom,
+            rec("base_2e/first_game"),
+            "names resolve to ids"
+        );
+        assert_eq!(plan.setup.players, 2);
+
+        let err = |s| room_plan(&s).unwrap_err().code;
+        assert_eq!(
+            err(settings(rec("nope"), vec![open(), open()])),
+            ErrorCode::InvalidSettings
+        );
+        assert_eq!(
+            err(settings(rec("base_2e/first_game"), vec![open()])),
+            ErrorCode::InvalidSettings
+        );
+        assert_eq!(
+            err(settings(
+                rec("base_2e/first_game"),
+                vec![bot("big_money"), bot("smithy")]
+            )),
+            ErrorCode::InvalidSettings
+        );
+        assert_eq!(
+            err(settings(
+                rec("base_2e/first_game"),
+                vec![open(), bot("nobody")]
+            )),
+            ErrorCode::UnknownBot
+        );
+        let cards = |keys: &[&str]| wire::KingdomChoice::Cards {
+            cards: keys.iter().map(|k| k.to_string()).collect(),
+        };
+        assert_eq!(
+            err(settings(
+                cards(&["village", "dragon"]),
+                vec![open(), open()]
+            )),
+            ErrorCode::UnknownCard
+        );
+        assert_eq!(
+            err(settings(cards(&["village"]), vec![open(), open()])),
+            ErrorCode::InvalidSettings
+        );
+        assert!(room_plan(&settings(wire::KingdomChoice::Random, vec![open(), open()])).is_ok());
+    }
+
+    #[test]
+    fn replies_convert_or_name_the_unknown_card() {
+        assert_eq!(
+            reply(&wire::Reply::Buy {
+                card: "gold".into()
+            }),
+            Ok(Reply::Buy(CardId::Gold))
+        );
+        assert_eq!(
+            reply(&wire::Reply::Pile { card: None }),
+            Ok(Reply::Pile(None))
+        );
+        let e = reply(&wire::Reply::Cards {
+            cards: vec!["copper".into(), "gol".into()],
+        })
+        .unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnknownCard);
+        assert!(e.message.contains("gol"));
+    }
+
+    #[test]
+    fn names_are_trimmed_and_bounded() {
+        assert_eq!(player_name("  Ann "), Ok("Ann".to_string()));
+        assert!(player_name("").is_err());
+        assert!(player_name(&"x".repeat(33)).is_err());
+        assert!(player_name("a\u{7}b").is_err());
+    }
+}

@@ -1,0 +1,87 @@
+//! The way anything reaches a client: a bounded queue per connection that never blocks
+//! the sender.
+//!
+//! Rooms push frames with `try_send`. A client that stops reading fills its own queue and
+//! is then dropped (close code 4003); the room goes on serving everyone else at once.
+
+use dominion_protocol::{CloseCode, ServerMessage};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{Notify, mpsc};
+
+/// One frame on its way to a client.
+#[derive(Debug)]
+pub enum OutFrame {
+    Text(String),
+    /// Send a close frame with this code and reason, then nothing more.
+    Close(CloseCode, String),
+}
+
+/// Asks a connection's task to end, with the close code to give the client.
+#[derive(Default, Debug)]
+pub struct Kill {
+    reason: Mutex<Option<(CloseCode, String)>>,
+    notify: Notify,
+}
+
+impl Kill {
+    /// The first reason wins; later calls only wake the task again.
+    pub fn fire(&self, code: CloseCode, reason: &str) {
+        if let Ok(mut slot) = self.reason.lock() {
+            slot.get_or_insert_with(|| (code, reason.to_string()));
+        }
+        self.notify.notify_one();
+    }
+
+    /// Waits until [`Kill::fire`] is called (or returns at once if it was).
+    pub async fn fired(&self) -> (CloseCode, String) {
+        loop {
+            if let Some(reason) = self.reason.lock().ok().and_then(|r| r.clone()) {
+                return reason;
+            }
+            self.notify.notified().await;
+        }
+    }
+}
+
+/// A cheap, cloneable handle on one connection: its id, its queue and its kill switch.
+#[derive(Clone, Debug)]
+pub struct ConnHandle {
+    pub id: u64,
+    tx: mpsc::Sender<OutFrame>,
+    kill: Arc<Kill>,
+}
+
+impl ConnHandle {
+    pub fn new(id: u64, tx: mpsc::Sender<OutFrame>, kill: Arc<Kill>) -> ConnHandle {
+        ConnHandle { id, tx, kill }
+    }
+
+    /// Queues `msg` without waiting. Returns false when the client is gone or was just
+    /// dropped for not reading (its task then detaches it from its room).
+    pub fn send(&self, msg: &ServerMessage) -> bool {
+        let text = match serde_json::to_string(msg) {
+            Ok(text) => text,
+            Err(e) => {
+                tracing::error!(conn = self.id, "cannot serialize a server message: {e}");
+                return false;
+            }
+        };
+        match self.tx.try_send(OutFrame::Text(text)) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::info!(conn = self.id, "outbound queue full: dropping the client");
+                self.kill.fire(
+                    CloseCode::TooSlow,
+                    "outbound queue full: the client is not reading",
+                );
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Ends the connection with `code` (used when another connection takes over its seat).
+    pub fn close(&self, code: CloseCode, reason: &str) {
+        self.kill.fire(code, reason);
+    }
+}

@@ -1,0 +1,560 @@
+//! The per-viewer projection: the one place where room and game state become frames.
+//!
+//! Every game-bearing message a room sends is made by [`project`], from the room's state
+//! and the viewer it is for. It starts from the engine's own redacting projections
+//! (`Game::view`, `Event::for_viewer`) and converts them to wire types; secret state
+//! (`Game::state`) is read only for public facts (victory points) and, in
+//! [`Topic::GameOver`], only once the game is over. Engine types never reach the wire:
+//! conversions from engine to protocol types exist only in this module.
+
+use crate::room::state::{RoomState, Seat};
+use dominion_engine::event::Destination;
+use dominion_engine::view::PlayerView;
+use dominion_engine::{
+    CardId, Edition, Event, Game, Mode, Phase, Prompt, Purpose, Reply, Score, Viewer, Zone, score,
+};
+use dominion_protocol as wire;
+use dominion_protocol::ServerMessage;
+use tokio::time::Instant;
+
+/// What a viewer is being sent.
+#[derive(Clone, Copy, Debug)]
+pub enum Topic {
+    /// The room's seats and status.
+    Room,
+    /// The whole game as the viewer may see it.
+    Snapshot,
+    /// The events numbered `from` onwards, and the view after them.
+    EventsFrom(u64),
+    /// The pending decision, if it is the viewer's (`now` dates the deadline).
+    Decision { now: Instant },
+    /// The result, only once the game is over.
+    GameOver,
+}
+
+/// The frame `viewer` gets about `topic`, or None when there is nothing for them.
+pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerMessage> {
+    match topic {
+        Topic::Room => Some(ServerMessage::Room {
+            room: summary(room),
+        }),
+        Topic::Snapshot => {
+            let game = room.game.as_ref()?;
+            Some(ServerMessage::Snapshot {
+                next_event: game.events().len() as u64,
+                view: view(game, viewer),
+            })
+        }
+        Topic::EventsFrom(from) => {
+            let game = room.game.as_ref()?;
+            let start = usize::try_from(from).ok()?.min(game.events().len());
+            Some(ServerMessage::Events {
+                first: start as u64,
+                events: game.events()[start..]
+                    .iter()
+                    .map(|e| event(&e.for_viewer(viewer)))
+                    .collect(),
+                view: view(game, viewer),
+            })
+        }
+        Topic::Decision { now } => {
+            let game = room.game.as_ref()?;
+            let req = game.pending()?;
+            if !viewer.is(req.player) {
+                return None;
+            }
+            Some(ServerMessage::Decision(wire::DecisionRequest {
+                decision: decision_id(game),
+                seat: req.player.0,
+                card: req.card.map(key),
+                purpose: purpose(req.purpose),
+                prompt: prompt(&req.prompt),
+                deadline_ms: room
+                    .decision_deadline
+                    .map(|d| d.saturating_duration_since(now).as_millis() as u64),
+            }))
+        }
+        Topic::GameOver => {
+            let game = room.game.as_ref()?;
+            if !game.is_over() {
+                return None;
+            }
+            Some(ServerMessage::GameOver(result(room, game)))
+        }
+    }
+}
+
+/// The room as anyone may see it: for `room` messages and room lists.
+pub fn summary(room: &RoomState) -> wire::RoomSummary {
+    wire::RoomSummary {
+        id: room.id.clone(),
+        name: room
+            .settings
+            .name
+            .clone()
+            .unwrap_or_else(|| room.id.clone()),
+        status: room.status,
+        settings: room.settings.clone(),
+        seats: room
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| wire::SeatInfo {
+                seat: i as u8,
+                occupant: match s {
+                    Seat::Open => wire::Occupant::Empty,
+                    Seat::Bot { bot } => wire::Occupant::Bot { bot: bot.clone() },
+                    Seat::Human(h) => wire::Occupant::Human {
+                        name: h.name.clone(),
+                        connected: h.connected,
+                        bot_playing: h.bot_playing.clone(),
+                    },
+                },
+            })
+            .collect(),
+        spectators: room.spectators,
+    }
+}
+
+/// The number of the pending decision: how many replies the game has accepted.
+pub fn decision_id(game: &Game) -> u64 {
+    game.replies().len() as u64
+}
+
+fn view(game: &Game, viewer: Viewer) -> wire::GameView {
+    let PlayerView {
+        viewer: _,
+        edition: ed,
+        supply,
+        trash,
+        seats,
+        hand,
+        current,
+        phase: ph,
+        actions,
+        buys,
+        coins,
+        turn_count,
+        waiting_for,
+        pending: _,
+        game_over,
+        scores: _,
+    } = game.view(viewer);
+    let state = game.state();
+    wire::GameView {
+        seat: match viewer {
+            Viewer::Player(p) => Some(p.0),
+            Viewer::Spectator => None,
+        },
+        edition: edition(ed),
+        kingdom: keys(game.kingdom()),
+        supply: supply
+            .into_iter()
+            .map(|p| wire::PileView {
+                card: key(p.card),
+                count: p.count,
+                cost: p.cost,
+            })
+            .collect(),
+        trash: keys(&trash),
+        seats: seats
+            .into_iter()
+            .map(|s| wire::SeatView {
+                seat: s.player.0,
+                hand_count: s.hand_count as u32,
+                deck_count: s.deck_count as u32,
+                discard_count: s.discard_count as u32,
+                discard_top: s.discard_top.map(key),
+                in_play: keys(&s.in_play),
+                aside: keys(&s.aside),
+                // Public: every gain and trash of a Victory card or Curse is public.
+                vp: score::player_vp(&state.players[s.player.idx()]),
+                turns: s.turns,
+            })
+            .collect(),
+        hand: hand.map(|h| keys(&h)),
+        current: current.0,
+        phase: phase(ph),
+        actions,
+        buys,
+        coins,
+        turn_count,
+        waiting_for: waiting_for.map(|p| p.0),
+        decision: game.pending().map(|_| decision_id(game)),
+        game_over,
+    }
+}
+
+fn result(room: &RoomState, game: &Game) -> wire::GameResult {
+    // The game is over: every card may now be shown.
+    let decks = game
+        .state()
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut cards: Vec<String> = p.all_cards().map(key).collect();
+            cards.sort();
+            wire::SeatDeck {
+                seat: i as u8,
+                name: room.seat_name(i),
+                cards,
+            }
+        })
+        .collect();
+    wire::GameResult {
+        scores: game.scores().iter().map(score_line).collect(),
+        decks,
+        seed: game.seed().to_string(),
+        setup: wire::GameSetup {
+            players: game.setup().players,
+            kingdom: room.settings.kingdom.clone(),
+            edition: edition(game.setup().edition),
+        },
+        kingdom: keys(game.kingdom()),
+        replies: game
+            .replies()
+            .iter()
+            .enumerate()
+            .map(|(i, (p, r))| wire::NumberedReply {
+                decision: i as u64,
+                seat: p.0,
+                reply: reply(r),
+            })
+            .collect(),
+    }
+}
+
+fn event(e: &Event) -> wire::GameEvent {
+    use wire::GameEvent as W;
+    match e {
+        Event::GameStarted {
+            players,
+            first,
+            kingdom,
+        } => W::GameStarted {
+            players: *players,
+            first: first.0,
+            kingdom: keys(kingdom),
+        },
+        Event::TurnStarted { player, turn } => W::TurnStarted {
+            seat: player.0,
+            turn: *turn,
+        },
+        Event::PhaseStarted { player, phase: ph } => W::PhaseStarted {
+            seat: player.0,
+            phase: phase(*ph),
+        },
+        Event::Drew {
+            player,
+            count,
+            cards,
+        } => W::Drew {
+            seat: player.0,
+            count: *count as u32,
+            cards: cards.as_deref().map(keys),
+        },
+        Event::Shuffled { player } => W::Shuffled { seat: player.0 },
+        Event::Played { player, card } => W::Played {
+            seat: player.0,
+            card: key(*card),
+        },
+        Event::PlayedAgain { player, card } => W::PlayedAgain {
+            seat: player.0,
+            card: key(*card),
+        },
+        Event::Bought { player, card } => W::Bought {
+            seat: player.0,
+            card: key(*card),
+        },
+        Event::Gained { player, card, to } => W::Gained {
+            seat: player.0,
+            card: key(*card),
+            to: destination(*to),
+        },
+        Event::Discarded {
+            player,
+            count,
+            cards,
+            private,
+        } => W::Discarded {
+            seat: player.0,
+            count: *count as u32,
+            cards: cards.as_deref().map(keys),
+            private: *private,
+        },
+        Event::Trashed { player, cards } => W::Trashed {
+            seat: player.0,
+            cards: keys(cards),
+        },
+        Event::Revealed { player, cards } => W::Revealed {
+            seat: player.0,
+            cards: keys(cards),
+        },
+        Event::TopDecked {
+            player,
+            count,
+            cards,
+            private,
+        } => W::TopDecked {
+            seat: player.0,
+            count: *count as u32,
+            cards: cards.as_deref().map(keys),
+            private: *private,
+        },
+        Event::Blocked { player, by } => W::Blocked {
+            seat: player.0,
+            by: key(*by),
+        },
+        Event::GameEnded { scores } => W::GameEnded {
+            scores: scores.iter().map(score_line).collect(),
+        },
+    }
+}
+
+fn prompt(p: &Prompt) -> wire::Prompt {
+    match p {
+        Prompt::ActionPhase { playable } => wire::Prompt::ActionPhase {
+            playable: keys(playable),
+        },
+        Prompt::BuyPhase { treasures, buyable } => wire::Prompt::BuyPhase {
+            treasures: keys(treasures),
+            buyable: keys(buyable),
+        },
+        Prompt::ChooseCards {
+            zone: z,
+            options,
+            min,
+            max,
+        } => wire::Prompt::ChooseCards {
+            zone: zone(*z),
+            options: keys(options),
+            min: *min,
+            max: *max,
+        },
+        Prompt::ChoosePile { options, optional } => wire::Prompt::ChoosePile {
+            options: keys(options),
+            optional: *optional,
+        },
+        Prompt::ChooseModes { options, min, max } => wire::Prompt::ChooseModes {
+            options: options.iter().map(|m| mode(*m)).collect(),
+            min: *min,
+            max: *max,
+        },
+        Prompt::OrderCards { cards } => wire::Prompt::OrderCards { cards: keys(cards) },
+        Prompt::YesNo => wire::Prompt::YesNo,
+        Prompt::NameCard { options } => wire::Prompt::NameCard {
+            options: keys(options),
+        },
+    }
+}
+
+fn reply(r: &Reply) -> wire::Reply {
+    match r {
+        Reply::Play(c) => wire::Reply::Play { card: key(*c) },
+        Reply::PlayAllTreasures => wire::Reply::PlayAllTreasures,
+        Reply::Buy(c) => wire::Reply::Buy { card: key(*c) },
+        Reply::EndPhase => wire::Reply::EndPhase,
+        Reply::Cards(cs) => wire::Reply::Cards { cards: keys(cs) },
+        Reply::Pile(c) => wire::Reply::Pile { card: c.map(key) },
+        Reply::Modes(ms) => wire::Reply::Modes {
+            modes: ms.iter().map(|m| mode(*m)).collect(),
+        },
+        Reply::YesNo(yes) => wire::Reply::YesNo { yes: *yes },
+        Reply::Name(c) => wire::Reply::Name { card: key(*c) },
+    }
+}
+
+fn score_line(s: &Score) -> wire::ScoreLine {
+    wire::ScoreLine {
+        seat: s.player.0,
+        vp: s.vp,
+        turns: s.turns,
+        winner: s.winner,
+    }
+}
+
+fn key(c: CardId) -> String {
+    c.key().to_string()
+}
+
+fn keys(cs: &[CardId]) -> Vec<String> {
+    cs.iter().map(|c| key(*c)).collect()
+}
+
+fn edition(e: Edition) -> wire::Edition {
+    match e {
+        Edition::First => wire::Edition::First,
+        Edition::Second => wire::Edition::Second,
+    }
+}
+
+fn phase(p: Phase) -> wire::Phase {
+    match p {
+        Phase::Action => wire::Phase::Action,
+        Phase::Buy => wire::Phase::Buy,
+        Phase::Cleanup => wire::Phase::Cleanup,
+    }
+}
+
+fn purpose(p: Purpose) -> wire::Purpose {
+    match p {
+        Purpose::ActionPhase => wire::Purpose::ActionPhase,
+        Purpose::BuyPhase => wire::Purpose::BuyPhase,
+        Purpose::Discard => wire::Purpose::Discard,
+        Purpose::Trash => wire::Purpose::Trash,
+        Purpose::Gain => wire::Purpose::Gain,
+        Purpose::TopDeck => wire::Purpose::TopDeck,
+        Purpose::PlayTwice => wire::Purpose::PlayTwice,
+        Purpose::React => wire::Purpose::React,
+        Purpose::ChooseModes => wire::Purpose::ChooseModes,
+    }
+}
+
+fn zone(z: Zone) -> wire::Zone {
+    match z {
+        Zone::Hand => wire::Zone::Hand,
+        Zone::Deck => wire::Zone::Deck,
+        Zone::Discard => wire::Zone::Discard,
+        Zone::InPlay => wire::Zone::InPlay,
+        Zone::Revealed => wire::Zone::Revealed,
+        Zone::Trash => wire::Zone::Trash,
+        Zone::Supply => wire::Zone::Supply,
+    }
+}
+
+fn mode(m: Mode) -> wire::Mode {
+    match m {
+        Mode::PlusCard => wire::Mode::PlusCard,
+        Mode::PlusAction => wire::Mode::PlusAction,
+        Mode::PlusBuy => wire::Mode::PlusBuy,
+        Mode::PlusCoin => wire::Mode::PlusCoin,
+    }
+}
+
+fn destination(d: Destination) -> wire::Destination {
+    match d {
+        Destination::Discard => wire::Destination::Discard,
+        Destination::Hand => wire::Destination::Hand,
+        Destination::Deck => wire::Destination::Deck,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::room::state::HumanSeat;
+    use crate::token::TokenHash;
+    use dominion_engine::{Kingdom, PlayerId, Setup, bots, view::Observation};
+
+    fn room(game: Game) -> RoomState {
+        let human = |name: &str| Seat::Human(HumanSeat::new(name.to_string(), TokenHash::of(name)));
+        RoomState {
+            id: "r1".into(),
+            settings: wire::RoomSettings {
+                name: None,
+                kingdom: wire::KingdomChoice::Recommended {
+                    id: "base_2e/first_game".into(),
+                },
+                edition: wire::Edition::Second,
+                seats: vec![wire::SeatSetting::Open, wire::SeatSetting::Open],
+                decision_seconds: None,
+                abandoned: wire::AbandonPolicy::Wait,
+            },
+            setup: game.setup().clone(),
+            status: wire::RoomStatus::Playing,
+            seats: vec![human("ann"), human("bob")],
+            spectators: 0,
+            game: Some(game),
+            decision_deadline: None,
+        }
+    }
+
+    fn new_game(seed: u64) -> Game {
+        let setup = Setup {
+            players: 2,
+            kingdom: Kingdom::Recommended("base_2e/first_game".into()),
+            edition: Edition::Second,
+        };
+        Game::new(&setup, seed).expect("setup")
+    }
+
+    /// The engine redacts; this checks the conversion keeps the redaction: in every
+    /// event another viewer gets, a private card list is absent, and views carry only
+    /// the viewer's own hand.
+    #[test]
+    fn other_viewers_never_get_private_cards() {
+        let mut game = new_game(7);
+        let mut agents = [
+            bots::by_name("big_money", 1).unwrap(),
+            bots::by_name("militia", 2).unwrap(),
+        ];
+        while let Some(req) = game.pending().cloned() {
+            let r =
+                agents[req.player.idx()].decide(&Observation::for_player(&game, req.player), &req);
+            game.reply(req.player, r).unwrap();
+        }
+        let room = room(game);
+        let me = Viewer::Player(PlayerId(0));
+        let Some(ServerMessage::Events { events, view, .. }) =
+            project(&room, me, Topic::EventsFrom(0))
+        else {
+            panic!("events");
+        };
+        let mine = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    wire::GameEvent::Drew {
+                        seat: 0,
+                        cards: Some(_),
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert!(mine > 0, "my own draws carry cards");
+        for e in &events {
+            match e {
+                wire::GameEvent::Drew { seat: 1, cards, .. }
+                | wire::GameEvent::Discarded {
+                    seat: 1,
+                    cards,
+                    private: true,
+                    ..
+                }
+                | wire::GameEvent::TopDecked {
+                    seat: 1,
+                    cards,
+                    private: true,
+                    ..
+                } => {
+                    assert_eq!(cards, &None, "{e:?} leaks seat 1's cards to seat 0")
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(view.seat, Some(0));
+        assert!(view.hand.is_some());
+        let spectator = project(&room, Viewer::Spectator, Topic::Snapshot).unwrap();
+        let ServerMessage::Snapshot { view, .. } = spectator else {
+            panic!()
+        };
+        assert_eq!(view.hand, None);
+        assert!(project(&room, me, Topic::GameOver).is_some());
+    }
+
+    #[test]
+    fn decisions_go_only_to_their_seat_and_results_only_after_the_end() {
+        let game = new_game(9);
+        let who = game.pending().unwrap().player;
+        let room = room(game);
+        let now = Instant::now();
+        assert!(project(&room, Viewer::Player(who), Topic::Decision { now }).is_some());
+        let other = PlayerId(1 - who.0);
+        assert!(project(&room, Viewer::Player(other), Topic::Decision { now }).is_none());
+        assert!(project(&room, Viewer::Spectator, Topic::Decision { now }).is_none());
+        assert!(project(&room, Viewer::Player(who), Topic::GameOver).is_none());
+    }
+}

@@ -1,0 +1,909 @@
+//! A room: one tokio task that owns one game, its seats and its viewers.
+//!
+//! Everything that touches the room arrives as a [`RoomMsg`] on the room's channel and is
+//! handled to completion before the next, so the task is the lock: there is no shared
+//! game state. The room never waits on a client — frames go out through each viewer's
+//! bounded queue ([`ConnHandle::send`]) — and engine calls run under `catch_unwind`, so a
+//! failing game marks only its own room broken.
+//!
+//! Every reply, from a human, a seat's bot or a time-out, goes through
+//! [`Room::apply_reply`]: engine validation, then the durable log, then the viewers.
+
+pub mod state;
+
+use crate::config::Config;
+use crate::inbound::{self, FALLBACK_BOT, RoomPlan};
+use crate::outbound::ConnHandle;
+use crate::projection::{self, Topic, decision_id};
+use crate::refusal::Refusal;
+use crate::store::RoomLog;
+use crate::token::{self, TokenHash};
+use dominion_engine::view::Observation;
+use dominion_engine::{Agent, Game, PlayerId, Reply, Viewer, bots};
+use dominion_protocol as wire;
+use dominion_protocol::{CloseCode, ErrorCode, ServerMessage};
+use state::{HumanSeat, RoomState, Seat};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+
+/// Messages a room waits for at most; a connection sending to a full room waits its turn.
+const INBOX: usize = 256;
+
+/// What a connection asks of a room.
+pub enum RoomMsg {
+    /// Enter the room; `done` gets the role on success (the room has already sent the
+    /// answer, or the error, to `conn`).
+    Join {
+        conn: ConnHandle,
+        cmd: u64,
+        join: Join,
+        done: oneshot::Sender<Option<Role>>,
+    },
+    /// A command from a connection that joined.
+    Command {
+        conn: ConnHandle,
+        cmd: u64,
+        command: Command,
+    },
+    /// The connection closed.
+    Detach { conn_id: u64 },
+}
+
+pub enum Join {
+    TakeSeat {
+        seat: Option<u8>,
+        name: String,
+    },
+    Resume {
+        token: String,
+        last_event: Option<u64>,
+    },
+    Spectate,
+}
+
+pub enum Command {
+    Start,
+    Leave,
+    Reply { decision: u64, reply: wire::Reply },
+}
+
+/// How a connection takes part in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Seat(u8),
+    Spectator,
+}
+
+/// The hub's grip on a running room.
+#[derive(Clone)]
+pub struct RoomHandle {
+    pub tx: mpsc::Sender<RoomMsg>,
+    pub summary: watch::Receiver<wire::RoomSummary>,
+}
+
+/// Starts the task of a new room. `on_close` runs when the task ends, however it ends.
+pub fn spawn(
+    id: String,
+    plan: RoomPlan,
+    config: Arc<Config>,
+    log: Arc<dyn RoomLog>,
+    on_close: impl FnOnce(&str) + Send + 'static,
+) -> RoomHandle {
+    let seats: Vec<Seat> = plan
+        .settings
+        .seats
+        .iter()
+        .map(|s| match s {
+            wire::SeatSetting::Open => Seat::Open,
+            wire::SeatSetting::Bot { bot } => Seat::Bot { bot: bot.clone() },
+        })
+        .collect();
+    let n = seats.len();
+    let state = RoomState {
+        id: id.clone(),
+        settings: plan.settings,
+        setup: plan.setup,
+        status: wire::RoomStatus::Lobby,
+        seats,
+        spectators: 0,
+        game: None,
+        decision_deadline: None,
+    };
+    let (summary_tx, summary) = watch::channel(projection::summary(&state));
+    let (tx, rx) = mpsc::channel(INBOX);
+    let now = Instant::now();
+    let room = Room {
+        state,
+        config,
+        log,
+        summary_tx,
+        seat_conns: vec![None; n],
+        spectator_conns: Vec::new(),
+        agents: (0..n).map(|_| None).collect(),
+        published: 0,
+        announced: None,
+        over_announced: false,
+        empty_since: Some(now),
+        finished_at: None,
+    };
+    tokio::spawn(async move {
+        let _guard = OnClose(Some(Box::new(move || on_close(&id))));
+        room.run(rx).await;
+    });
+    RoomHandle { tx, summary }
+}
+
+/// Runs `on_close` when the room task ends, even by a panic.
+struct OnClose(Option<Box<dyn FnOnce() + Send>>);
+
+impl Drop for OnClose {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            f();
+        }
+    }
+}
+
+struct Room {
+    state: RoomState,
+    config: Arc<Config>,
+    log: Arc<dyn RoomLog>,
+    summary_tx: watch::Sender<wire::RoomSummary>,
+    /// The live connection of each seat, if any.
+    seat_conns: Vec<Option<ConnHandle>>,
+    spectator_conns: Vec<ConnHandle>,
+    /// The bot answering for each seat: bot seats, and humans a bot has taken over.
+    agents: Vec<Option<Box<dyn Agent + Send>>>,
+    /// Game events already sent to the viewers.
+    published: u64,
+    /// The pending decision last announced, and since when it has been pending.
+    announced: Option<(u64, Instant)>,
+    over_announced: bool,
+    /// Since when nobody has been connected (None while someone is).
+    empty_since: Option<Instant>,
+    finished_at: Option<Instant>,
+}
+
+/// Who answers a seat's decisions now.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Controller {
+    Human,
+    Bot,
+}
+
+impl Room {
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
+        self.save_room();
+        loop {
+            let wake = self.next_wake();
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg),
+                    None => break,
+                },
+                () = sleep_until(wake) => self.on_timer(Instant::now()),
+            }
+            let now = Instant::now();
+            self.note_presence(now);
+            if self.expired(now) {
+                break;
+            }
+        }
+        tracing::info!(room = %self.state.id, "room closed");
+        if let Err(e) = self.log.room_closed(&self.state.id) {
+            tracing::warn!(room = %self.state.id, "{e}");
+        }
+    }
+
+    fn handle(&mut self, msg: RoomMsg) {
+        match msg {
+            RoomMsg::Join {
+                conn,
+                cmd,
+                join,
+                done,
+            } => {
+                let result = match join {
+                    Join::TakeSeat { seat, name } => self.take_seat(&conn, cmd, seat, &name),
+                    Join::Resume { token, last_event } => {
+                        self.resume(&conn, cmd, &token, last_event)
+                    }
+                    Join::Spectate => self.spectate(&conn, cmd),
+                };
+                let role = match result {
+                    Ok(role) => Some(role),
+                    Err(refusal) => {
+                        conn.send(&refusal.to_message(Some(cmd)));
+                        None
+                    }
+                };
+                let _ = done.send(role);
+            }
+            RoomMsg::Command { conn, cmd, command } => {
+                let result = if self.state.status == wire::RoomStatus::Broken {
+                    Err(broken())
+                } else {
+                    match command {
+                        Command::Start => self.start(conn.id, cmd),
+                        Command::Leave => self.leave(conn.id, cmd),
+                        Command::Reply { decision, reply } => {
+                            self.reply_command(conn.id, cmd, decision, &reply)
+                        }
+                    }
+                };
+                match result {
+                    Ok(()) => conn.send(&ServerMessage::Ack { re: cmd }),
+                    Err(refusal) => conn.send(&refusal.to_message(Some(cmd))),
+                };
+            }
+            RoomMsg::Detach { conn_id } => self.detach(conn_id),
+        }
+    }
+
+    // ---- joining and leaving -------------------------------------------------------
+
+    fn take_seat(
+        &mut self,
+        conn: &ConnHandle,
+        cmd: u64,
+        seat: Option<u8>,
+        name: &str,
+    ) -> Result<Role, Refusal> {
+        if self.state.status != wire::RoomStatus::Lobby {
+            return Err(Refusal::new(
+                ErrorCode::GameAlreadyStarted,
+                "the game has started: seats can only be resumed with their token",
+            ));
+        }
+        let name = inbound::player_name(name)?;
+        let idx = match seat {
+            Some(s) => match self.state.seats.get(s as usize) {
+                Some(Seat::Open) => s as usize,
+                Some(_) => {
+                    return Err(Refusal::new(
+                        ErrorCode::SeatUnavailable,
+                        format!("seat {s} is taken"),
+                    ));
+                }
+                None => {
+                    return Err(Refusal::new(
+                        ErrorCode::SeatUnavailable,
+                        format!(
+                            "no seat {s}: this room has seats 0 to {}",
+                            self.state.seats.len() - 1
+                        ),
+                    ));
+                }
+            },
+            None => self
+                .state
+                .seats
+                .iter()
+                .position(|s| matches!(s, Seat::Open))
+                .ok_or_else(|| Refusal::new(ErrorCode::SeatUnavailable, "no seat is open"))?,
+        };
+        let (token, hash) = token::new_token()
+            .map_err(|e| Refusal::new(ErrorCode::Internal, format!("no randomness: {e}")))?;
+        let mut human = HumanSeat::new(name, hash);
+        human.last_command = cmd;
+        self.state.seats[idx] = Seat::Human(human);
+        self.seat_conns[idx] = Some(conn.clone());
+        self.save_room();
+        conn.send(&ServerMessage::Seated {
+            re: cmd,
+            room: self.state.id.clone(),
+            seat: idx as u8,
+            token,
+            last_command: cmd,
+        });
+        self.broadcast(Topic::Room);
+        Ok(Role::Seat(idx as u8))
+    }
+
+    fn resume(
+        &mut self,
+        conn: &ConnHandle,
+        cmd: u64,
+        token: &str,
+        last_event: Option<u64>,
+    ) -> Result<Role, Refusal> {
+        let bad_token =
+            || Refusal::new(ErrorCode::BadToken, "this token holds no seat in this room");
+        if !token::well_formed(token) {
+            return Err(bad_token());
+        }
+        let hash = TokenHash::of(token);
+        let idx = self
+            .state
+            .seats
+            .iter()
+            .position(|s| matches!(s, Seat::Human(h) if h.token_hash == hash))
+            .ok_or_else(bad_token)?;
+        if let Some(old) = self.seat_conns[idx].replace(conn.clone()) {
+            if old.id != conn.id {
+                old.close(CloseCode::Replaced, "another connection resumed this seat");
+            }
+        }
+        let last_command = {
+            let h = self.state.human_mut(idx).ok_or_else(bad_token)?;
+            h.connected = true;
+            h.away_since = None;
+            h.left = false;
+            h.bot_playing = None;
+            h.last_command
+        };
+        self.agents[idx] = None;
+        conn.send(&ServerMessage::Seated {
+            re: cmd,
+            room: self.state.id.clone(),
+            seat: idx as u8,
+            token: token.to_string(),
+            last_command,
+        });
+        self.broadcast(Topic::Room);
+        let viewer = Viewer::Player(PlayerId(idx as u8));
+        if let Some(game) = &self.state.game {
+            let total = game.events().len() as u64;
+            let from = last_event.map(|n| n.saturating_add(1));
+            let catch_up = match from {
+                Some(f) if f <= total && total - f <= self.config.resume_gap => {
+                    Topic::EventsFrom(f)
+                }
+                _ => Topic::Snapshot,
+            };
+            let now = Instant::now();
+            for topic in [catch_up, Topic::Decision { now }, Topic::GameOver] {
+                self.send_to(conn, viewer, topic);
+            }
+        }
+        Ok(Role::Seat(idx as u8))
+    }
+
+    fn spectate(&mut self, conn: &ConnHandle, cmd: u64) -> Result<Role, Refusal> {
+        if self.spectator_conns.len() >= self.config.max_spectators {
+            return Err(Refusal::new(
+                ErrorCode::TooManySpectators,
+                format!(
+                    "this room has its {} spectators already",
+                    self.config.max_spectators
+                ),
+            ));
+        }
+        self.spectator_conns.push(conn.clone());
+        self.state.spectators = self.spectator_conns.len() as u32;
+        conn.send(&ServerMessage::Spectating {
+            re: cmd,
+            room: self.state.id.clone(),
+        });
+        self.broadcast(Topic::Room);
+        for topic in [Topic::Snapshot, Topic::GameOver] {
+            self.send_to(conn, Viewer::Spectator, topic);
+        }
+        Ok(Role::Spectator)
+    }
+
+    fn leave(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
+        if let Some(idx) = self.seat_of(conn_id) {
+            self.check_seat_command(idx, cmd)?;
+            self.seat_conns[idx] = None;
+            if self.state.status == wire::RoomStatus::Lobby {
+                self.state.seats[idx] = Seat::Open;
+                self.save_room();
+            } else if let Some(h) = self.state.human_mut(idx) {
+                h.connected = false;
+                h.away_since = Some(Instant::now());
+                h.left = true;
+            }
+            self.broadcast(Topic::Room);
+            Ok(())
+        } else if self.remove_spectator(conn_id) {
+            self.broadcast(Topic::Room);
+            Ok(())
+        } else {
+            Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "you are not in this room",
+            ))
+        }
+    }
+
+    fn detach(&mut self, conn_id: u64) {
+        if let Some(idx) = self.seat_of(conn_id) {
+            self.seat_conns[idx] = None;
+            if let Some(h) = self.state.human_mut(idx) {
+                h.connected = false;
+                h.away_since = Some(Instant::now());
+            }
+            self.broadcast(Topic::Room);
+        } else if self.remove_spectator(conn_id) {
+            self.broadcast(Topic::Room);
+        }
+    }
+
+    fn remove_spectator(&mut self, conn_id: u64) -> bool {
+        let before = self.spectator_conns.len();
+        self.spectator_conns.retain(|c| c.id != conn_id);
+        self.state.spectators = self.spectator_conns.len() as u32;
+        self.spectator_conns.len() != before
+    }
+
+    fn seat_of(&self, conn_id: u64) -> Option<usize> {
+        self.seat_conns
+            .iter()
+            .position(|c| c.as_ref().is_some_and(|c| c.id == conn_id))
+    }
+
+    /// Commands from a seat are numbered across all its connections: one that is not
+    /// above the last is a duplicate (say, re-sent after a reconnect) and is not applied.
+    fn check_seat_command(&mut self, idx: usize, cmd: u64) -> Result<(), Refusal> {
+        let h = self
+            .state
+            .human_mut(idx)
+            .ok_or_else(|| Refusal::new(ErrorCode::NotSeated, "this seat is not yours"))?;
+        if cmd <= h.last_command {
+            return Err(Refusal::new(
+                ErrorCode::DuplicateCommand,
+                format!(
+                    "command {cmd} is not above this seat's last command {}; it was not applied",
+                    h.last_command
+                ),
+            ));
+        }
+        h.last_command = cmd;
+        Ok(())
+    }
+
+    // ---- the game ------------------------------------------------------------------
+
+    fn start(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
+        let idx = self.seat_of(conn_id).ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::NotSeated,
+                "only a seated player may start the game",
+            )
+        })?;
+        self.check_seat_command(idx, cmd)?;
+        if self.state.status != wire::RoomStatus::Lobby {
+            return Err(Refusal::new(
+                ErrorCode::GameAlreadyStarted,
+                "the game has already started",
+            ));
+        }
+        if !self.state.all_seats_filled() {
+            let open: Vec<String> = (0..self.state.seats.len())
+                .filter(|i| matches!(self.state.seats[*i], Seat::Open))
+                .map(|i| i.to_string())
+                .collect();
+            return Err(Refusal::new(
+                ErrorCode::SeatsNotFilled,
+                format!("seats {} are still open", open.join(", ")),
+            ));
+        }
+        let seed = getrandom::u64()
+            .map_err(|e| Refusal::new(ErrorCode::Internal, format!("no randomness: {e}")))?;
+        let setup = self.state.setup.clone();
+        let game = match catch_unwind(|| Game::new(&setup, seed)) {
+            Ok(Ok(game)) => game,
+            Ok(Err(e)) => return Err(Refusal::new(ErrorCode::InvalidSettings, e.to_string())),
+            Err(_) => {
+                self.fail("the engine failed to set up the game");
+                return Err(broken());
+            }
+        };
+        if let Err(e) = self.log.game_started(&self.state.id, &setup, seed) {
+            self.fail(&e.to_string());
+            return Err(broken());
+        }
+        for (i, seat) in self.state.seats.iter().enumerate() {
+            if let Seat::Bot { bot } = seat {
+                self.agents[i] = bots::by_name(bot, bot_seed(seed, i));
+            }
+        }
+        self.state.game = Some(game);
+        self.state.status = wire::RoomStatus::Playing;
+        tracing::info!(room = %self.state.id, "game started");
+        self.broadcast(Topic::Room);
+        self.publish();
+        Ok(())
+    }
+
+    fn reply_command(
+        &mut self,
+        conn_id: u64,
+        cmd: u64,
+        decision: u64,
+        reply: &wire::Reply,
+    ) -> Result<(), Refusal> {
+        let idx = self.seat_of(conn_id).ok_or_else(|| {
+            Refusal::new(ErrorCode::NotSeated, "only seated players answer decisions")
+        })?;
+        self.check_seat_command(idx, cmd)?;
+        let game =
+            self.state.game.as_ref().ok_or_else(|| {
+                Refusal::new(ErrorCode::GameNotStarted, "the game has not started")
+            })?;
+        let Some(req) = game.pending() else {
+            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+        };
+        let pending = decision_id(game);
+        if decision != pending {
+            return Err(Refusal::new(
+                ErrorCode::StaleDecision,
+                format!(
+                    "decision {decision} is not pending; decision {pending} is, for seat {}",
+                    req.player
+                ),
+            ));
+        }
+        if req.player.idx() != idx {
+            return Err(Refusal::new(
+                ErrorCode::NotYourDecision,
+                format!(
+                    "decision {pending} is for seat {}, not for you (seat {idx})",
+                    req.player
+                ),
+            ));
+        }
+        let reply = inbound::reply(reply)?;
+        self.apply_reply(PlayerId(idx as u8), reply)
+    }
+
+    /// The one path of every accepted reply. The engine validates and applies it (on a
+    /// refusal nothing changed); then the log records it — the hook where durable
+    /// storage commits before anyone learns the result; then the viewers are told.
+    fn apply_reply(&mut self, player: PlayerId, reply: Reply) -> Result<(), Refusal> {
+        let Some(game) = self.state.game.as_mut() else {
+            return Err(Refusal::new(
+                ErrorCode::GameNotStarted,
+                "the game has not started",
+            ));
+        };
+        let index = decision_id(game);
+        match catch_unwind(AssertUnwindSafe(|| game.reply(player, reply.clone()))) {
+            Ok(Ok(_events)) => {}
+            Ok(Err(invalid)) => return Err(invalid.into()),
+            Err(_) => {
+                self.fail("the engine failed while applying a reply");
+                return Err(broken());
+            }
+        }
+        let hash = game.state_hash();
+        if let Err(e) = self
+            .log
+            .reply_accepted(&self.state.id, index, player, &reply, hash)
+        {
+            self.fail(&e.to_string());
+            return Err(broken());
+        }
+        self.publish();
+        Ok(())
+    }
+
+    /// Sends every viewer what changed since the last publish: new events with the view
+    /// after them, a new decision to its seat, and the result once the game is over.
+    fn publish(&mut self) {
+        let now = Instant::now();
+        let Some(game) = &self.state.game else {
+            return;
+        };
+        let total = game.events().len() as u64;
+        let pending = game.pending().map(|r| (decision_id(game), r.player));
+        let new_decision = pending.map(|p| p.0) != self.announced.map(|a| a.0);
+        let over_now = game.is_over() && !self.over_announced;
+        let scores = over_now.then(|| game.scores());
+        if new_decision {
+            self.announced = pending.map(|(id, _)| (id, now));
+            self.state.decision_deadline = match (pending, self.state.settings.decision_seconds) {
+                (Some((_, p)), Some(secs)) if self.state.human(p.idx()).is_some() => {
+                    Some(now + Duration::from_secs(u64::from(secs)))
+                }
+                _ => None,
+            };
+        }
+        let mut topics = Vec::with_capacity(3);
+        if total > self.published {
+            topics.push(Topic::EventsFrom(self.published));
+        }
+        if new_decision {
+            topics.push(Topic::Decision { now });
+        }
+        if over_now {
+            topics.push(Topic::GameOver);
+        }
+        for (viewer, conn) in self.viewers() {
+            for topic in &topics {
+                self.send_to(&conn, viewer, *topic);
+            }
+        }
+        self.published = total;
+        if let Some(scores) = scores {
+            self.over_announced = true;
+            self.state.status = wire::RoomStatus::Finished;
+            self.finished_at = Some(now);
+            tracing::info!(room = %self.state.id, "game over");
+            if let Err(e) = self.log.game_finished(&self.state.id, &scores) {
+                tracing::error!(room = %self.state.id, "{e}");
+            }
+            self.broadcast(Topic::Room);
+        }
+    }
+
+    // ---- time: bots, deadlines, abandoned seats, closing ---------------------------
+
+    fn controller(&self, seat: usize) -> Controller {
+        match self.state.seats.get(seat) {
+            Some(Seat::Bot { .. }) => Controller::Bot,
+            Some(Seat::Human(h)) if h.bot_playing.is_some() => Controller::Bot,
+            _ => Controller::Human,
+        }
+    }
+
+    /// When a seat away since `away` (having `left` or not) is abandoned, per the room.
+    fn abandoned_at(&self, away: Instant, left: bool) -> Option<Instant> {
+        match &self.state.settings.abandoned {
+            wire::AbandonPolicy::BotAfter { seconds, .. } => Some(if left {
+                away
+            } else {
+                away + Duration::from_secs(u64::from(*seconds))
+            }),
+            wire::AbandonPolicy::Wait => None,
+        }
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        let mut wake: Option<Instant> = None;
+        let mut at = |t: Instant| wake = Some(wake.map_or(t, |w| w.min(t)));
+        match self.state.status {
+            wire::RoomStatus::Playing => {
+                let pending = self.state.game.as_ref().and_then(|g| g.pending());
+                if let (Some(req), Some((_, since))) = (pending, self.announced) {
+                    if self.controller(req.player.idx()) == Controller::Bot {
+                        at(since + self.config.bot_delay);
+                    } else if let Some(deadline) = self.state.decision_deadline {
+                        at(deadline);
+                    }
+                }
+                for seat in &self.state.seats {
+                    if let Seat::Human(h) = seat {
+                        if h.bot_playing.is_none() {
+                            if let Some(t) = h.away_since.and_then(|a| self.abandoned_at(a, h.left))
+                            {
+                                at(t);
+                            }
+                        }
+                    }
+                }
+            }
+            wire::RoomStatus::Lobby => {
+                for seat in &self.state.seats {
+                    if let Seat::Human(h) = seat {
+                        if let Some(t) = h.away_since.and_then(|a| self.abandoned_at(a, false)) {
+                            at(t);
+                        }
+                    }
+                }
+                if let Some(since) = self.empty_since {
+                    at(since + self.config.empty_room_ttl);
+                }
+            }
+            wire::RoomStatus::Finished | wire::RoomStatus::Broken => {
+                if let Some(t) = self.finished_at {
+                    at(t + self.config.finished_room_ttl);
+                }
+            }
+        }
+        wake
+    }
+
+    fn on_timer(&mut self, now: Instant) {
+        match self.state.status {
+            wire::RoomStatus::Playing => {
+                self.take_over_abandoned(now);
+                self.answer_for_absent(now);
+            }
+            wire::RoomStatus::Lobby => self.free_abandoned(now),
+            wire::RoomStatus::Finished | wire::RoomStatus::Broken => {}
+        }
+    }
+
+    /// Hands seats abandoned long enough to the room's bot.
+    fn take_over_abandoned(&mut self, now: Instant) {
+        let bot_name = match &self.state.settings.abandoned {
+            wire::AbandonPolicy::BotAfter { bot, .. } => {
+                bot.clone().unwrap_or_else(|| FALLBACK_BOT.to_string())
+            }
+            wire::AbandonPolicy::Wait => return,
+        };
+        let mut changed = false;
+        for i in 0..self.state.seats.len() {
+            let due = match &self.state.seats[i] {
+                Seat::Human(h) if h.bot_playing.is_none() => h
+                    .away_since
+                    .and_then(|away| self.abandoned_at(away, h.left))
+                    .is_some_and(|t| t <= now),
+                _ => false,
+            };
+            if !due {
+                continue;
+            }
+            if let Some(h) = self.state.human_mut(i) {
+                h.bot_playing = Some(bot_name.clone());
+            }
+            self.agents[i] = bots::by_name(&bot_name, i as u64);
+            changed = true;
+            tracing::info!(room = %self.state.id, seat = i, bot = %bot_name, "a bot takes over an abandoned seat");
+        }
+        if changed {
+            self.broadcast(Topic::Room);
+        }
+    }
+
+    /// Answers the pending decision when a bot plays its seat and its delay is over, or
+    /// when a human's time is up.
+    fn answer_for_absent(&mut self, now: Instant) {
+        let Some(game) = &self.state.game else {
+            return;
+        };
+        let Some(req) = game.pending().cloned() else {
+            return;
+        };
+        let Some((_, since)) = self.announced else {
+            return;
+        };
+        let seat = req.player.idx();
+        let by_bot = self.controller(seat) == Controller::Bot;
+        let due = if by_bot {
+            since + self.config.bot_delay <= now
+        } else {
+            self.state.decision_deadline.is_some_and(|d| d <= now)
+        };
+        if !due {
+            return;
+        }
+        // A seat's own bot plays it; a human out of time gets a one-off fallback bot.
+        let mut fallback = None;
+        let slot = if by_bot {
+            &mut self.agents[seat]
+        } else {
+            &mut fallback
+        };
+        if slot.is_none() {
+            *slot = bots::by_name(FALLBACK_BOT, seat as u64);
+        }
+        let Some(agent) = slot.as_mut() else {
+            self.fail("no bot to answer for an absent seat");
+            return;
+        };
+        let obs = Observation::for_player(game, req.player);
+        let reply = match catch_unwind(AssertUnwindSafe(|| agent.decide(&obs, &req))) {
+            Ok(reply) => reply,
+            Err(_) => {
+                self.fail("a bot failed while deciding");
+                return;
+            }
+        };
+        if !by_bot {
+            tracing::info!(room = %self.state.id, seat, "decision time ran out: the server answers");
+        }
+        if let Err(refusal) = self.apply_reply(req.player, reply) {
+            if self.state.status != wire::RoomStatus::Broken {
+                self.fail(&format!("a bot's reply was refused: {}", refusal.message));
+            }
+        }
+    }
+
+    /// Before the game, frees the seats of players away longer than the room allows.
+    fn free_abandoned(&mut self, now: Instant) {
+        let mut changed = false;
+        for i in 0..self.state.seats.len() {
+            let due = match &self.state.seats[i] {
+                Seat::Human(h) => h
+                    .away_since
+                    .and_then(|away| self.abandoned_at(away, false))
+                    .is_some_and(|t| t <= now),
+                _ => false,
+            };
+            if due {
+                self.state.seats[i] = Seat::Open;
+                changed = true;
+            }
+        }
+        if changed {
+            self.save_room();
+            self.broadcast(Topic::Room);
+        }
+    }
+
+    fn note_presence(&mut self, now: Instant) {
+        let anyone =
+            self.seat_conns.iter().any(Option::is_some) || !self.spectator_conns.is_empty();
+        if anyone {
+            self.empty_since = None;
+        } else if self.empty_since.is_none() {
+            self.empty_since = Some(now);
+        }
+    }
+
+    fn expired(&self, now: Instant) -> bool {
+        match self.state.status {
+            wire::RoomStatus::Lobby => self
+                .empty_since
+                .is_some_and(|t| t + self.config.empty_room_ttl <= now),
+            wire::RoomStatus::Playing => false,
+            wire::RoomStatus::Finished | wire::RoomStatus::Broken => self
+                .finished_at
+                .is_some_and(|t| t + self.config.finished_room_ttl <= now),
+        }
+    }
+
+    // ---- output --------------------------------------------------------------------
+
+    fn viewers(&self) -> Vec<(Viewer, ConnHandle)> {
+        let seats = self.seat_conns.iter().enumerate().filter_map(|(i, c)| {
+            c.as_ref()
+                .map(|c| (Viewer::Player(PlayerId(i as u8)), c.clone()))
+        });
+        let spectators = self
+            .spectator_conns
+            .iter()
+            .map(|c| (Viewer::Spectator, c.clone()));
+        seats.chain(spectators).collect()
+    }
+
+    /// Sends `viewer` its projection of `topic`, if there is one.
+    fn send_to(&self, conn: &ConnHandle, viewer: Viewer, topic: Topic) {
+        if let Some(msg) = projection::project(&self.state, viewer, topic) {
+            conn.send(&msg);
+        }
+    }
+
+    fn broadcast(&self, topic: Topic) {
+        if matches!(topic, Topic::Room) {
+            self.summary_tx
+                .send_replace(projection::summary(&self.state));
+        }
+        for (viewer, conn) in self.viewers() {
+            self.send_to(&conn, viewer, topic);
+        }
+    }
+
+    fn save_room(&mut self) {
+        if let Err(e) = self.log.room_saved(&self.state.record()) {
+            self.fail(&e.to_string());
+        }
+    }
+
+    /// Stops the room after an internal failure: its game cannot be trusted any more.
+    fn fail(&mut self, why: &str) {
+        tracing::error!(room = %self.state.id, "room broken: {why}");
+        self.state.status = wire::RoomStatus::Broken;
+        self.finished_at = Some(Instant::now());
+        let msg = broken().to_message(None);
+        for (_, conn) in self.viewers() {
+            conn.send(&msg);
+        }
+        self.broadcast(Topic::Room);
+    }
+}
+
+fn broken() -> Refusal {
+    Refusal::new(
+        ErrorCode::Internal,
+        "this room stopped after an internal error; its game cannot continue",
+    )
+}
+
+/// Each bot seat gets its own seed, derived from the game's.
+fn bot_seed(seed: u64, seat: usize) -> u64 {
+    (seed ^ (seat as u64 + 1)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

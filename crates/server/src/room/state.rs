@@ -1,0 +1,104 @@
+//! A room's state as plain data: settings, seats and the game, with no connections,
+//! channels or bots. The projection reads only this, and a log can store all of it
+//! (seats hold token hashes, never tokens).
+
+use crate::store::{RoomRecord, SeatRecord};
+use crate::token::TokenHash;
+use dominion_engine::{Game, Setup};
+use dominion_protocol as wire;
+use tokio::time::Instant;
+
+pub struct RoomState {
+    pub id: String,
+    /// The settings as checked and normalized at creation.
+    pub settings: wire::RoomSettings,
+    pub setup: Setup,
+    pub status: wire::RoomStatus,
+    pub seats: Vec<Seat>,
+    pub spectators: u32,
+    /// Present from `start` on.
+    pub game: Option<Game>,
+    /// When the server will answer the pending decision for its human, if the room has a
+    /// time limit.
+    pub decision_deadline: Option<Instant>,
+}
+
+pub enum Seat {
+    Open,
+    Bot { bot: String },
+    Human(HumanSeat),
+}
+
+pub struct HumanSeat {
+    pub name: String,
+    pub token_hash: TokenHash,
+    /// The highest command id received from this seat, over all its connections.
+    pub last_command: u64,
+    pub connected: bool,
+    /// Since when the player has had no connection (None while connected).
+    pub away_since: Option<Instant>,
+    /// The player left on purpose: the seat is abandoned at once, not after a grace time.
+    pub left: bool,
+    /// The server bot playing for the absent player, if one took over.
+    pub bot_playing: Option<String>,
+}
+
+impl HumanSeat {
+    pub fn new(name: String, token_hash: TokenHash) -> HumanSeat {
+        HumanSeat {
+            name,
+            token_hash,
+            last_command: 0,
+            connected: true,
+            away_since: None,
+            left: false,
+            bot_playing: None,
+        }
+    }
+}
+
+impl RoomState {
+    pub fn human(&self, seat: usize) -> Option<&HumanSeat> {
+        match self.seats.get(seat) {
+            Some(Seat::Human(h)) => Some(h),
+            _ => None,
+        }
+    }
+
+    pub fn human_mut(&mut self, seat: usize) -> Option<&mut HumanSeat> {
+        match self.seats.get_mut(seat) {
+            Some(Seat::Human(h)) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The name shown for a seat in results.
+    pub fn seat_name(&self, seat: usize) -> String {
+        match self.seats.get(seat) {
+            Some(Seat::Human(h)) => h.name.clone(),
+            Some(Seat::Bot { bot }) => format!("{bot} (bot)"),
+            Some(Seat::Open) | None => format!("seat {seat}"),
+        }
+    }
+
+    pub fn all_seats_filled(&self) -> bool {
+        self.seats.iter().all(|s| !matches!(s, Seat::Open))
+    }
+
+    /// What a log keeps of the room.
+    pub fn record(&self) -> RoomRecord {
+        RoomRecord {
+            id: self.id.clone(),
+            settings: self.settings.clone(),
+            seats: self
+                .seats
+                .iter()
+                .map(|s| match s {
+                    Seat::Open => SeatRecord::Open,
+                    Seat::Bot { bot } => SeatRecord::Bot { bot: bot.clone() },
+                    Seat::Human(h) => SeatRecord::human(&h.name, h.token_hash),
+                })
+                .collect(),
+        }
+    }
+}
