@@ -1,0 +1,39 @@
+// The server's public HTTP endpoints: which cards are implemented, the recommended
+// kingdoms whose cards all exist, and the bots.
+
+/** @param {string} path */
+async function getJson(path) {
+  const res = await fetch(path, { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return res.json();
+}
+
+/** @param {any} v @param {string} field */
+function listOf(v, field) {
+  if (Array.isArray(v)) return v;
+  if (v && Array.isArray(v[field])) return v[field];
+  return [];
+}
+
+/**
+ * @returns {Promise<{cards: string[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[]}>}
+ */
+export async function loadMeta() {
+  const [cards, kingdoms, bots] = await Promise.all([
+    getJson('/api/cards'),
+    getJson('/api/kingdoms'),
+    getJson('/api/bots'),
+  ]);
+  return {
+    cards: listOf(cards, 'cards')
+      .filter((c) => typeof c === 'string' || c.implemented !== false)
+      .map((c) => (typeof c === 'string' ? c : (c.id ?? c.key))),
+    kingdoms: listOf(kingdoms, 'kingdoms').map((k) => ({
+      id: k.id,
+      name: k.name ?? k.id,
+      cards: k.cards ?? [],
+      edition: k.edition,
+    })),
+    bots: listOf(bots, 'bots').map((b) => (typeof b === 'string' ? b : b.name)),
+  };
+}

@@ -1,0 +1,98 @@
+// Card data for display: names in four languages (Hungarian may differ by edition),
+// cost, types and English text, from data/cards.json.
+import { lang, t } from './i18n/index.js';
+
+/**
+ * @typedef {object} CardData
+ * @property {string} set
+ * @property {number} cost
+ * @property {string[]} types
+ * @property {string[]} editions
+ * @property {string} text
+ * @property {Record<string, string | Record<string, string>>} names
+ */
+
+/** @type {Record<string, CardData>} */
+let CARDS = {};
+
+/** Loads the card data once. */
+export async function loadCards() {
+  const res = await fetch(new URL('../data/cards.json', import.meta.url));
+  if (!res.ok) throw new Error(`cards.json: ${res.status}`);
+  CARDS = (await res.json()).cards;
+}
+
+/** @param {string} key @returns {CardData | undefined} */
+export function card(key) {
+  return CARDS[key];
+}
+
+export function allCards() {
+  return CARDS;
+}
+
+/** The edition whose names are shown (set from the game or room being viewed). */
+let edition = '2e';
+/** @param {string} e */
+export function setEdition(e) {
+  edition = e === '1e' ? '1e' : '2e';
+}
+
+/**
+ * The card's name in the current language, falling back to English (and to the id).
+ * @param {string} key @param {string} [ed]
+ */
+export function cardName(key, ed = edition) {
+  const names = CARDS[key]?.names;
+  if (!names) return key.replace(/_/g, ' ');
+  for (const l of [lang(), 'en']) {
+    const n = names[l];
+    if (typeof n === 'string') return n;
+    if (n && typeof n === 'object') return n[ed] ?? n['2e'] ?? Object.values(n)[0];
+  }
+  return key;
+}
+
+/** The card's types, most telling first, for colour and label. @param {string} key */
+export function cardTypes(key) {
+  return CARDS[key]?.types ?? [];
+}
+
+/** "Action – Attack" in the current language. @param {string} key */
+export function typeLabel(key) {
+  return cardTypes(key)
+    .map((ty) => t(`type.${ty}`))
+    .join(' – ');
+}
+
+/** The CSS class naming the card's colour: its first type, except Reaction wins over Action. @param {string} key */
+export function typeClass(key) {
+  const types = cardTypes(key);
+  if (types.includes('reaction')) return 'ty-reaction';
+  if (types.includes('attack')) return 'ty-attack';
+  if (types.includes('action')) return 'ty-action';
+  if (types.includes('treasure') && types.includes('victory')) return 'ty-treasure-victory';
+  return types.length ? `ty-${types[0]}` : 'ty-unknown';
+}
+
+/** @param {string} key */
+export function cardCost(key) {
+  return CARDS[key]?.cost ?? 0;
+}
+
+/** @param {string} key */
+export function cardText(key) {
+  return CARDS[key]?.text ?? '';
+}
+
+/**
+ * Groups repeated cards: ["copper","copper","estate"] → "2 × Copper, Estate" style list
+ * entries, in first-seen order.
+ * @param {string[]} keys @returns {string[]}
+ */
+export function groupedNames(keys) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return [...counts].map(([k, n]) => (n > 1 ? `${n} × ${cardName(k)}` : cardName(k)));
+}

@@ -1,0 +1,126 @@
+// How a card looks wherever it appears: its name, cost, a type colour AND a type label
+// (colour is never the only signal), and its text in a details dialog.
+import { h } from './dom.js';
+import { cardCost, cardName, cardText, cardTypes, typeClass, typeLabel } from './cards.js';
+import { t } from './i18n/index.js';
+import { state, update } from './store.js';
+
+/** Short type marks shown on small cards, so types read without colour. */
+const TYPE_MARK = { action: '◆', treasure: '$', victory: '♛', curse: '☠', attack: '⚔', reaction: '☂' };
+
+/** @param {string} key */
+export function typeMarks(key) {
+  return cardTypes(key)
+    .map((ty) => /** @type {Record<string, string>} */ (TYPE_MARK)[ty] ?? '')
+    .join('');
+}
+
+/** @param {string | null} key */
+export function setHover(key) {
+  if (state.hover !== key) update((s) => {
+    s.hover = key;
+  });
+}
+
+/** @param {string} key */
+export function showInfo(key) {
+  update((s) => {
+    s.info = key;
+  });
+}
+
+/**
+ * A card as a button (hand, choices): name, cost, type label.
+ * @param {string} key
+ * @param {object} opts
+ * @param {string} opts.testid
+ * @param {string} [opts.dkey]       identity among siblings
+ * @param {() => void} [opts.onClick]
+ * @param {boolean} [opts.enabled]   clickable now (highlighted)
+ * @param {boolean} [opts.pressed]   for toggles (aria-pressed)
+ * @param {string} [opts.label]      accessible label override
+ * @param {string} [opts.extra]      extra class
+ */
+export function cardButton(key, { testid, dkey, onClick, enabled = false, pressed, label, extra }) {
+  const name = cardName(key);
+  return h(
+    'button',
+    {
+      type: 'button',
+      key: dkey,
+      class: ['card', typeClass(key), enabled && 'enabled', pressed && 'pressed', extra],
+      'data-testid': testid,
+      'data-card': key,
+      'aria-pressed': pressed === undefined ? null : String(pressed),
+      'aria-disabled': enabled ? null : 'true',
+      'aria-label': label ?? `${name} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
+      onclick: () => {
+        if (enabled && onClick) onClick();
+        else showInfo(key);
+      },
+      onpointerenter: () => setHover(key),
+      onfocus: () => setHover(key),
+    },
+    h('span', { class: 'card-name' }, name),
+    h(
+      'span',
+      { class: 'card-meta' },
+      h('span', { class: 'cost', 'aria-hidden': 'true' }, `$${cardCost(key)}`),
+      h('span', { class: 'type-label', 'aria-hidden': 'true' }, typeLabel(key)),
+    ),
+  );
+}
+
+/** A small inert card chip (in play, discard top, deck lists). @param {string} key @param {string} [dkey] */
+export function cardChip(key, dkey) {
+  return h(
+    'span',
+    {
+      key: dkey,
+      class: ['chip', typeClass(key)],
+      title: `${cardName(key)} — ${typeLabel(key)}`,
+      'data-card': key,
+      onpointerenter: () => setHover(key),
+    },
+    h('span', { class: 'chip-mark', 'aria-hidden': 'true' }, typeMarks(key)),
+    ' ',
+    cardName(key),
+  );
+}
+
+/** The card text block (used by the hover panel and the dialog). @param {string} key */
+export function cardDetails(key) {
+  return h(
+    'div',
+    { class: ['card-details', typeClass(key)] },
+    h('div', { class: 'cd-head' }, h('strong', { class: 'cd-name' }, cardName(key)), h('span', { class: 'cost' }, `$${cardCost(key)}`)),
+    h('div', { class: 'cd-types' }, `${typeMarks(key)} ${typeLabel(key)}`),
+    h('p', { class: 'cd-text', lang: 'en' }, cardText(key)),
+  );
+}
+
+/** The modal dialog with one card's details, when one is asked for. */
+export function infoDialog() {
+  const key = state.info;
+  if (!key) return null;
+  const close = () => update((s) => {
+    s.info = null;
+  });
+  return h(
+    'div',
+    { class: 'modal-backdrop', onclick: (/** @type {Event} */ e) => e.target === e.currentTarget && close() },
+    h(
+      'div',
+      {
+        class: 'modal',
+        role: 'dialog',
+        'aria-modal': 'true',
+        'aria-label': t('table.card_info'),
+        'data-testid': 'card-info',
+        onkeydown: (/** @type {KeyboardEvent} */ e) => e.key === 'Escape' && close(),
+      },
+      cardDetails(key),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'card-info-close', 'data-autofocus': '', onclick: close }, t('common.close')),
+    ),
+  );
+}

@@ -1,0 +1,177 @@
+// A tiny render helper: `h()` builds elements, `patch()` morphs the live DOM into a
+// freshly built tree in place, so focus, caret, open <details>, scroll positions and
+// native widgets survive a re-render. Children with a `key` are matched by key.
+
+/**
+ * @typedef {Record<string, any> | null | undefined} Props
+ * @typedef {Node | string | number | null | undefined | false | Child[]} Child
+ */
+
+const HANDLERS = Symbol('handlers');
+const LISTENING = Symbol('listening');
+
+/** @param {Event} e */
+function dispatch(e) {
+  const el = /** @type {any} */ (e.currentTarget);
+  const fn = el[HANDLERS]?.[e.type];
+  if (fn) fn(e);
+}
+
+/** @param {any} el @param {string} type */
+function listen(el, type) {
+  el[LISTENING] ??= new Set();
+  if (!el[LISTENING].has(type)) {
+    el[LISTENING].add(type);
+    el.addEventListener(type, dispatch);
+  }
+}
+
+/**
+ * Builds an element. Props: `class` (string or array), `key` (stable identity among
+ * siblings), `on<event>` handlers, `value`/`checked`/`selected`/`disabled` as
+ * properties, everything else as attributes (`true` → empty attribute).
+ * @param {string} tag @param {Props} [props] @param {...Child} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, props, ...children) {
+  const el = /** @type {any} */ (document.createElement(tag));
+  let value;
+  if (props) {
+    for (const [k, v] of Object.entries(props)) {
+      if (k.startsWith('on') && typeof v === 'function') {
+        el[HANDLERS] ??= {};
+        el[HANDLERS][k.slice(2).toLowerCase()] = v;
+        listen(el, k.slice(2).toLowerCase());
+      } else if (v == null || v === false) {
+        continue;
+      } else if (k === 'class') {
+        const cls = Array.isArray(v) ? v.filter(Boolean).join(' ') : String(v);
+        if (cls) el.setAttribute('class', cls);
+      } else if (k === 'key') {
+        el.setAttribute('data-key', String(v));
+      } else if (k === 'value') {
+        value = v;
+      } else if (k === 'checked' || k === 'selected') {
+        el[k] = true;
+        el.setAttribute(k, '');
+      } else {
+        el.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+  }
+  append(el, children);
+  if (value !== undefined) {
+    el.value = String(value);
+    if (tag === 'input' || tag === 'textarea') el.setAttribute('value', String(value));
+    el.dataset.value = String(value);
+  }
+  return el;
+}
+
+/** @param {Node} el @param {Child[]} children */
+function append(el, children) {
+  for (const c of children) {
+    if (c == null || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** @param {Node} n */
+function keyOf(n) {
+  return n.nodeType === 1 ? /** @type {Element} */ (n).getAttribute('data-key') : null;
+}
+
+/** @param {Node} a @param {Node} b */
+function same(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName;
+}
+
+/**
+ * Morphs `live` (in the document) into `next` (freshly built), reusing nodes.
+ * @param {Node} live @param {Node} next
+ */
+function morph(live, next) {
+  if (live.nodeType === 3 || live.nodeType === 8) {
+    if (live.nodeValue !== next.nodeValue) live.nodeValue = next.nodeValue;
+    return;
+  }
+  const a = /** @type {any} */ (live);
+  const b = /** @type {any} */ (next);
+  // attributes
+  for (const attr of [...a.attributes]) {
+    if (!b.hasAttribute(attr.name)) a.removeAttribute(attr.name);
+  }
+  for (const attr of [...b.attributes]) {
+    if (a.getAttribute(attr.name) !== attr.value) a.setAttribute(attr.name, attr.value);
+  }
+  // handlers
+  a[HANDLERS] = b[HANDLERS];
+  for (const type of Object.keys(b[HANDLERS] ?? {})) listen(a, type);
+  // form state
+  if (a.nodeName === 'INPUT') {
+    if (a.type === 'checkbox' || a.type === 'radio') {
+      if (a.checked !== b.checked) a.checked = b.checked;
+    } else if (b.dataset.value !== undefined && a.value !== b.value) {
+      a.value = b.value;
+    }
+  }
+  if (a.nodeName === 'OPTION' && a.selected !== b.selected) a.selected = b.selected;
+  // <details> keeps the user's open state unless the new tree says otherwise explicitly
+  morphChildren(a, b);
+  if (a.nodeName === 'SELECT' && b.dataset.value !== undefined && a.value !== b.dataset.value) {
+    a.value = b.dataset.value;
+  }
+  if (a.nodeName === 'TEXTAREA' && b.dataset.value !== undefined && a.value !== b.value) a.value = b.value;
+}
+
+/** @param {Node} live @param {Node} next */
+function morphChildren(live, next) {
+  const oldKids = [...live.childNodes];
+  const keyed = new Map();
+  const unkeyed = [];
+  for (const k of oldKids) {
+    const key = keyOf(k);
+    if (key != null && !keyed.has(key)) keyed.set(key, k);
+    else unkeyed.push(k);
+  }
+  let u = 0;
+  const result = [];
+  for (const n of [...next.childNodes]) {
+    const key = keyOf(n);
+    let match = null;
+    if (key != null) {
+      match = keyed.get(key) ?? null;
+      keyed.delete(key);
+    } else {
+      while (u < unkeyed.length && keyOf(unkeyed[u]) != null) u++;
+      match = unkeyed[u++] ?? null;
+    }
+    if (match && same(match, n)) {
+      morph(match, n);
+      result.push(match);
+    } else {
+      result.push(n);
+    }
+  }
+  const keep = new Set(result);
+  for (const k of oldKids) if (!keep.has(k)) live.removeChild(k);
+  result.forEach((node, i) => {
+    if (live.childNodes[i] !== node) live.insertBefore(node, live.childNodes[i] ?? null);
+  });
+}
+
+/**
+ * Makes `container`'s content equal to `tree`.
+ * @param {Element} container @param {Child} tree
+ */
+export function patch(container, tree) {
+  const next = document.createElement(container.nodeName);
+  append(next, [tree]);
+  morphChildren(container, next);
+}
+
+/** Joins class names, skipping falsy ones. @param {...any} names */
+export function cx(...names) {
+  return names.filter(Boolean).join(' ');
+}

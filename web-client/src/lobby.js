@@ -1,0 +1,506 @@
+// The lobby: your name, the rooms (refreshed every few seconds), and a form to create
+// a room (seats and bots, edition, kingdom, time per decision).
+import { h } from './dom.js';
+import { allCards, cardCost, cardName, typeClass, typeLabel } from './cards.js';
+import { t } from './i18n/index.js';
+import { botLabel } from './names.js';
+import { createRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
+import { state, update } from './store.js';
+import { typeMarks } from './cardview.js';
+
+const NAME_KEY = 'dominion.name';
+const TIMERS = [0, 30, 60, 120, 300];
+
+export function rememberedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** @param {string} name */
+function setName(name) {
+  update((s) => {
+    s.name = name;
+  });
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    /* ignore */
+  }
+}
+
+/** The name to join with, or null (and a notice) when it is missing. */
+function nameOrAsk() {
+  const name = state.name.trim();
+  if (name.length >= 1 && name.length <= 32) return name;
+  update((s) => {
+    s.notice = t(name ? 'err.invalid_name' : 'lobby.name_needed');
+  });
+  document.getElementById('name-input')?.focus();
+  return null;
+}
+
+/** "base_2e/first_game" → "Base 2E" @param {string} id */
+function kingdomGroup(id) {
+  const prefix = id.split('/')[0] ?? '';
+  return prefix
+    .split('_')
+    .map((p) => (/^\de$/.test(p) ? p.toUpperCase() : t(`set.${p}`)))
+    .join(' ');
+}
+
+/** @param {{id: string, name: string}} k */
+export function kingdomLabel(k) {
+  return `${kingdomGroup(k.id)}: ${k.name}`;
+}
+
+/** Kingdom cards that are implemented and exist in the edition. @param {'1e' | '2e'} edition */
+function pickable(edition) {
+  const data = allCards();
+  return state.meta.cards
+    .filter((k) => data[k] && data[k].set !== 'basic' && data[k].editions.includes(edition))
+    .sort((a, b) => cardCost(a) - cardCost(b) || cardName(a).localeCompare(cardName(b)));
+}
+
+/** Recommended kingdoms whose every card is implemented. */
+function kingdoms() {
+  const have = new Set(state.meta.cards);
+  return state.meta.kingdoms.filter((k) => k.cards.every((c) => have.has(c)));
+}
+
+export function defaultCreateForm() {
+  return {
+    name: '',
+    players: 2,
+    seats: ['', 'big_money', 'big_money', 'big_money', 'big_money', 'big_money'],
+    edition: /** @type {'1e' | '2e'} */ ('2e'),
+    mode: /** @type {'recommended' | 'random' | 'pick'} */ ('recommended'),
+    recommended: 'base_2e/first_game',
+    picked: /** @type {string[]} */ ([]),
+    search: '',
+    setFilter: '',
+    costFilter: '',
+    timer: 0,
+  };
+}
+
+/** @param {(f: import('./store.js').CreateForm) => void} fn */
+function form(fn) {
+  update((s) => fn(s.create));
+}
+
+function nameField() {
+  return h(
+    'div',
+    { class: 'field name-field' },
+    h('label', { for: 'name-input' }, t('lobby.name')),
+    h('input', {
+      id: 'name-input',
+      'data-testid': 'name-input',
+      type: 'text',
+      maxlength: 32,
+      autocomplete: 'nickname',
+      'aria-describedby': 'name-hint',
+      value: state.name,
+      oninput: (/** @type {any} */ e) => setName(e.target.value),
+    }),
+    h('small', { id: 'name-hint', class: 'hint' }, t('lobby.name_hint')),
+  );
+}
+
+/** @param {import('./types.js').RoomSummary} room */
+function kingdomSummary(room) {
+  const k = room.settings.kingdom;
+  if (k.type === 'recommended') {
+    const known = state.meta.kingdoms.find((x) => x.id === k.id);
+    return known ? kingdomLabel(known) : k.id;
+  }
+  if (k.type === 'random') return t('room.kingdom_random');
+  return t('room.kingdom_cards');
+}
+
+/** @param {import('./types.js').RoomSummary} room */
+function roomItem(room) {
+  const mine = storedSeat();
+  const isMine = mine?.room === room.id;
+  const open = room.status === 'lobby';
+  const seats = room.seats.map((seat) => {
+    const o = seat.occupant;
+    let label;
+    let action = null;
+    if (o.type === 'empty') {
+      label = h('span', { class: 'muted' }, t('room.empty_seat'));
+      if (open && !isMine) {
+        action = h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn small',
+            'data-testid': `join-${room.id}-${seat.seat}`,
+            onclick: () => {
+              const name = nameOrAsk();
+              if (name) takeSeat(room.id, seat.seat, name);
+            },
+          },
+          t('room.take_seat', { n: seat.seat + 1 }),
+        );
+      }
+    } else if (o.type === 'bot') {
+      label = h('span', { class: 'bot' }, '⚙ ', botLabel(o.bot));
+    } else {
+      label = h(
+        'span',
+        {},
+        o.name,
+        !o.connected ? h('span', { class: 'muted' }, ` (${t('room.offline')})`) : null,
+        o.bot_playing ? h('span', { class: 'muted' }, ` (${t('room.bot_playing')})`) : null,
+      );
+    }
+    return h('li', { key: seat.seat }, h('span', { class: 'seat-no' }, `${seat.seat + 1}.`), ' ', label, ' ', action);
+  });
+  return h(
+    'li',
+    { key: room.id, class: ['room', `room-${room.status}`], 'data-testid': `room-${room.id}` },
+    h(
+      'div',
+      { class: 'room-head' },
+      h('strong', { class: 'room-name' }, room.name),
+      h('span', { class: ['badge', `st-${room.status}`] }, t(`room.status.${room.status}`)),
+    ),
+    h(
+      'div',
+      { class: 'room-meta' },
+      [
+        t(`edition.${room.settings.edition ?? '2e'}`),
+        kingdomSummary(room),
+        room.settings.decision_seconds ? t('room.timer', { n: room.settings.decision_seconds }) : null,
+        room.spectators ? t('room.spectators', { n: room.spectators }) : null,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ),
+    h('ul', { class: 'seat-list' }, seats),
+    h(
+      'div',
+      { class: 'room-actions' },
+      isMine
+        ? h('button', { type: 'button', class: 'btn primary small', 'data-testid': `resume-${room.id}`, onclick: () => resumeStored() }, t('lobby.resume'))
+        : null,
+      room.status !== 'broken'
+        ? h('button', { type: 'button', class: 'btn small', 'data-testid': `watch-${room.id}`, onclick: () => spectate(room.id) }, t('room.watch'))
+        : null,
+    ),
+  );
+}
+
+function roomList() {
+  const rooms = [...state.rooms].sort((a, b) => order(a) - order(b));
+  return h(
+    'section',
+    { class: 'panel rooms', 'aria-labelledby': 'rooms-h' },
+    h('h2', { id: 'rooms-h' }, t('lobby.rooms')),
+    rooms.length
+      ? h('ul', { class: 'room-list', 'data-testid': 'room-list', 'aria-live': 'polite' }, rooms.map(roomItem))
+      : h('p', { class: 'muted', 'data-testid': 'no-rooms' }, t('lobby.no_rooms')),
+  );
+}
+
+/** @param {import('./types.js').RoomSummary} r */
+function order(r) {
+  return { lobby: 0, playing: 1, finished: 2, broken: 3 }[r.status] ?? 4;
+}
+
+function seatFields() {
+  const f = state.create;
+  const rows = [];
+  for (let i = 0; i < f.players; i++) {
+    if (i === 0) {
+      rows.push(h('li', { key: 0 }, h('span', { class: 'seat-no' }, '1.'), ' ', h('strong', {}, t('create.seat_you'))));
+      continue;
+    }
+    rows.push(
+      h(
+        'li',
+        { key: i },
+        h('label', { for: `seat-${i}`, class: 'seat-no' }, `${i + 1}.`),
+        ' ',
+        h(
+          'select',
+          {
+            id: `seat-${i}`,
+            'data-testid': `seat-select-${i}`,
+            'aria-label': t('common.seat', { n: i + 1 }),
+            value: f.seats[i],
+            onchange: (/** @type {any} */ e) => form((c) => {
+              c.seats[i] = e.target.value;
+            }),
+          },
+          h('option', { value: '' }, t('create.seat_open')),
+          state.meta.bots.map((b) => h('option', { value: b }, t('create.seat_bot', { bot: b.replace(/_/g, ' ') }))),
+        ),
+      ),
+    );
+  }
+  return rows;
+}
+
+function pickList() {
+  const f = state.create;
+  const all = pickable(f.edition);
+  const sets = [...new Set(all.map((k) => allCards()[k].set))];
+  const costs = [...new Set(all.map(cardCost))].sort((a, b) => a - b);
+  const q = f.search.trim().toLowerCase();
+  const shown = all.filter(
+    (k) =>
+      (!f.setFilter || allCards()[k].set === f.setFilter) &&
+      (f.costFilter === '' || String(cardCost(k)) === f.costFilter) &&
+      (!q || cardName(k).toLowerCase().includes(q) || (allCards()[k].names.en ?? '').toString().toLowerCase().includes(q)),
+  );
+  const picked = new Set(f.picked.filter((k) => all.includes(k)));
+  return h(
+    'fieldset',
+    { class: 'pick', 'data-testid': 'pick-list' },
+    h('legend', {}, t('create.kingdom_pick')),
+    h(
+      'div',
+      { class: 'pick-filters' },
+      h('input', {
+        type: 'search',
+        'data-testid': 'pick-search',
+        'aria-label': t('create.search'),
+        placeholder: t('create.search'),
+        value: f.search,
+        oninput: (/** @type {any} */ e) => form((c) => {
+          c.search = e.target.value;
+        }),
+      }),
+      h(
+        'select',
+        {
+          'aria-label': t('create.filter_set'),
+          'data-testid': 'pick-set',
+          value: f.setFilter,
+          onchange: (/** @type {any} */ e) => form((c) => {
+            c.setFilter = e.target.value;
+          }),
+        },
+        h('option', { value: '' }, t('create.all_sets')),
+        sets.map((s) => h('option', { value: s }, t(`set.${s}`))),
+      ),
+      h(
+        'select',
+        {
+          'aria-label': t('create.filter_cost'),
+          'data-testid': 'pick-cost',
+          value: f.costFilter,
+          onchange: (/** @type {any} */ e) => form((c) => {
+            c.costFilter = e.target.value;
+          }),
+        },
+        h('option', { value: '' }, t('create.any_cost')),
+        costs.map((c) => h('option', { value: String(c) }, `$${c}`)),
+      ),
+    ),
+    h(
+      'p',
+      { class: ['pick-count', picked.size === 10 && 'ok'], 'aria-live': 'polite', 'data-testid': 'pick-count' },
+      t('create.pick_count', { n: picked.size }),
+      ' ',
+      picked.size
+        ? h('button', { type: 'button', class: 'btn link', onclick: () => form((c) => {
+            c.picked = [];
+          }) }, t('create.clear'))
+        : null,
+    ),
+    shown.length
+      ? h(
+          'ul',
+          { class: 'pick-cards' },
+          shown.map((k) =>
+            h(
+              'li',
+              { key: k },
+              h(
+                'label',
+                { class: ['pick-card', typeClass(k)] },
+                h('input', {
+                  type: 'checkbox',
+                  'data-testid': `pick-card-${k}`,
+                  checked: picked.has(k),
+                  disabled: !picked.has(k) && picked.size >= 10,
+                  onchange: (/** @type {any} */ e) => form((c) => {
+                    c.picked = e.target.checked ? [...c.picked.filter((x) => all.includes(x)), k] : c.picked.filter((x) => x !== k);
+                  }),
+                }),
+                h('span', { class: 'pick-name' }, cardName(k)),
+                h('span', { class: 'cost' }, `$${cardCost(k)}`),
+                h('span', { class: 'type-label' }, `${typeMarks(k)} ${typeLabel(k)}`),
+              ),
+            ),
+          ),
+        )
+      : h('p', { class: 'muted' }, t('create.no_match')),
+  );
+}
+
+function createForm() {
+  const f = state.create;
+  const ks = kingdoms();
+  const all = pickable(f.edition);
+  const pickedOk = f.picked.filter((k) => all.includes(k)).length === 10;
+  const canSubmit = state.conn === 'online' && (f.mode !== 'pick' || pickedOk) && (f.mode !== 'recommended' || ks.some((k) => k.id === f.recommended));
+  const radio = (/** @type {string} */ group, /** @type {string} */ value, /** @type {string} */ label, /** @type {boolean} */ checked, /** @type {() => void} */ on) =>
+    h(
+      'label',
+      { class: 'radio' },
+      h('input', { type: 'radio', name: group, value, checked, 'data-testid': `${group}-${value}`, onchange: on }),
+      ' ',
+      label,
+    );
+  const submit = (/** @type {Event} */ e) => {
+    e.preventDefault();
+    const name = nameOrAsk();
+    if (!name || !canSubmit) return;
+    /** @type {import('./types.js').RoomSettings} */
+    const settings = {
+      kingdom:
+        f.mode === 'recommended'
+          ? { type: 'recommended', id: f.recommended }
+          : f.mode === 'random'
+            ? { type: 'random' }
+            : { type: 'cards', cards: f.picked.filter((k) => all.includes(k)) },
+      edition: f.edition,
+      seats: f.seats.slice(0, f.players).map((b, i) => (i === 0 || !b ? { type: 'open' } : { type: 'bot', bot: b })),
+    };
+    if (f.name.trim()) settings.name = f.name.trim().slice(0, 64);
+    if (f.timer > 0) settings.decision_seconds = f.timer;
+    createRoom(settings, name);
+  };
+  return h(
+    'section',
+    { class: 'panel create', 'aria-labelledby': 'create-h' },
+    h('h2', { id: 'create-h' }, t('create.heading')),
+    h(
+      'form',
+      { 'data-testid': 'create-form', onsubmit: submit, novalidate: true },
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'room-name' }, t('create.name')),
+        h('input', {
+          id: 'room-name',
+          type: 'text',
+          maxlength: 64,
+          'data-testid': 'room-name-input',
+          value: f.name,
+          oninput: (/** @type {any} */ e) => form((c) => {
+            c.name = e.target.value;
+          }),
+        }),
+      ),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'players' }, t('create.players')),
+        h(
+          'select',
+          {
+            id: 'players',
+            'data-testid': 'players-select',
+            value: String(f.players),
+            onchange: (/** @type {any} */ e) => form((c) => {
+              c.players = Number(e.target.value);
+            }),
+          },
+          [2, 3, 4, 5, 6].map((n) => h('option', { value: String(n) }, String(n))),
+        ),
+      ),
+      h('ul', { class: 'seat-config' }, seatFields()),
+      h(
+        'fieldset',
+        { class: 'field' },
+        h('legend', {}, t('create.edition')),
+        ['2e', '1e'].map((e) =>
+          radio('edition', e, t(`edition.${e}`), f.edition === e, () => form((c) => {
+            c.edition = /** @type {'1e' | '2e'} */ (e);
+          })),
+        ),
+      ),
+      h(
+        'fieldset',
+        { class: 'field' },
+        h('legend', {}, t('create.kingdom')),
+        radio('kingdom', 'recommended', t('create.kingdom_recommended'), f.mode === 'recommended', () => form((c) => {
+          c.mode = 'recommended';
+        })),
+        radio('kingdom', 'random', t('create.kingdom_random'), f.mode === 'random', () => form((c) => {
+          c.mode = 'random';
+        })),
+        radio('kingdom', 'pick', t('create.kingdom_pick'), f.mode === 'pick', () => form((c) => {
+          c.mode = 'pick';
+        })),
+      ),
+      f.mode === 'recommended'
+        ? h(
+            'div',
+            { class: 'field' },
+            h('label', { for: 'recommended' }, t('create.recommended_set')),
+            h(
+              'select',
+              {
+                id: 'recommended',
+                'data-testid': 'recommended-select',
+                value: f.recommended,
+                onchange: (/** @type {any} */ e) => form((c) => {
+                  c.recommended = e.target.value;
+                }),
+              },
+              ks.map((k) => h('option', { value: k.id }, kingdomLabel(k))),
+            ),
+            h('p', { class: 'hint kingdom-preview' }, (ks.find((k) => k.id === f.recommended)?.cards ?? []).map((c) => cardName(c, f.edition)).join(', ')),
+          )
+        : null,
+      f.mode === 'pick' ? pickList() : null,
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'timer' }, t('create.timer')),
+        h(
+          'select',
+          {
+            id: 'timer',
+            'data-testid': 'timer-select',
+            value: String(f.timer),
+            onchange: (/** @type {any} */ e) => form((c) => {
+              c.timer = Number(e.target.value);
+            }),
+          },
+          TIMERS.map((n) => h('option', { value: String(n) }, n ? t('create.timer_seconds', { n }) : t('create.timer_none'))),
+        ),
+      ),
+      f.mode === 'pick' && !pickedOk ? h('p', { class: 'hint' }, t('create.pick_need')) : null,
+      h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'create-submit', disabled: !canSubmit }, t('create.submit')),
+    ),
+  );
+}
+
+export function lobbyView() {
+  const mine = storedSeat();
+  const mineRoom = mine ? state.rooms.find((r) => r.id === mine.room && r.status !== 'finished') : null;
+  return h(
+    'div',
+    { class: 'lobby', 'data-testid': 'lobby' },
+    h('h1', { class: 'visually-hidden' }, t('lobby.heading')),
+    h(
+      'div',
+      { class: 'panel you' },
+      nameField(),
+      mineRoom
+        ? h('button', { type: 'button', class: 'btn primary', 'data-testid': 'resume-banner', onclick: () => resumeStored() }, `${t('lobby.resume')}: ${mineRoom.name}`)
+        : null,
+    ),
+    h('div', { class: 'lobby-grid' }, roomList(), createForm()),
+  );
+}

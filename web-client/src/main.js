@@ -1,0 +1,203 @@
+// Boots the client: language, card data, server metadata, the session, and one render
+// of the whole page after every state change (patched in place, see dom.js).
+import { h, patch } from './dom.js';
+import { loadCards } from './cards.js';
+import { loadMeta } from './api.js';
+import { infoDialog } from './cardview.js';
+import { confirm, secondsLeft } from './decision.js';
+import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
+import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
+import { answer, retryNow, startSession, takeBack } from './session.js';
+import { state, subscribe, update } from './store.js';
+import { tableView } from './table.js';
+
+function connIndicator() {
+  const s = state.conn;
+  let text;
+  let cls;
+  let action = null;
+  if (s === 'online') {
+    text = t('conn.online');
+    cls = 'ok';
+  } else if (s === 'connecting') {
+    text = state.retryAt ? t('conn.retrying') : t('conn.connecting');
+    cls = state.retryAt ? 'down' : 'wait';
+  } else if (s === 'down') {
+    const secs = Math.max(0, Math.ceil((state.retryAt - Date.now()) / 1000));
+    text = secs > 0 ? t('conn.down', { s: secs }) : t('conn.retrying');
+    cls = 'down';
+    action = h('button', { type: 'button', class: 'btn small', 'data-testid': 'retry-now', onclick: () => retryNow() }, t('conn.retry_now'));
+  } else if (s === 'replaced') {
+    text = t('conn.replaced');
+    cls = 'down';
+    action = h('button', { type: 'button', class: 'btn small', 'data-testid': 'take-back', onclick: () => takeBack() }, t('conn.take_back'));
+  } else {
+    text = t('conn.unsupported');
+    cls = 'down';
+  }
+  return h(
+    'div',
+    { class: ['conn', `conn-${cls}`], role: 'status', 'data-testid': 'conn-status', 'data-status': s },
+    h('span', { class: 'conn-dot', 'aria-hidden': 'true' }, cls === 'ok' ? '●' : cls === 'wait' ? '◌' : '⚠'),
+    ' ',
+    h('span', { class: 'conn-text' }, text),
+    action ? [' ', action] : null,
+  );
+}
+
+function header() {
+  return h(
+    'header',
+    { class: 'top' },
+    h('a', { class: 'skip', href: '#main' }, t('app.skip')),
+    h('span', { class: 'brand' }, t('app.title')),
+    connIndicator(),
+    h(
+      'label',
+      { class: 'lang' },
+      h('span', { class: 'visually-hidden' }, t('app.language')),
+      h(
+        'select',
+        {
+          'data-testid': 'lang-select',
+          'aria-label': t('app.language'),
+          value: document.documentElement.lang,
+          onchange: (/** @type {any} */ e) => {
+            setLang(e.target.value);
+            update();
+          },
+        },
+        LANGUAGES.map((l) => h('option', { value: l.code, lang: l.code }, l.label)),
+      ),
+    ),
+  );
+}
+
+function notice() {
+  if (!state.notice) return null;
+  return h(
+    'div',
+    { class: 'notice', role: 'alert', 'data-testid': 'notice' },
+    h('span', {}, state.notice),
+    h('button', { type: 'button', class: 'btn small', 'aria-label': t('common.close'), onclick: () => update((s) => {
+      s.notice = null;
+    }) }, '×'),
+  );
+}
+
+function view() {
+  return [
+    header(),
+    notice(),
+    h('main', { id: 'main', tabindex: -1 }, state.roomId ? tableView() : lobbyView()),
+    infoDialog(),
+  ];
+}
+
+const app = /** @type {HTMLElement} */ (document.getElementById('app'));
+let lastDecision = -1;
+
+function render() {
+  const active = document.activeElement;
+  const log = app.querySelector('[data-testid="log"]');
+  const atBottom = !log || log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  patch(app, view());
+  const logAfter = app.querySelector('[data-testid="log"]');
+  if (logAfter && atBottom) logAfter.scrollTop = logAfter.scrollHeight;
+  document.title = state.decision ? `● ${t('app.title')}` : t('app.title');
+  // A new decision: when focus was lost (the clicked control went away), move it to
+  // the decision's first control so keyboard players can go on.
+  const d = state.decision?.decision ?? -1;
+  if (d !== lastDecision) {
+    lastDecision = d;
+    if (d >= 0 && (!document.activeElement || document.activeElement === document.body || !app.contains(active))) {
+      const first = app.querySelector('[data-testid="decision"] button:not([disabled]), [data-testid="decision"] select');
+      if (first instanceof HTMLElement) first.focus({ preventScroll: true });
+    }
+  }
+  if (state.info) {
+    const modalBtn = app.querySelector('.modal [data-autofocus]');
+    if (modalBtn instanceof HTMLElement && !app.querySelector('.modal')?.contains(document.activeElement)) modalBtn.focus();
+  }
+}
+
+function onKey(/** @type {KeyboardEvent} */ e) {
+  const target = /** @type {HTMLElement} */ (e.target);
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (target.closest('input, select, textarea')) return;
+  if (e.key === 'Escape' && state.info) {
+    update((s) => {
+      s.info = null;
+    });
+    return;
+  }
+  const d = state.decision;
+  if (!d || state.sending) return;
+  const p = d.prompt;
+  const key = e.key.toLowerCase();
+  if (key === 't' && p.kind === 'buy_phase' && p.treasures.length) {
+    e.preventDefault();
+    answer({ type: 'play_all_treasures' });
+  } else if (key === 'e' && (p.kind === 'action_phase' || p.kind === 'buy_phase')) {
+    e.preventDefault();
+    answer({ type: 'end_phase' });
+  } else if (e.key === 'Enter' && target === document.body) {
+    e.preventDefault();
+    confirm();
+  }
+}
+
+async function boot() {
+  setLang(initialLang(), false);
+  Object.assign(state, {
+    conn: 'connecting',
+    retryAt: 0,
+    name: rememberedName(),
+    rooms: [],
+    meta: { cards: [], kingdoms: [], bots: [] },
+    create: defaultCreateForm(),
+    roomId: null,
+    room: null,
+    seat: null,
+    spectating: false,
+    view: null,
+    nextEvent: 0,
+    events: [],
+    decision: null,
+    decisionAt: 0,
+    selected: [],
+    order: [],
+    named: '',
+    sending: false,
+    result: null,
+    notice: null,
+    info: null,
+    hover: null,
+  });
+  subscribe(render);
+  document.addEventListener('keydown', onKey);
+  try {
+    await loadCards();
+  } catch {
+    /* names fall back to ids */
+  }
+  render();
+  startSession();
+  loadMeta()
+    .then((meta) => update((s) => {
+      s.meta = meta;
+      if (meta.bots.length && !meta.bots.includes(s.create.seats[1])) {
+        s.create.seats = s.create.seats.map((b, i) => (i === 0 ? '' : meta.bots.includes('big_money') ? 'big_money' : meta.bots[0]));
+      }
+      if (!meta.kingdoms.some((k) => k.id === s.create.recommended) && meta.kingdoms[0]) s.create.recommended = meta.kingdoms[0].id;
+    }))
+    .catch(() => update((s) => {
+      s.notice = t('err.network');
+    }));
+  // Countdowns (reconnect, decision deadline) tick once a second.
+  setInterval(() => {
+    if (state.conn === 'down' || secondsLeft() != null) update();
+  }, 1000);
+}
+
+boot();

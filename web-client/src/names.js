@@ -1,0 +1,19 @@
+// Display names of seats, from the room's occupants.
+import { t } from './i18n/index.js';
+
+/** @param {string} bot */
+export function botLabel(bot) {
+  return t('common.bot', { bot: bot.replace(/_/g, ' ') });
+}
+
+/**
+ * @param {import('./store.js').State} s @param {number} seat
+ */
+export function seatName(s, seat) {
+  const occ = s.room?.seats.find((x) => x.seat === seat)?.occupant;
+  if (occ?.type === 'human') return occ.name;
+  if (occ?.type === 'bot') return botLabel(occ.bot);
+  const deck = s.result?.decks.find((d) => d.seat === seat);
+  if (deck) return deck.name;
+  return t('common.seat', { n: seat + 1 });
+}

@@ -1,0 +1,370 @@
+// What the page does with the server: joining, watching, resuming after a reload or a
+// lost connection (the seat token is kept in localStorage), and folding server
+// messages into the state.
+import { Connection } from './connection.js';
+import { setEdition } from './cards.js';
+import { t } from './i18n/index.js';
+import { state, update } from './store.js';
+
+/** @typedef {import('./types.js').ServerMessage} ServerMessage */
+/** @typedef {import('./types.js').Reply} Reply */
+
+const SEAT_KEY = 'dominion.seat';
+const LOG_PREFIX = 'dominion.log.';
+const MAX_STORED_EVENTS = 1500;
+
+/** @type {Connection} */
+let conn;
+
+/** @returns {{room: string, token: string, seat: number} | null} */
+export function storedSeat() {
+  try {
+    const v = JSON.parse(localStorage.getItem(SEAT_KEY) ?? 'null');
+    return v && typeof v.room === 'string' && typeof v.token === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {{room: string, token: string, seat: number} | null} v */
+function storeSeat(v) {
+  try {
+    if (v) localStorage.setItem(SEAT_KEY, JSON.stringify(v));
+    else localStorage.removeItem(SEAT_KEY);
+  } catch {
+    /* ignore */
+  }
+}
+
+/** @param {string} room */
+function loadLog(room) {
+  try {
+    const v = JSON.parse(localStorage.getItem(LOG_PREFIX + room) ?? 'null');
+    if (v && Array.isArray(v.events) && typeof v.next === 'number') return v;
+  } catch {
+    /* ignore */
+  }
+  return null;
+}
+
+function saveLog() {
+  if (!state.roomId || state.spectating) return;
+  try {
+    localStorage.setItem(
+      LOG_PREFIX + state.roomId,
+      JSON.stringify({ next: state.nextEvent, events: state.events.slice(-MAX_STORED_EVENTS) }),
+    );
+  } catch {
+    /* full or unavailable: the log is a convenience */
+  }
+}
+
+/** @param {string} room */
+function dropLog(room) {
+  try {
+    localStorage.removeItem(LOG_PREFIX + room);
+  } catch {
+    /* ignore */
+  }
+}
+
+export function startSession() {
+  conn = new Connection({
+    onStatus: (status, retryAt) => update((s) => {
+      s.conn = status;
+      s.retryAt = retryAt ?? 0;
+    }),
+    onReady: () => onReady(),
+    onMessage: (msg) => onMessage(msg),
+  });
+  const seat = storedSeat();
+  if (seat) {
+    const log = loadLog(seat.room);
+    update((s) => {
+      s.roomId = seat.room;
+      s.seat = seat.seat;
+      if (log) {
+        s.events = log.events;
+        s.nextEvent = log.next;
+      }
+    });
+  }
+  conn.open();
+  setInterval(() => {
+    if (!state.roomId && state.conn === 'online' && document.visibilityState !== 'hidden') refreshRooms();
+  }, 3000);
+}
+
+export function retryNow() {
+  conn.retryNow();
+}
+
+/** Takes the seat back in this tab after another tab took it. */
+export function takeBack() {
+  conn.open();
+}
+
+async function onReady() {
+  const seat = storedSeat();
+  if (seat && (state.roomId === seat.room || !state.roomId)) {
+    await resume(seat);
+  } else if (state.roomId && state.spectating) {
+    await spectate(state.roomId);
+  } else {
+    await refreshRooms();
+  }
+}
+
+/** @param {{room: string, token: string, seat: number}} seat */
+async function resume(seat) {
+  const cmd = { type: 'resume', room: seat.room, token: seat.token };
+  if (state.nextEvent > 0 && state.events.length) Object.assign(cmd, { last_event: state.nextEvent - 1 });
+  let answer;
+  try {
+    answer = await conn.request(cmd);
+  } catch {
+    return; // dropped again; the next `welcome` retries
+  }
+  if (answer.type === 'seated') {
+    conn.bumpId(answer.last_command);
+    update((s) => {
+      s.roomId = answer.room;
+      s.seat = answer.seat;
+      s.spectating = false;
+    });
+    await refreshRooms();
+  } else if (answer.type === 'error') {
+    if (answer.code === 'bad_token' || answer.code === 'unknown_room') {
+      storeSeat(null);
+      dropLog(seat.room);
+      resetRoom();
+      update((s) => {
+        s.notice = t(`err.${answer.code}`);
+      });
+      await refreshRooms();
+    } else if (answer.code === 'already_in_room') {
+      // This connection already holds the seat (a resume raced a reconnect): fine.
+    } else {
+      showError(answer);
+    }
+  }
+}
+
+function resetRoom() {
+  update((s) => {
+    s.roomId = null;
+    s.room = null;
+    s.seat = null;
+    s.spectating = false;
+    s.view = null;
+    s.nextEvent = 0;
+    s.events = [];
+    s.decision = null;
+    s.result = null;
+    s.sending = false;
+    s.selected = [];
+    s.order = [];
+  });
+}
+
+export async function refreshRooms() {
+  try {
+    const answer = await conn.request({ type: 'list_rooms' });
+    if (answer.type === 'room_list') {
+      update((s) => {
+        s.rooms = answer.rooms;
+        const mine = s.roomId ? answer.rooms.find((r) => r.id === s.roomId) : null;
+        if (mine) s.room = mine;
+      });
+    }
+  } catch {
+    /* offline: the indicator says so */
+  }
+}
+
+/** @param {ServerMessage & {type: 'error'}} err */
+function showError(err) {
+  const key = `err.${err.code}`;
+  const localized = t(key);
+  update((s) => {
+    s.notice = localized !== key ? localized : t('err.refused', { message: err.message });
+  });
+}
+
+/**
+ * Sends a command and handles a refusal by showing it.
+ * @param {Record<string, any>} command
+ * @returns {Promise<ServerMessage | null>}
+ */
+async function command(command) {
+  update((s) => {
+    s.notice = null;
+  });
+  try {
+    const answer = await conn.request(command);
+    if (answer.type === 'error') {
+      showError(answer);
+      return null;
+    }
+    return answer;
+  } catch {
+    update((s) => {
+      s.notice = t('err.network');
+    });
+    return null;
+  }
+}
+
+/** @param {import('./types.js').RoomSettings} settings @param {string} name */
+export async function createRoom(settings, name) {
+  const created = await command({ type: 'create_room', settings });
+  if (!created || created.type !== 'room_created') return;
+  const seat = settings.seats.findIndex((x) => x.type === 'open');
+  await takeSeat(created.room.id, seat >= 0 ? seat : undefined, name);
+}
+
+/** @param {string} room @param {number | undefined} seat @param {string} name */
+export async function takeSeat(room, seat, name) {
+  const cmd = { type: 'take_seat', room, name };
+  if (seat != null) Object.assign(cmd, { seat });
+  const answer = await command(cmd);
+  if (!answer || answer.type !== 'seated') return;
+  conn.bumpId(answer.last_command);
+  storeSeat({ room: answer.room, token: answer.token, seat: answer.seat });
+  dropLog(answer.room);
+  resetRoom();
+  update((s) => {
+    s.roomId = answer.room;
+    s.seat = answer.seat;
+    s.room = s.rooms.find((r) => r.id === answer.room) ?? null;
+  });
+  await refreshRooms();
+}
+
+/** @param {string} room */
+export async function spectate(room) {
+  const answer = await command({ type: 'spectate', room });
+  if (!answer || answer.type !== 'spectating') return;
+  const keepLog = state.roomId === room && state.spectating;
+  if (!keepLog) resetRoom();
+  update((s) => {
+    s.roomId = room;
+    s.spectating = true;
+    s.room = s.rooms.find((r) => r.id === room) ?? null;
+  });
+}
+
+/** Resumes the stored seat from the lobby's "return to your game". */
+export async function resumeStored() {
+  const seat = storedSeat();
+  if (!seat) return;
+  const log = loadLog(seat.room);
+  resetRoom();
+  update((s) => {
+    s.roomId = seat.room;
+    s.seat = seat.seat;
+    if (log) {
+      s.events = log.events;
+      s.nextEvent = log.next;
+    }
+  });
+  await resume(seat);
+}
+
+export async function startGame() {
+  await command({ type: 'start' });
+}
+
+/** Leaves the room (frees the seat before the game; after it, just goes back). */
+export async function leaveRoom() {
+  const room = state.roomId;
+  if (state.conn === 'online') await command({ type: 'leave' });
+  if (room) dropLog(room);
+  storeSeat(null);
+  resetRoom();
+  update((s) => {
+    s.notice = null;
+  });
+  await refreshRooms();
+}
+
+/** Answers the pending decision. @param {Reply} reply */
+export async function answer(reply) {
+  const d = state.decision;
+  if (!d || state.sending) return;
+  update((s) => {
+    s.sending = true;
+  });
+  const result = await command({ type: 'reply', decision: d.decision, reply });
+  update((s) => {
+    s.sending = false;
+    // On success the next `events`/`decision` replace the prompt; on a stale decision
+    // the server sends the current one again after a resume, so drop ours.
+    if (result && s.decision?.decision === d.decision) s.decision = null;
+  });
+}
+
+/** @param {ServerMessage} msg */
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'room':
+      update((s) => {
+        if (msg.room.id === s.roomId) s.room = msg.room;
+        const i = s.rooms.findIndex((r) => r.id === msg.room.id);
+        if (i >= 0) s.rooms[i] = msg.room;
+      });
+      break;
+    case 'snapshot':
+      update((s) => {
+        setView(s, msg.view);
+        s.nextEvent = msg.next_event;
+      });
+      saveLog();
+      break;
+    case 'events':
+      update((s) => {
+        const skip = Math.max(0, s.nextEvent - msg.first);
+        const fresh = msg.events.slice(skip);
+        s.events = s.events.concat(fresh);
+        if (s.events.length > MAX_STORED_EVENTS * 2) s.events = s.events.slice(-MAX_STORED_EVENTS);
+        s.nextEvent = Math.max(s.nextEvent, msg.first + msg.events.length);
+        setView(s, msg.view);
+      });
+      saveLog();
+      break;
+    case 'decision':
+      update((s) => {
+        if (s.seat !== msg.seat || s.spectating) return;
+        const same = s.decision?.decision === msg.decision;
+        s.decision = msg;
+        s.decisionAt = Date.now();
+        s.sending = false;
+        if (!same) {
+          s.selected = [];
+          s.order = msg.prompt.kind === 'order_cards' ? [...msg.prompt.cards] : [];
+          s.named = msg.prompt.kind === 'name_card' ? (msg.prompt.options[0] ?? '') : '';
+        }
+      });
+      break;
+    case 'game_over':
+      update((s) => {
+        s.result = msg;
+        s.decision = null;
+      });
+      break;
+    case 'error':
+      showError(msg);
+      break;
+    default:
+      break; // messages of a later protocol version are ignored
+  }
+}
+
+/** @param {import('./store.js').State} s @param {import('./types.js').GameView} view */
+function setView(s, view) {
+  s.view = view;
+  setEdition(view.edition);
+  if (s.decision && (view.decision !== s.decision.decision || view.waiting_for !== s.seat)) {
+    s.decision = null;
+  }
+}

@@ -1,0 +1,73 @@
+// The client's whole state in one object, and a render scheduled after each change.
+
+/** @typedef {import('./types.js').RoomSummary} RoomSummary */
+/** @typedef {import('./types.js').GameView} GameView */
+/** @typedef {import('./types.js').GameEvent} GameEvent */
+/** @typedef {import('./types.js').DecisionRequest} DecisionRequest */
+/** @typedef {import('./types.js').GameResult} GameResult */
+
+/**
+ * @typedef {object} CreateForm
+ * @property {string} name
+ * @property {number} players
+ * @property {string[]} seats   '' for an open seat, else a bot name; seats[0] is the creator
+ * @property {'1e' | '2e'} edition
+ * @property {'recommended' | 'random' | 'pick'} mode
+ * @property {string} recommended
+ * @property {string[]} picked
+ * @property {string} search
+ * @property {string} setFilter
+ * @property {string} costFilter
+ * @property {number} timer   0 for no limit
+ */
+
+/**
+ * @typedef {object} State
+ * @property {import('./connection.js').ConnStatus} conn
+ * @property {number} retryAt
+ * @property {string} name
+ * @property {RoomSummary[]} rooms
+ * @property {{cards: string[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[]}} meta
+ * @property {CreateForm} create
+ * @property {string | null} roomId         the room this page is in (seated or watching)
+ * @property {RoomSummary | null} room
+ * @property {number | null} seat
+ * @property {boolean} spectating
+ * @property {GameView | null} view
+ * @property {number} nextEvent
+ * @property {GameEvent[]} events
+ * @property {DecisionRequest | null} decision
+ * @property {number} decisionAt           when the decision arrived (ms), for its deadline
+ * @property {number[]} selected            indices into a choose_cards/choose_modes prompt's options
+ * @property {string[]} order               the current order for order_cards
+ * @property {string} named                 the card chosen for name_card
+ * @property {boolean} sending
+ * @property {GameResult | null} result
+ * @property {string | null} notice         a message for the person (errors), cleared on the next action
+ * @property {string | null} info           the card whose details are shown in the dialog
+ * @property {string | null} hover          the card under the pointer or focus
+ */
+
+/** @type {Set<() => void>} */
+const listeners = new Set();
+let scheduled = false;
+
+/** @type {State} */
+export const state = /** @type {any} */ ({});
+
+/** Applies `fn` to the state and schedules one render. @param {(s: State) => void} [fn] */
+export function update(fn) {
+  if (fn) fn(state);
+  if (!scheduled) {
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      for (const l of listeners) l();
+    });
+  }
+}
+
+/** @param {() => void} fn */
+export function subscribe(fn) {
+  listeners.add(fn);
+}

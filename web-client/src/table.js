@@ -1,0 +1,393 @@
+// The game table: status, the Supply, the players' public state, the cards in play,
+// your hand and piles, the trash, the log, the decision panel and the end screen.
+// The waiting room (before the game starts) lives here too.
+import { h } from './dom.js';
+import { cardCost, cardName, groupedNames, typeClass, typeLabel } from './cards.js';
+import { cardButton, cardChip, cardDetails, setHover, showInfo, typeMarks } from './cardview.js';
+import { decisionPanel } from './decision.js';
+import { list, t } from './i18n/index.js';
+import { logLines } from './log.js';
+import { botLabel, seatName } from './names.js';
+import { answer, leaveRoom, startGame } from './session.js';
+import { state } from './store.js';
+
+/** @typedef {import('./types.js').GameView} GameView */
+
+function waitingRoom() {
+  const room = state.room;
+  const filled = room ? room.seats.every((s) => s.occupant.type !== 'empty') : false;
+  return h(
+    'section',
+    { class: 'panel waiting-room', 'data-testid': 'waiting-room', 'aria-labelledby': 'wait-h' },
+    h('h1', { id: 'wait-h' }, room?.name ?? t('wait.heading')),
+    h(
+      'ul',
+      { class: 'seat-list big' },
+      (room?.seats ?? []).map((s) => {
+        const o = s.occupant;
+        return h(
+          'li',
+          { key: s.seat, 'data-testid': `wait-seat-${s.seat}` },
+          h('span', { class: 'seat-no' }, `${s.seat + 1}.`),
+          ' ',
+          o.type === 'empty'
+            ? h('span', { class: 'muted' }, t('room.empty_seat'))
+            : o.type === 'bot'
+              ? `⚙ ${botLabel(o.bot)}`
+              : [o.name, s.seat === state.seat ? ` (${t('common.you')})` : '', !o.connected ? ` — ${t('room.offline')}` : ''],
+        );
+      }),
+    ),
+    h('p', { class: 'hint', 'aria-live': 'polite' }, filled ? t('wait.ready') : `${t('wait.need_seats')} ${t('wait.invite')}`),
+    h(
+      'div',
+      { class: 'choice-row' },
+      state.spectating
+        ? null
+        : h('button', { type: 'button', class: 'btn primary', 'data-testid': 'start-game', disabled: !filled, onclick: () => startGame() }, t('wait.start')),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'leave-room', onclick: () => leaveRoom() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
+    ),
+  );
+}
+
+/** @param {GameView} v */
+function statusBar(v) {
+  const mine = v.current === state.seat;
+  const cur = v.seats.find((s) => s.seat === v.current);
+  return h(
+    'section',
+    { class: ['status-bar', mine && 'my-turn'], 'data-testid': 'status-bar', 'aria-label': t('table.turn', { n: (cur?.turns ?? 0) }) },
+    h('span', { class: 'turn-who', 'data-testid': 'turn-who' }, mine ? `▶ ${t('table.your_turn')}` : t('table.turn_of', { name: seatName(state, v.current) })),
+    h('span', { class: 'turn-no' }, t('table.turn', { n: Math.max(1, cur?.turns ?? 1) })),
+    h('span', { class: 'phase', 'data-testid': 'phase' }, t(`phase.${v.phase}`)),
+    h(
+      'span',
+      { class: 'counters' },
+      counter(t('table.actions'), v.actions, 'actions'),
+      counter(t('table.buys'), v.buys, 'buys'),
+      counter(t('table.coins'), v.coins, 'coins', '$'),
+    ),
+  );
+}
+
+/** @param {string} label @param {number} n @param {string} id @param {string} [prefix] */
+function counter(label, n, id, prefix = '') {
+  return h('span', { class: 'counter', 'data-testid': `count-${id}` }, h('span', { class: 'counter-label' }, label), ' ', h('strong', {}, `${prefix}${n}`));
+}
+
+/** @param {import('./types.js').SeatView} s */
+function connectionOf(s) {
+  const occ = state.room?.seats.find((x) => x.seat === s.seat)?.occupant;
+  if (!occ) return null;
+  if (occ.type === 'bot') return h('span', { class: 'conn-tag bot', 'aria-hidden': 'true' }, '⚙');
+  if (occ.type === 'human') {
+    if (occ.bot_playing) return h('span', { class: 'conn-tag away' }, `⚠ ${t('room.bot_playing')}`);
+    return occ.connected
+      ? h('span', { class: 'conn-tag on' }, `● ${t('conn.online')}`)
+      : h('span', { class: 'conn-tag off' }, `○ ${t('room.offline')}`);
+  }
+  return null;
+}
+
+/** @param {GameView} v */
+function players(v) {
+  return h(
+    'section',
+    { class: 'panel players', 'aria-labelledby': 'players-h' },
+    h('h2', { id: 'players-h' }, t('table.players')),
+    h(
+      'ul',
+      { class: 'player-list' },
+      v.seats.map((s) =>
+        h(
+          'li',
+          {
+            key: s.seat,
+            class: ['player', s.seat === v.current && 'current', s.seat === state.seat && 'me'],
+            'data-testid': s.seat === state.seat ? 'me' : `opponent-${s.seat}`,
+            'aria-current': s.seat === v.current ? 'true' : null,
+          },
+          h(
+            'div',
+            { class: 'player-head' },
+            h('strong', {}, s.seat === v.current ? '▶ ' : '', seatName(state, s.seat), s.seat === state.seat ? ` (${t('common.you')})` : ''),
+            connectionOf(s),
+          ),
+          h(
+            'dl',
+            { class: 'stats' },
+            stat(t('table.hand_count'), s.hand_count, 'hand'),
+            stat(t('table.deck'), s.deck_count, 'deck'),
+            stat(t('table.discard'), s.discard_count, 'discard'),
+            stat(t('table.vp'), s.vp, 'vp'),
+          ),
+          s.discard_top ? h('div', { class: 'discard-top' }, cardChip(s.discard_top)) : null,
+        ),
+      ),
+    ),
+  );
+}
+
+/** @param {string} label @param {number} n @param {string} id */
+function stat(label, n, id) {
+  return h('div', { class: 'stat', 'data-stat': id }, h('dt', {}, label), h('dd', {}, String(n)));
+}
+
+/** @param {GameView} v */
+function supply(v) {
+  const d = state.decision;
+  const buyable = d?.prompt.kind === 'buy_phase' ? new Set(d.prompt.buyable) : new Set();
+  const pileChoice = d?.prompt.kind === 'choose_pile' ? new Set(d.prompt.options) : new Set();
+  const kingdom = new Set(v.kingdom);
+  /** @param {import('./types.js').PileView} p */
+  const pile = (p) => {
+    const canBuy = buyable.has(p.card) && !state.sending;
+    const canChoose = pileChoice.has(p.card) && !state.sending;
+    const active = canBuy || canChoose;
+    const name = cardName(p.card);
+    const label = [
+      canBuy ? t('dec.buy', { card: name }) : name,
+      typeLabel(p.card),
+      t('table.cost', { n: p.cost }),
+      p.count ? t('table.left', { n: p.count }) : t('table.pile_empty'),
+    ].join(', ');
+    return h(
+      'li',
+      { key: p.card, class: ['pile', typeClass(p.card), active && 'enabled', !p.count && 'empty'] },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'pile-main',
+          'data-testid': `pile-${p.card}`,
+          'data-card': p.card,
+          'aria-disabled': active ? null : 'true',
+          'aria-label': label,
+          onclick: () => {
+            if (canBuy) answer({ type: 'buy', card: p.card });
+            else if (canChoose) answer({ type: 'pile', card: p.card });
+            else showInfo(p.card);
+          },
+          onpointerenter: () => setHover(p.card),
+          onfocus: () => setHover(p.card),
+        },
+        h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
+        h('span', { class: 'pile-name' }, name),
+        h('span', { class: 'pile-type', 'aria-hidden': 'true' }, `${typeMarks(p.card)} ${typeLabel(p.card)}`),
+        h('span', { class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'pile-info', 'data-testid': `pile-info-${p.card}`, 'aria-label': `${t('table.card_info')}: ${name}`, onclick: () => showInfo(p.card) },
+        'i',
+      ),
+    );
+  };
+  const basics = v.supply.filter((p) => !kingdom.has(p.card));
+  const kingdomPiles = v.supply.filter((p) => kingdom.has(p.card));
+  return h(
+    'section',
+    { class: 'panel supply', 'data-testid': 'supply', 'aria-labelledby': 'supply-h' },
+    h('h2', { id: 'supply-h' }, t('table.supply')),
+    h('ul', { class: 'piles basics', 'aria-label': t('table.basic') }, basics.map(pile)),
+    h('ul', { class: 'piles kingdom', 'aria-label': t('table.kingdom') }, kingdomPiles.map(pile)),
+  );
+}
+
+/** @param {GameView} v */
+function playArea(v) {
+  const cur = v.seats.find((s) => s.seat === v.current);
+  if (!cur) return null;
+  return h(
+    'section',
+    { class: 'panel play-area', 'data-testid': 'in-play', 'aria-labelledby': 'inplay-h' },
+    h('h2', { id: 'inplay-h' }, `${t('table.in_play')} — ${seatName(state, v.current)}`),
+    cur.in_play.length
+      ? h('div', { class: 'chips' }, cur.in_play.map((c, i) => cardChip(c, `${i}-${c}`)))
+      : h('p', { class: 'muted' }, '—'),
+    v.seats
+      .filter((s) => s.aside.length)
+      .map((s) =>
+        h(
+          'div',
+          { key: `aside-${s.seat}`, class: 'aside' },
+          h('h3', {}, `${t('table.aside')} — ${seatName(state, s.seat)}`),
+          h('div', { class: 'chips' }, s.aside.map((c, i) => cardChip(c, `${i}-${c}`))),
+        ),
+      ),
+  );
+}
+
+/** @param {GameView} v */
+function hand(v) {
+  const me = v.seats.find((s) => s.seat === state.seat);
+  const d = state.decision;
+  const playable = d?.prompt.kind === 'action_phase' ? new Set(d.prompt.playable) : d?.prompt.kind === 'buy_phase' ? new Set(d.prompt.treasures) : new Set();
+  const cards = v.hand ?? [];
+  return h(
+    'section',
+    { class: 'panel hand-area', 'aria-labelledby': 'hand-h' },
+    h(
+      'div',
+      { class: 'hand-head' },
+      h('h2', { id: 'hand-h' }, t('table.hand'), ` (${cards.length})`),
+      me
+        ? h(
+            'div',
+            { class: 'my-piles' },
+            h('span', { 'data-testid': 'my-deck' }, `${t('table.deck')}: `, h('strong', {}, String(me.deck_count))),
+            h(
+              'span',
+              { 'data-testid': 'my-discard' },
+              `${t('table.discard')}: `,
+              h('strong', {}, String(me.discard_count)),
+              me.discard_top ? [' ', cardChip(me.discard_top)] : null,
+            ),
+          )
+        : null,
+    ),
+    cards.length
+      ? h(
+          'div',
+          { class: 'hand', 'data-testid': 'hand' },
+          cards.map((c, i) =>
+            cardButton(c, {
+              testid: `hand-card-${i}`,
+              dkey: `${i}-${c}`,
+              enabled: playable.has(c) && !state.sending,
+              label: playable.has(c) ? t('dec.play', { card: cardName(c) }) : undefined,
+              onClick: () => answer({ type: 'play', card: c }),
+            }),
+          ),
+        )
+      : h('p', { class: 'muted', 'data-testid': 'hand' }, t('table.hand_empty')),
+  );
+}
+
+/** @param {GameView} v */
+function trash(v) {
+  return h(
+    'details',
+    { class: 'panel trash', 'data-testid': 'trash' },
+    h('summary', {}, `${t('table.trash')} (${v.trash.length})`),
+    v.trash.length ? h('p', {}, list(groupedNames(v.trash))) : h('p', { class: 'muted' }, t('table.trash_empty')),
+  );
+}
+
+function logPanel() {
+  const lines = logLines(state);
+  return h(
+    'section',
+    { class: 'panel log', 'aria-labelledby': 'log-h' },
+    h('h2', { id: 'log-h' }, t('table.log')),
+    h(
+      'ol',
+      { class: 'log-lines', 'data-testid': 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0 },
+      lines.length
+        ? lines.map((l) => h('li', { key: l.key, class: ['log-line', `lk-${l.kind}`, l.seat === state.seat && 'mine'] }, l.parts))
+        : h('li', { class: 'muted' }, t('log.empty')),
+    ),
+  );
+}
+
+function hoverPanel() {
+  const key = state.hover;
+  return h(
+    'section',
+    { class: 'panel hover-info', 'aria-hidden': 'true' },
+    key ? cardDetails(key) : h('p', { class: 'muted' }, t('table.card_info')),
+  );
+}
+
+function endScreen() {
+  const r = state.result;
+  if (!r) return null;
+  const scores = [...r.scores].sort((a, b) => b.vp - a.vp || a.turns - b.turns);
+  const winners = scores.filter((s) => s.winner).map((s) => seatName(state, s.seat));
+  return h(
+    'section',
+    { class: 'panel end-screen', 'data-testid': 'end-screen', 'aria-labelledby': 'end-h' },
+    h('h1', { id: 'end-h' }, t('end.heading')),
+    h('p', { class: 'winner-line', 'data-testid': 'winner' }, '★ ', t('end.winners_are', { n: winners.length, names: list(winners) })),
+    h(
+      'table',
+      { class: 'scores', 'data-testid': 'scores' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('end.player')), h('th', { scope: 'col' }, t('end.vp')), h('th', { scope: 'col' }, t('end.turns')))),
+      h(
+        'tbody',
+        {},
+        scores.map((s) =>
+          h(
+            'tr',
+            { key: s.seat, class: [s.winner && 'winner'], 'data-testid': `score-${s.seat}` },
+            h('th', { scope: 'row' }, s.winner ? `★ ${seatName(state, s.seat)} — ${t('end.winner')}` : seatName(state, s.seat), s.seat === state.seat ? ` (${t('common.you')})` : ''),
+            h('td', { 'data-testid': `score-vp-${s.seat}` }, String(s.vp)),
+            h('td', {}, String(s.turns)),
+          ),
+        ),
+      ),
+    ),
+    h('h2', {}, t('end.decks')),
+    h(
+      'div',
+      { class: 'decks' },
+      r.decks.map((d) =>
+        h(
+          'div',
+          { key: d.seat, class: 'deck', 'data-testid': `deck-${d.seat}` },
+          h('h3', {}, seatName(state, d.seat), ` — ${t('common.cards', { n: d.cards.length })}`),
+          h('div', { class: 'chips' }, deckChips(d.cards)),
+        ),
+      ),
+    ),
+    h('div', { class: 'choice-row' }, h('button', { type: 'button', class: 'btn primary', 'data-testid': 'back-to-lobby', onclick: () => leaveRoom() }, t('common.back_to_lobby'))),
+  );
+}
+
+/** @param {string[]} cards */
+function deckChips(cards) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const c of cards) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => cardCost(b[0]) - cardCost(a[0]) || cardName(a[0]).localeCompare(cardName(b[0])))
+    .map(([c, n]) =>
+      h('span', { key: c, class: ['chip', typeClass(c)], title: typeLabel(c) }, h('span', { class: 'chip-mark', 'aria-hidden': 'true' }, typeMarks(c)), ` ${n} × ${cardName(c)}`),
+    );
+}
+
+export function tableView() {
+  const room = state.room;
+  const v = state.view;
+  if (!v) {
+    if (room && room.status === 'lobby') return waitingRoom();
+    return h('p', { class: 'panel', 'data-testid': 'table-loading' }, t('app.loading'));
+  }
+  return h(
+    'div',
+    { class: ['table', state.spectating && 'spectator'], 'data-testid': 'table' },
+    h('h1', { class: 'visually-hidden' }, room?.name ?? t('app.title')),
+    endScreen(),
+    statusBar(v),
+    h(
+      'div',
+      { class: 'table-grid' },
+      h(
+        'div',
+        { class: 'table-main' },
+        supply(v),
+        playArea(v),
+        state.spectating ? null : hand(v),
+        decisionPanel(),
+      ),
+      h('div', { class: 'table-side' }, players(v), hoverPanel(), trash(v), logPanel()),
+    ),
+    h(
+      'div',
+      { class: 'table-foot' },
+      v.game_over
+        ? null
+        : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => leaveRoom() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
+    ),
+  );
+}

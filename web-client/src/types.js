@@ -1,0 +1,163 @@
+// JSDoc types of the wire protocol, transcribed from crates/protocol (the committed
+// JSON Schema crates/protocol/schema/protocol.schema.json is the authority; the
+// browser tests validate every frame this client sends against it).
+// This module exports nothing at run time.
+
+/**
+ * @typedef {string} CardKey
+ * @typedef {'1e' | '2e'} Edition
+ * @typedef {'action' | 'buy' | 'cleanup'} Phase
+ * @typedef {'hand' | 'deck' | 'discard' | 'in_play' | 'revealed' | 'trash' | 'supply'} Zone
+ * @typedef {'action_phase' | 'buy_phase' | 'discard' | 'trash' | 'gain' | 'top_deck' | 'play_twice' | 'react' | 'choose_modes'} Purpose
+ * @typedef {'plus_card' | 'plus_action' | 'plus_buy' | 'plus_coin'} Mode
+ * @typedef {'discard' | 'hand' | 'deck'} Destination
+ */
+
+/**
+ * @typedef {{type: 'cards', cards: CardKey[]} | {type: 'recommended', id: string} | {type: 'random'}} KingdomChoice
+ * @typedef {{type: 'open'} | {type: 'bot', bot: string}} SeatSetting
+ * @typedef {{type: 'bot_after', seconds: number, bot?: string} | {type: 'wait'}} AbandonPolicy
+ * @typedef {object} RoomSettings
+ * @property {string} [name]
+ * @property {KingdomChoice} kingdom
+ * @property {Edition} [edition]
+ * @property {SeatSetting[]} seats
+ * @property {number} [decision_seconds]
+ * @property {AbandonPolicy} [abandoned]
+ */
+
+/**
+ * @typedef {{type: 'play', card: CardKey}
+ *   | {type: 'play_all_treasures'}
+ *   | {type: 'buy', card: CardKey}
+ *   | {type: 'end_phase'}
+ *   | {type: 'cards', cards: CardKey[]}
+ *   | {type: 'pile', card: CardKey | null}
+ *   | {type: 'modes', modes: Mode[]}
+ *   | {type: 'yes_no', yes: boolean}
+ *   | {type: 'name', card: CardKey}} Reply
+ */
+
+/**
+ * @typedef {{type: 'hello', protocol: number, client?: string}
+ *   | {type: 'ping', id: number}
+ *   | {type: 'list_rooms', id: number}
+ *   | {type: 'create_room', id: number, settings: RoomSettings}
+ *   | {type: 'take_seat', id: number, room: string, seat?: number, name: string}
+ *   | {type: 'resume', id: number, room: string, token: string, last_event?: number}
+ *   | {type: 'spectate', id: number, room: string}
+ *   | {type: 'leave', id: number}
+ *   | {type: 'start', id: number}
+ *   | {type: 'reply', id: number, decision: number, reply: Reply}} ClientMessage
+ */
+
+/**
+ * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string} | {type: 'bot', bot: string}} Occupant
+ * @typedef {{seat: number, occupant: Occupant}} SeatInfo
+ * @typedef {'lobby' | 'playing' | 'finished' | 'broken'} RoomStatus
+ * @typedef {object} RoomSummary
+ * @property {string} id
+ * @property {string} name
+ * @property {RoomStatus} status
+ * @property {RoomSettings} settings
+ * @property {SeatInfo[]} seats
+ * @property {number} spectators
+ */
+
+/**
+ * @typedef {{card: CardKey, count: number, cost: number}} PileView
+ * @typedef {object} SeatView
+ * @property {number} seat
+ * @property {number} hand_count
+ * @property {number} deck_count
+ * @property {number} discard_count
+ * @property {CardKey} [discard_top]
+ * @property {CardKey[]} in_play
+ * @property {CardKey[]} aside
+ * @property {number} vp
+ * @property {number} turns
+ * @typedef {object} GameView
+ * @property {number} [seat]
+ * @property {Edition} edition
+ * @property {CardKey[]} kingdom
+ * @property {PileView[]} supply
+ * @property {CardKey[]} trash
+ * @property {SeatView[]} seats
+ * @property {CardKey[]} [hand]
+ * @property {number} current
+ * @property {Phase} phase
+ * @property {number} actions
+ * @property {number} buys
+ * @property {number} coins
+ * @property {number} turn_count
+ * @property {number} [waiting_for]
+ * @property {number} [decision]
+ * @property {boolean} game_over
+ */
+
+/**
+ * @typedef {{type: 'game_started', players: number, first: number, kingdom: CardKey[]}
+ *   | {type: 'turn_started', seat: number, turn: number}
+ *   | {type: 'phase_started', seat: number, phase: Phase}
+ *   | {type: 'drew', seat: number, count: number, cards?: CardKey[]}
+ *   | {type: 'shuffled', seat: number}
+ *   | {type: 'played', seat: number, card: CardKey}
+ *   | {type: 'played_again', seat: number, card: CardKey}
+ *   | {type: 'bought', seat: number, card: CardKey}
+ *   | {type: 'gained', seat: number, card: CardKey, to: Destination}
+ *   | {type: 'discarded', seat: number, count: number, cards?: CardKey[], private: boolean}
+ *   | {type: 'trashed', seat: number, cards: CardKey[]}
+ *   | {type: 'revealed', seat: number, cards: CardKey[]}
+ *   | {type: 'top_decked', seat: number, count: number, cards?: CardKey[], private: boolean}
+ *   | {type: 'blocked', seat: number, by: CardKey}
+ *   | {type: 'game_ended', scores: ScoreLine[]}} GameEvent
+ */
+
+/**
+ * @typedef {{kind: 'action_phase', playable: CardKey[]}
+ *   | {kind: 'buy_phase', treasures: CardKey[], buyable: CardKey[]}
+ *   | {kind: 'choose_cards', zone: Zone, options: CardKey[], min: number, max: number}
+ *   | {kind: 'choose_pile', options: CardKey[], optional: boolean}
+ *   | {kind: 'choose_modes', options: Mode[], min: number, max: number}
+ *   | {kind: 'order_cards', cards: CardKey[]}
+ *   | {kind: 'yes_no'}
+ *   | {kind: 'name_card', options: CardKey[]}} Prompt
+ * @typedef {object} DecisionRequest
+ * @property {number} decision
+ * @property {number} seat
+ * @property {CardKey} [card]
+ * @property {Purpose} purpose
+ * @property {Prompt} prompt
+ * @property {number} [deadline_ms]
+ */
+
+/**
+ * @typedef {{seat: number, vp: number, turns: number, winner: boolean}} ScoreLine
+ * @typedef {{seat: number, name: string, cards: CardKey[]}} SeatDeck
+ * @typedef {object} GameResult
+ * @property {ScoreLine[]} scores
+ * @property {SeatDeck[]} decks
+ * @property {string} seed
+ * @property {{players: number, kingdom: KingdomChoice, edition: Edition}} setup
+ * @property {CardKey[]} kingdom
+ * @property {{decision: number, seat: number, reply: Reply}[]} replies
+ */
+
+/**
+ * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number}} Limits
+ * @typedef {{type: 'welcome', protocol: number, server: string, limits: Limits}
+ *   | {type: 'pong', re: number}
+ *   | {type: 'ack', re: number}
+ *   | {type: 'error', re?: number, code: string, message: string}
+ *   | {type: 'room_list', re: number, rooms: RoomSummary[]}
+ *   | {type: 'room_created', re: number, room: RoomSummary}
+ *   | {type: 'seated', re: number, room: string, seat: number, token: string, last_command: number}
+ *   | {type: 'spectating', re: number, room: string}
+ *   | {type: 'room', room: RoomSummary}
+ *   | {type: 'snapshot', next_event: number, view: GameView}
+ *   | {type: 'events', first: number, events: GameEvent[], view: GameView}
+ *   | ({type: 'decision'} & DecisionRequest)
+ *   | ({type: 'game_over'} & GameResult)} ServerMessage
+ */
+
+export {};
