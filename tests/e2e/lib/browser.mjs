@@ -1,0 +1,102 @@
+// Debian's Chromium driven by playwright-core, with every WebSocket frame checked
+// against the committed JSON Schema of the protocol (crates/protocol/schema).
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ROOT } from './server.mjs';
+
+export const ARTIFACTS = path.join(ROOT, 'tests', 'e2e', 'artifacts');
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'crates/protocol/schema/protocol.schema.json'), 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+// schemars marks Rust integer widths as formats; check them rather than ignore them.
+for (const [name, min, max] of [
+  ['uint8', 0, 255],
+  ['uint16', 0, 65535],
+  ['uint32', 0, 4294967295],
+  ['uint64', 0, Number.MAX_SAFE_INTEGER],
+  ['int32', -2147483648, 2147483647],
+  ['int64', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+]) {
+  ajv.addFormat(name, { type: 'number', validate: (n) => Number.isInteger(n) && n >= min && n <= max });
+}
+ajv.addSchema(schema, 'protocol');
+export const validateClient = ajv.compile({ $ref: 'protocol#/$defs/ClientMessage' });
+export const validateServer = ajv.compile({ $ref: 'protocol#/$defs/ServerMessage' });
+
+/** Launches Chromium headless (playwright gives each launch a fresh temporary profile). */
+export async function launch() {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
+  }
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const close = () => browser.close();
+  return { browser, close };
+}
+
+/**
+ * A page in its own context (its own localStorage: one person), recording every frame
+ * it sends and receives, schema violations, and console errors.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{viewport?: {width: number, height: number}, locale?: string, hasTouch?: boolean, isMobile?: boolean}} [opts]
+ */
+export async function openPage(browser, opts = {}) {
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1280, height: 900 },
+    locale: opts.locale ?? 'en-US',
+    hasTouch: opts.hasTouch,
+    isMobile: opts.isMobile,
+  });
+  const page = await context.newPage();
+  /** @type {{sent: any[], received: any[], invalid: string[], errors: string[]}} */
+  const rec = { sent: [], received: [], invalid: [], errors: [] };
+  page.on('websocket', (ws) => {
+    ws.on('framesent', ({ payload }) => {
+      const text = String(payload);
+      let msg;
+      try {
+        msg = JSON.parse(text);
+      } catch {
+        rec.invalid.push(`sent a frame that is not JSON: ${text}`);
+        return;
+      }
+      rec.sent.push(msg);
+      if (!validateClient(msg)) {
+        rec.invalid.push(`sent ${text}: ${ajv.errorsText(validateClient.errors)}`);
+      }
+    });
+    ws.on('framereceived', ({ payload }) => {
+      const text = String(payload);
+      let msg;
+      try {
+        msg = JSON.parse(text);
+      } catch {
+        return;
+      }
+      rec.received.push(msg);
+      if (!validateServer(msg)) {
+        rec.invalid.push(`received ${text.slice(0, 300)}: ${ajv.errorsText(validateServer.errors)}`);
+      }
+    });
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') rec.errors.push(m.text());
+  });
+  page.on('pageerror', (e) => rec.errors.push(`pageerror: ${e.message}`));
+  return { context, page, rec };
+}

@@ -1,0 +1,267 @@
+// End-to-end tests of the web client in Debian's Chromium against the real server
+// binary on 127.0.0.1. Pages are driven only by clicks and keys, like a person.
+// Every WebSocket frame a page sends (and receives) is checked against the committed
+// JSON Schema (lib/browser.mjs); a test fails on any invalid frame or console error.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
+import { Policy, createRoom, enterLobby, playToEnd, readScreen, startGame, waitPast } from '../lib/play.mjs';
+import { startServer } from '../lib/server.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {Awaited<ReturnType<typeof launch>>} */
+let chrome;
+
+const PHONE = { width: 375, height: 740 };
+
+/** @param {{rec: {invalid: string[], errors: string[]}}} p @param {RegExp} [allowErrors] */
+function assertClean({ rec }, allowErrors) {
+  assert.deepEqual(rec.invalid, [], 'every frame matches the protocol schema');
+  const errors = allowErrors ? rec.errors.filter((e) => !allowErrors.test(e)) : rec.errors;
+  assert.deepEqual(errors, [], 'no console errors');
+}
+
+/** @param {import('playwright-core').Page} page @param {string} name */
+async function screenshot(page, name) {
+  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+}
+
+/** @param {import('playwright-core').Page} page */
+async function noHorizontalOverflow(page) {
+  const { scroll, inner } = await page.evaluate(() => ({
+    scroll: /** @type {Element} */ (document.scrollingElement).scrollWidth,
+    inner: window.innerWidth,
+  }));
+  assert.ok(scroll <= inner, `page is ${scroll}px wide in a ${inner}px viewport`);
+}
+
+/** The last message of a type a page received. @param {any[]} frames @param {string} type */
+function last(frames, type) {
+  for (let i = frames.length - 1; i >= 0; i--) if (frames[i].type === type) return frames[i];
+  return undefined;
+}
+
+before(async () => {
+  server = await startServer();
+  chrome = await launch();
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.stop();
+});
+
+describe('web client', { timeout: 280000 }, () => {
+  test('the lobby offers only implemented cards and complete recommended kingdoms', async () => {
+    const p = await openPage(chrome.browser);
+    await enterLobby(p.page, server.url, 'Anna');
+    const kingdoms = await (await fetch(`${server.url}/api/kingdoms`)).json();
+    const cards = await (await fetch(`${server.url}/api/cards`)).json();
+    const offered = await p.page.getByTestId('recommended-select').locator('option').evaluateAll((os) => os.map((o) => /** @type {HTMLOptionElement} */ (o).value));
+    assert.deepEqual(offered.sort(), kingdoms.map((/** @type {any} */ k) => k.id).sort());
+    await p.page.getByTestId('kingdom-pick').check();
+    const pickable = await p.page.locator('[data-testid^="pick-card-"]').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.testid?.slice('pick-card-'.length)));
+    const implemented = cards.filter((/** @type {any} */ c) => c.kingdom && c.editions.includes('2e')).map((/** @type {any} */ c) => c.id);
+    assert.deepEqual(pickable.sort(), implemented.sort());
+    // The search filters by name.
+    await p.page.getByTestId('pick-search').fill('vill');
+    assert.equal(await p.page.locator('[data-testid^="pick-card-"]').count(), 1);
+    await p.page.getByTestId('kingdom-recommended').check();
+    await screenshot(p.page, 'lobby.png');
+    assertClean(p);
+    await p.context.close();
+  });
+
+  test('a player creates a room with one bot and plays a full game to the end screen', { timeout: 200000 }, async () => {
+    const p = await openPage(chrome.browser);
+    const { page } = p;
+    await enterLobby(page, server.url, 'Anna');
+    await createRoom(page, { seats: ['', 'militia'], roomName: 'Anna vs Militia' });
+    await startGame(page);
+    const policy = new Policy();
+    let shot = false;
+    await playToEnd(page, policy, async (i) => {
+      // A mid-game table: the buy phase of a later turn, with cards in play.
+      if (!shot && i > 20) {
+        const s = await readScreen(page);
+        if (s.decision?.kind === 'buy_phase' && !s.decision.playAll) {
+          await screenshot(page, 'table-desktop.png');
+          shot = true;
+        }
+      }
+    });
+    await page.waitForSelector('[data-testid=end-screen]');
+    const scores = await page.locator('[data-testid^="score-vp-"]').allTextContents();
+    assert.equal(scores.length, 2, 'both players are scored');
+    assert.ok(scores.every((s) => /^-?\d+$/.test(s.trim())), `scores are numbers: ${scores}`);
+    assert.match(await page.getByTestId('winner').textContent() ?? '', /Winner/);
+    assert.equal(await page.locator('[data-testid^="deck-"]').count(), 2, 'each deck is shown');
+    const log = await page.getByTestId('log').textContent();
+    assert.match(log ?? '', /Anna plays|Anna buys/, 'the log reads as sentences');
+    assert.ok(policy.answered.choose_cards || policy.answered.choose_pile, `a card asked a question: ${JSON.stringify(policy.answered)}`);
+    assert.ok(shot, 'a mid-game screenshot was taken');
+    await screenshot(page, 'end.png');
+    const result = last(p.rec.received, 'game_over');
+    assert.ok(result, 'the server announced the end');
+    assertClean(p);
+    await page.getByTestId('back-to-lobby').click();
+    await page.waitForSelector('[data-testid=lobby]');
+    await p.context.close();
+  });
+
+  test('at phone width the table fits, and a reload brings back the seat and the pending decision', async () => {
+    const p = await openPage(chrome.browser, { viewport: PHONE, hasTouch: true, isMobile: true });
+    const { page } = p;
+    await enterLobby(page, server.url, 'Bence');
+    await noHorizontalOverflow(page);
+    await createRoom(page, { seats: ['', 'militia'] });
+    await startGame(page);
+    const policy = new Policy();
+    // Play a few turns so the table has history, stopping at our own buy phase.
+    for (let i = 0; i < 60; i++) {
+      const s = await readScreen(page);
+      if (i > 8 && s.decision?.kind === 'buy_phase' && !s.decision.playAll) break;
+      assert.notEqual(await policy.step(page), 'end');
+    }
+    const before = await readScreen(page);
+    assert.equal(before.decision?.kind, 'buy_phase');
+    await noHorizontalOverflow(page);
+    // The controls a turn needs are on screen and clickable at 375 px.
+    for (const id of ['end-phase', 'hand', 'supply', 'status-bar']) {
+      await page.getByTestId(id).first().scrollIntoViewIfNeeded();
+      assert.ok(await page.getByTestId(id).first().isVisible(), `${id} is visible`);
+    }
+    const pile = page.getByTestId('pile-silver');
+    await pile.scrollIntoViewIfNeeded();
+    const box = await pile.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= PHONE.width, 'a supply pile fits the screen');
+    await page.getByTestId('pile-info-village').click();
+    await page.waitForSelector('[data-testid=card-info]');
+    assert.match(await page.getByTestId('card-info').textContent() ?? '', /\+2 Actions/);
+    await page.getByTestId('card-info-close').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'table-phone.png');
+
+    const seatBefore = last(p.rec.received, 'seated').seat;
+    const handBefore = await page.locator('[data-testid=hand] .card').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.card));
+    await page.reload();
+    await page.waitForSelector('[data-testid=decision]');
+    const afterReload = await readScreen(page);
+    assert.equal(afterReload.decision?.number, before.decision?.number, 'the same decision is pending');
+    assert.equal(afterReload.decision?.kind, 'buy_phase');
+    const handAfter = await page.locator('[data-testid=hand] .card').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.card));
+    assert.deepEqual(handAfter, handBefore, 'the same hand');
+    const resumed = p.rec.sent.filter((m) => m.type === 'resume');
+    assert.equal(resumed.length, 1, 'the page resumed with its seat token');
+    assert.equal(last(p.rec.received, 'seated').seat, seatBefore, 'the same seat');
+    assert.ok((await page.getByTestId('log').textContent())?.includes('Bence'), 'the log survives the reload');
+    // And the game goes on from there.
+    assert.equal(await policy.step(page), 'acted');
+    assertClean(p);
+    await page.getByTestId('leave-room').click();
+    await p.context.close();
+  });
+
+  test("two pages play each other and neither page shows the other's hand", { timeout: 200000 }, async () => {
+    const a = await openPage(chrome.browser);
+    const b = await openPage(chrome.browser);
+    await enterLobby(a.page, server.url, 'Anna');
+    await createRoom(a.page, { seats: ['', ''], roomName: 'Anna and Bence' });
+    await enterLobby(b.page, server.url, 'Bence');
+    const room = last(a.rec.received, 'seated').room;
+    await b.page.getByTestId(`join-${room}-1`).click();
+    await b.page.waitForSelector('[data-testid=waiting-room]');
+    await a.page.waitForSelector('[data-testid=start-game]:not([disabled])');
+    await a.page.getByTestId('start-game').click();
+    await Promise.all([a.page.waitForSelector('[data-testid=table]'), b.page.waitForSelector('[data-testid=table]')]);
+    const pa = new Policy();
+    const pb = new Policy();
+    // Each page answers its own decisions until the game ends.
+    const play = async (/** @type {import('playwright-core').Page} */ page, /** @type {Policy} */ policy) => {
+      for (let i = 0; i < 1500; i++) {
+        await page.waitForSelector('[data-testid=decision], [data-testid=end-screen]', { timeout: 60000 });
+        if ((await policy.step(page)) === 'end') return;
+      }
+      throw new Error('no end');
+    };
+    await Promise.all([play(a.page, pa), play(b.page, pb)]);
+    for (const [me, other] of [
+      [a, b],
+      [b, a],
+    ]) {
+      const mySeat = last(me.rec.received, 'seated').seat;
+      const otherSeat = last(other.rec.received, 'seated').seat;
+      assert.notEqual(mySeat, otherSeat);
+      for (const m of me.rec.received) {
+        const view = m.view;
+        if (view) {
+          assert.equal(view.seat, mySeat, 'views are of my seat');
+          assert.ok(!view.seats.some((/** @type {any} */ s) => 'hand' in s), 'no other hand in the view');
+        }
+        for (const e of m.events ?? []) {
+          if (e.seat === otherSeat && (e.type === 'drew' || (e.private && e.type !== 'discarded'))) {
+            assert.equal(e.cards, undefined, `the other's private cards are not sent: ${JSON.stringify(e)}`);
+          }
+        }
+      }
+      // The page shows one hand (its own), and the other player only as counts.
+      const handShown = await me.page.locator('[data-testid=hand] .card').count();
+      const lastView = [...me.rec.received].reverse().find((m) => m.view)?.view;
+      assert.equal(handShown, lastView.hand.length);
+      assert.equal(await me.page.locator(`[data-testid=opponent-${otherSeat}] .card`).count(), 0);
+      assert.ok(await me.page.locator(`[data-testid=opponent-${otherSeat}] [data-stat=hand] dd`).isVisible());
+      await me.page.waitForSelector('[data-testid=end-screen]');
+      assertClean(me);
+    }
+    await a.context.close();
+    await b.context.close();
+  });
+
+  test('the Hungarian UI shows Hungarian card names', async () => {
+    const p = await openPage(chrome.browser, { locale: 'hu-HU' });
+    const { page } = p;
+    await enterLobby(page, server.url, 'Csilla');
+    // The browser's language is the default.
+    assert.equal(await page.getByTestId('lang-select').inputValue(), 'hu');
+    assert.match(await page.locator('html').getAttribute('lang') ?? '', /^hu/);
+    assert.match(await page.getByTestId('create-submit').textContent() ?? '', /Szoba létrehozása/);
+    await createRoom(page, { seats: ['', 'big_money'] });
+    await startGame(page);
+    await page.waitForSelector('[data-testid=pile-village]');
+    assert.match(await page.getByTestId('pile-village').textContent() ?? '', /Falu/);
+    assert.match(await page.getByTestId('pile-militia').textContent() ?? '', /Polgárőrség/, '2nd edition Hungarian name');
+    assert.match(await page.getByTestId('supply').textContent() ?? '', /Kínálat/);
+    await page.waitForSelector('[data-testid=decision]');
+    assert.match(await page.getByTestId('decision').textContent() ?? '', /Akciófázis vége|kincs/i);
+    // The picker switches language at once, and the choice is remembered.
+    await page.getByTestId('lang-select').selectOption('sv');
+    assert.match(await page.getByTestId('pile-village').textContent() ?? '', /Village|By/);
+    assert.match(await page.getByTestId('supply').textContent() ?? '', /Försörjning/);
+    await page.getByTestId('lang-select').selectOption('ru');
+    assert.match(await page.getByTestId('pile-village').textContent() ?? '', /Деревня/);
+    await page.reload();
+    await page.waitForSelector('[data-testid=pile-village]');
+    assert.equal(await page.getByTestId('lang-select').inputValue(), 'ru');
+    assertClean(p);
+    await page.getByTestId('leave-room').click();
+    await p.context.close();
+  });
+
+  test('a lost connection is shown, retried, and the page recovers', async () => {
+    const p = await openPage(chrome.browser);
+    const { page } = p;
+    await enterLobby(page, server.url, 'Dora');
+    const port = server.port;
+    await server.stop();
+    await page.waitForSelector('[data-testid=conn-status][data-status=down]');
+    assert.match(await page.getByTestId('conn-status').textContent() ?? '', /Connection lost/);
+    assert.ok(await page.getByTestId('retry-now').isVisible());
+    server = await startServer([], port);
+    await page.waitForSelector('[data-testid=conn-status][data-status=online]', { timeout: 20000 });
+    // The browser logs failed WebSocket attempts while the server is away.
+    assertClean(p, /WebSocket connection to .* failed/);
+    await p.context.close();
+  });
+});

@@ -1,0 +1,52 @@
+// Unit tests of the client's translations, run in Node (no browser needed).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import en from '../../../web-client/src/i18n/en.js';
+import hu from '../../../web-client/src/i18n/hu.js';
+import ru from '../../../web-client/src/i18n/ru.js';
+import sv from '../../../web-client/src/i18n/sv.js';
+
+const LANGS = { hu, ru, sv };
+
+test('every language has exactly the English keys', () => {
+  const keys = Object.keys(en).sort();
+  for (const [lang, strings] of Object.entries(LANGS)) {
+    const have = Object.keys(strings).sort();
+    const missing = keys.filter((k) => !(k in strings));
+    const extra = have.filter((k) => !(k in en));
+    assert.deepEqual({ lang, missing, extra }, { lang, missing: [], extra: [] });
+  }
+});
+
+test('every string keeps the parameters of the English one', () => {
+  const params = (/** @type {any} */ v) =>
+    [...new Set(JSON.stringify(v).match(/\{\w+\}/g) ?? [])].filter((p) => p !== '{n}').sort();
+  for (const [lang, strings] of Object.entries(LANGS)) {
+    for (const [key, value] of Object.entries(en)) {
+      assert.deepEqual(params(strings[key]), params(value), `${lang} ${key}`);
+    }
+  }
+});
+
+test("plural entries cover each language's plural categories", () => {
+  for (const [lang, strings] of Object.entries({ en, ...LANGS })) {
+    const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+    for (const [key, value] of Object.entries(strings)) {
+      assert.equal(typeof value === 'object', typeof en[key] === 'object', `${lang} ${key}: plural in one language only`);
+      if (typeof value !== 'object') continue;
+      for (const c of categories) assert.ok(c in value, `${lang} ${key} lacks the plural form "${c}"`);
+    }
+  }
+});
+
+test('no string is left empty or untranslated by accident', () => {
+  const same = [];
+  for (const [lang, strings] of Object.entries(LANGS)) {
+    for (const [key, value] of Object.entries(strings)) {
+      assert.match(JSON.stringify(value), /[\p{L}\p{N}]/u, `${lang} ${key} is empty`);
+      if (JSON.stringify(value) === JSON.stringify(en[key]) && /[a-z]{4}/.test(JSON.stringify(value))) same.push(`${lang} ${key}`);
+    }
+  }
+  // A few words are the same in English and Swedish (Lobby, Attack, Silver, Bot …).
+  assert.ok(same.length < 12, `suspiciously many strings equal to English:\n${same.join('\n')}`);
+});
