@@ -8,7 +8,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use dominion_engine::card::CARDS;
 use dominion_engine::{Edition, bots, setup};
@@ -23,7 +23,6 @@ const HARD_CAP_FACTOR: usize = 16;
 
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
-        .route("/", get(index))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/rooms", get(rooms))
         .route("/api/cards", get(cards))
@@ -32,18 +31,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/ws", get(websocket))
         .layer(TraceLayer::new_for_http())
         .with_state(hub)
-}
-
-async fn index() -> Html<&'static str> {
-    Html(concat!(
-        "<!doctype html><meta charset=utf-8><title>Dominion server</title>",
-        "<h1>Dominion server</h1>",
-        "<p>This server speaks the WebSocket protocol described in <code>docs/protocol.md</code>, ",
-        "at <code>/ws</code>. A browser client will be served here.</p>",
-        "<ul><li><a href=/api/rooms>/api/rooms</a></li><li><a href=/api/cards>/api/cards</a></li>",
-        "<li><a href=/api/kingdoms>/api/kingdoms</a></li><li><a href=/api/bots>/api/bots</a></li>",
-        "<li><a href=/healthz>/healthz</a></li></ul>\n"
-    ))
+        .merge(dominion_web::router())
 }
 
 async fn rooms(State(hub): State<Arc<Hub>>) -> Json<Vec<wire::RoomSummary>> {
