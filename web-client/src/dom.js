@@ -100,6 +100,8 @@ function morph(live, next) {
   const b = /** @type {any} */ (next);
   // attributes
   for (const attr of [...a.attributes]) {
+    // An open <details> stays as the person left it.
+    if (attr.name === 'open' && a.nodeName === 'DETAILS') continue;
     if (!b.hasAttribute(attr.name)) a.removeAttribute(attr.name);
   }
   for (const attr of [...b.attributes]) {
@@ -117,7 +119,6 @@ function morph(live, next) {
     }
   }
   if (a.nodeName === 'OPTION' && a.selected !== b.selected) a.selected = b.selected;
-  // <details> keeps the user's open state unless the new tree says otherwise explicitly
   morphChildren(a, b);
   if (a.nodeName === 'SELECT' && b.dataset.value !== undefined && a.value !== b.dataset.value) {
     a.value = b.dataset.value;

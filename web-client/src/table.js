@@ -368,7 +368,7 @@ export function tableView() {
     { class: ['table', state.spectating && 'spectator'], 'data-testid': 'table' },
     h('h1', { class: 'visually-hidden' }, room?.name ?? t('app.title')),
     endScreen(),
-    statusBar(v),
+    v.game_over ? null : statusBar(v),
     h(
       'div',
       { class: 'table-grid' },

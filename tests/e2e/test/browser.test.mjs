@@ -69,8 +69,21 @@ describe('web client', { timeout: 280000 }, () => {
     await p.page.getByTestId('pick-search').fill('vill');
     assert.equal(await p.page.locator('[data-testid^="pick-card-"]').count(), 1);
     await p.page.getByTestId('kingdom-recommended').check();
+    // Rooms made elsewhere appear without a reload.
+    const other = await openPage(chrome.browser);
+    await enterLobby(other.page, server.url, 'Zoltán');
+    await createRoom(other.page, { players: 3, seats: ['', '', 'big_money'], roomName: 'Zoltán’s table' });
+    const room = last(other.rec.received, 'seated').room;
+    await p.page.waitForSelector(`[data-testid=room-${room}]`, { timeout: 10000 });
+    assert.ok(await p.page.getByTestId(`join-${room}-1`).isVisible(), 'an open seat can be taken');
+    assert.ok(await p.page.getByTestId(`watch-${room}`).isVisible(), 'the room can be watched');
+    assert.match(await p.page.getByTestId(`room-${room}`).textContent() ?? '', /Zoltán/);
     await screenshot(p.page, 'lobby.png');
+    await other.page.getByTestId('leave-room').click();
+    await p.page.waitForSelector(`[data-testid=join-${room}-0]`, { timeout: 10000 });
     assertClean(p);
+    assertClean(other);
+    await other.context.close();
     await p.context.close();
   });
 
@@ -86,7 +99,7 @@ describe('web client', { timeout: 280000 }, () => {
       // A mid-game table: the buy phase of a later turn, with cards in play.
       if (!shot && i > 20) {
         const s = await readScreen(page);
-        if (s.decision?.kind === 'buy_phase' && !s.decision.playAll) {
+        if (s.decision?.kind === 'buy_phase' && s.decision.playAll && s.hand.length >= 4) {
           await screenshot(page, 'table-desktop.png');
           shot = true;
         }
@@ -137,12 +150,18 @@ describe('web client', { timeout: 280000 }, () => {
     await pile.scrollIntoViewIfNeeded();
     const box = await pile.boundingBox();
     assert.ok(box && box.x >= 0 && box.x + box.width <= PHONE.width, 'a supply pile fits the screen');
-    await page.getByTestId('pile-info-village').click();
+    // Card text on tap.
+    await page.getByTestId('pile-info-village').tap();
     await page.waitForSelector('[data-testid=card-info]');
     assert.match(await page.getByTestId('card-info').textContent() ?? '', /\+2 Actions/);
-    await page.getByTestId('card-info-close').click();
+    await page.getByTestId('card-info-close').tap();
+    await page.waitForSelector('[data-testid=card-info]', { state: 'detached' });
+    // What a phone shows: the top of the table, and the decision bar at the bottom.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, 'table-phone.png');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'table-phone.png') });
+    await screenshot(page, 'table-phone-full.png');
+    const bar = await page.getByTestId('decision').boundingBox();
+    assert.ok(bar && bar.y + bar.height <= PHONE.height + 1 && bar.y >= 0, 'the decision bar is on screen without scrolling');
 
     const seatBefore = last(p.rec.received, 'seated').seat;
     const handBefore = await page.locator('[data-testid=hand] .card').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.card));
@@ -176,6 +195,14 @@ describe('web client', { timeout: 280000 }, () => {
     await a.page.waitForSelector('[data-testid=start-game]:not([disabled])');
     await a.page.getByTestId('start-game').click();
     await Promise.all([a.page.waitForSelector('[data-testid=table]'), b.page.waitForSelector('[data-testid=table]')]);
+    // A third person watches the public table.
+    const watcher = await openPage(chrome.browser);
+    await enterLobby(watcher.page, server.url, 'Watcher');
+    await watcher.page.getByTestId(`watch-${room}`).click();
+    await watcher.page.waitForSelector('[data-testid=supply]');
+    assert.equal(await watcher.page.locator('[data-testid=hand]').count(), 0, 'a spectator sees no hand');
+    assert.equal(await watcher.page.locator('[data-testid=decision]').count(), 0, 'a spectator gets no decision');
+    assert.match(await watcher.page.getByTestId('decision-waiting').textContent() ?? '', /watching/);
     const pa = new Policy();
     const pb = new Policy();
     // Each page answers its own decisions until the game ends.
@@ -215,8 +242,61 @@ describe('web client', { timeout: 280000 }, () => {
       await me.page.waitForSelector('[data-testid=end-screen]');
       assertClean(me);
     }
+    await watcher.page.waitForSelector('[data-testid=end-screen]');
+    for (const m of watcher.rec.received) {
+      if (m.view) assert.equal(m.view.hand, undefined, 'no hand is sent to a spectator');
+      for (const e of m.events ?? []) if (e.type === 'drew') assert.equal(e.cards, undefined);
+    }
+    assertClean(watcher);
+    await watcher.context.close();
     await a.context.close();
     await b.context.close();
+  });
+
+  test('a turn can be played with the keyboard alone, with visible focus', async () => {
+    const p = await openPage(chrome.browser);
+    const { page } = p;
+    await enterLobby(page, server.url, 'Erik');
+    await createRoom(page, { seats: ['', 'big_money'] });
+    await page.getByTestId('start-game').focus();
+    await page.keyboard.press('Enter');
+    let bought = 0;
+    for (let i = 0; i < 40 && bought < 2; i++) {
+      await page.waitForSelector('[data-testid=decision]');
+      const s = await readScreen(page);
+      const d = /** @type {NonNullable<typeof s.decision>} */ (s.decision);
+      if (d.kind === 'action_phase') {
+        await page.keyboard.press('e'); // "E ends the phase"
+      } else if (d.kind === 'buy_phase' && d.playAll) {
+        await page.keyboard.press('t'); // "T plays all Treasures"
+      } else if (d.kind === 'buy_phase') {
+        // Tab to an affordable pile and press Enter, as a keyboard player would.
+        const want = ['pile-gold', 'pile-silver'].find((id) => s.buyable.includes(id.slice(5)));
+        if (!want) {
+          await page.getByTestId('end-phase').focus();
+          await page.keyboard.press('Enter');
+        } else {
+          let reached = false;
+          for (let tab = 0; tab < 120 && !reached; tab++) {
+            await page.keyboard.press('Tab');
+            reached = await page.evaluate((id) => document.activeElement?.getAttribute('data-testid') === id, want);
+          }
+          assert.ok(reached, `${want} is reachable with Tab`);
+          const outline = await page.evaluate(() => getComputedStyle(/** @type {Element} */ (document.activeElement)).outlineStyle);
+          assert.notEqual(outline, 'none', 'the focused control shows a focus outline');
+          await page.keyboard.press('Enter');
+          bought++;
+        }
+      } else {
+        throw new Error(`unexpected ${d.kind} with big money`);
+      }
+      await waitPast(page, d.number);
+    }
+    assert.equal(bought, 2, 'two cards bought by keyboard');
+    assert.match(await page.getByTestId('log').textContent() ?? '', /Erik buys (Silver|Gold)/);
+    assertClean(p);
+    await page.getByTestId('leave-room').click();
+    await p.context.close();
   });
 
   test('the Hungarian UI shows Hungarian card names', async () => {
