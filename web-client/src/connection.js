@@ -101,10 +101,11 @@ export class Connection {
     if (re != null && this.waiting.has(re)) {
       const w = this.waiting.get(re);
       this.waiting.delete(re);
-      w?.resolve(msg);
-      if (msg.type === 'pong') return;
+      w?.resolve(msg); // a direct answer goes to the command that asked
+      return;
     }
-    if (msg.type === 'pong') return;
+    // A late `ack` or `pong` (its command gave up) changes nothing.
+    if (msg.type === 'ack' || msg.type === 'pong') return;
     this.onMessage(msg);
   }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
 import { Policy, createRoom, enterLobby, playToEnd, readScreen, startGame, waitPast } from '../lib/play.mjs';
+import { startProxy } from '../lib/proxy.mjs';
 import { startServer } from '../lib/server.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -181,6 +182,37 @@ describe('web client', { timeout: 280000 }, () => {
     assertClean(p);
     await page.getByTestId('leave-room').click();
     await p.context.close();
+  });
+
+  test('losing the network mid-game shows the indicator, then the same seat and decision come back', async () => {
+    const proxy = await startProxy(server.port);
+    const p = await openPage(chrome.browser);
+    const { page } = p;
+    try {
+      await enterLobby(page, proxy.url, 'Fanni');
+      await createRoom(page, { seats: ['', 'big_money'] });
+      await startGame(page);
+      const policy = new Policy();
+      for (let i = 0; i < 6; i++) await policy.step(page);
+      await page.waitForSelector('[data-testid=decision]');
+      const before = await readScreen(page);
+      proxy.cut();
+      await page.waitForSelector('[data-testid=conn-status][data-status=down]');
+      assert.match(await page.getByTestId('conn-status').textContent() ?? '', /Connection lost/);
+      proxy.restore();
+      await page.waitForSelector('[data-testid=conn-status][data-status=online]', { timeout: 20000 });
+      await page.waitForFunction((n) => document.querySelector('[data-testid=decision]')?.getAttribute('data-decision') === String(n), before.decision?.number);
+      const after = await readScreen(page);
+      assert.equal(after.decision?.kind, before.decision?.kind);
+      assert.deepEqual(after.hand, before.hand, 'the same hand');
+      assert.equal(p.rec.sent.filter((m) => m.type === 'resume').length, 1, 'resumed with the seat token');
+      assert.equal(await policy.step(page), 'acted', 'the game goes on');
+      assertClean(p, /WebSocket connection to .* failed|ERR_CONNECTION|net::/);
+      await page.getByTestId('leave-room').click();
+    } finally {
+      await p.context.close();
+      await proxy.close();
+    }
   });
 
   test("two pages play each other and neither page shows the other's hand", { timeout: 200000 }, async () => {
