@@ -6,7 +6,7 @@ import { cardButton, cardChip } from './cardview.js';
 import { t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
-import { state, update } from './store.js';
+import { busy, state, update } from './store.js';
 
 /** @typedef {import('./types.js').DecisionRequest} DecisionRequest */
 /** @typedef {import('./types.js').Prompt} Prompt */
@@ -70,7 +70,7 @@ function toggle(i) {
 /** Sends the choice for choose_cards / choose_modes / order_cards / name_card. */
 export function confirm() {
   const d = state.decision;
-  if (!d || state.sending) return;
+  if (!d || busy()) return;
   const p = d.prompt;
   if (p.kind === 'choose_cards' && selectionOk()) {
     answer({ type: 'cards', cards: [...state.selected].sort((a, b) => a - b).map((i) => p.options[i]) });
@@ -91,7 +91,7 @@ function confirmButton(label, enabled, testid = 'confirm') {
       type: 'button',
       class: 'btn primary',
       'data-testid': testid,
-      disabled: !enabled || state.sending,
+      disabled: !enabled || busy(),
       'aria-keyshortcuts': 'Enter',
       onclick: confirm,
     },
@@ -114,7 +114,7 @@ function chooseCards(d, p) {
               type: 'button',
               class: 'btn primary',
               'data-testid': `react-${c}`,
-              disabled: state.sending,
+              disabled: busy(),
               onclick: () => answer({ type: 'cards', cards: [c] }),
             },
             `${t('dec.purpose.react')}: ${cardName(c)}`.replace(/^./, (x) => x.toUpperCase()),
@@ -123,7 +123,7 @@ function chooseCards(d, p) {
         p.min === 0
           ? h(
               'button',
-              { type: 'button', class: 'btn', 'data-testid': 'react-none', disabled: state.sending, onclick: () => answer({ type: 'cards', cards: [] }) },
+              { type: 'button', class: 'btn', 'data-testid': 'react-none', disabled: busy(), onclick: () => answer({ type: 'cards', cards: [] }) },
               t('common.no'),
             )
           : null,
@@ -140,7 +140,7 @@ function chooseCards(d, p) {
         cardButton(c, {
           testid: `option-${i}`,
           dkey: `${d.decision}-${i}`,
-          enabled: !state.sending,
+          enabled: !busy(),
           pressed: state.selected.includes(i),
           onClick: () => toggle(i),
         }),
@@ -165,13 +165,13 @@ function choosePile(p) {
         cardButton(c, {
           testid: `pile-option-${c}`,
           dkey: `pile-${i}`,
-          enabled: !state.sending,
+          enabled: !busy(),
           onClick: () => answer({ type: 'pile', card: c }),
         }),
       ),
     ),
     p.optional
-      ? h('div', { class: 'choice-row' }, h('button', { type: 'button', class: 'btn', 'data-testid': 'pile-none', disabled: state.sending, onclick: () => answer({ type: 'pile', card: null }) }, t('dec.pile_none')))
+      ? h('div', { class: 'choice-row' }, h('button', { type: 'button', class: 'btn', 'data-testid': 'pile-none', disabled: busy(), onclick: () => answer({ type: 'pile', card: null }) }, t('dec.pile_none')))
       : null,
   ];
 }
@@ -237,8 +237,8 @@ function yesNo() {
     h(
       'div',
       { class: 'choice-row' },
-      h('button', { type: 'button', class: 'btn primary', 'data-testid': 'yes', disabled: state.sending, onclick: () => answer({ type: 'yes_no', yes: true }) }, t('common.yes')),
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'no', disabled: state.sending, onclick: () => answer({ type: 'yes_no', yes: false }) }, t('common.no')),
+      h('button', { type: 'button', class: 'btn primary', 'data-testid': 'yes', disabled: busy(), onclick: () => answer({ type: 'yes_no', yes: true }) }, t('common.yes')),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'no', disabled: busy(), onclick: () => answer({ type: 'yes_no', yes: false }) }, t('common.no')),
     ),
   ];
 }
@@ -274,7 +274,7 @@ function phaseButtons(d) {
     return h(
       'div',
       { class: 'choice-row' },
-      h('button', { type: 'button', class: ['btn', !p.playable.length && 'primary'], 'data-testid': 'end-phase', disabled: state.sending, 'aria-keyshortcuts': 'E', onclick: () => answer({ type: 'end_phase' }) }, t('dec.end_actions')),
+      h('button', { type: 'button', class: ['btn', !p.playable.length && 'primary'], 'data-testid': 'end-phase', disabled: busy(), 'aria-keyshortcuts': 'E', onclick: () => answer({ type: 'end_phase' }) }, t('dec.end_actions')),
     );
   }
   if (p.kind === 'buy_phase') {
@@ -283,10 +283,10 @@ function phaseButtons(d) {
       { class: 'choice-row' },
       h(
         'button',
-        { type: 'button', class: ['btn', p.treasures.length && 'primary'], 'data-testid': 'play-all', disabled: !p.treasures.length || state.sending, 'aria-keyshortcuts': 'T', onclick: () => answer({ type: 'play_all_treasures' }) },
+        { type: 'button', class: ['btn', p.treasures.length && 'primary'], 'data-testid': 'play-all', disabled: !p.treasures.length || busy(), 'aria-keyshortcuts': 'T', onclick: () => answer({ type: 'play_all_treasures' }) },
         t('dec.play_all'),
       ),
-      h('button', { type: 'button', class: ['btn', !p.treasures.length && !p.buyable.length && 'primary'], 'data-testid': 'end-phase', disabled: state.sending, 'aria-keyshortcuts': 'E', onclick: () => answer({ type: 'end_phase' }) }, t('dec.end_turn')),
+      h('button', { type: 'button', class: ['btn', !p.treasures.length && !p.buyable.length && 'primary'], 'data-testid': 'end-phase', disabled: busy(), 'aria-keyshortcuts': 'E', onclick: () => answer({ type: 'end_phase' }) }, t('dec.end_turn')),
     );
   }
   return null;

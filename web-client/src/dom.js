@@ -4,7 +4,7 @@
 
 /**
  * @typedef {Record<string, any> | null | undefined} Props
- * @typedef {Node | string | number | null | undefined | false | Child[]} Child
+ * @typedef {Node | string | number | null | undefined | false | any[]} Child
  */
 
 const HANDLERS = Symbol('handlers');

@@ -8,7 +8,7 @@ import { confirm, secondsLeft } from './decision.js';
 import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { answer, retryNow, startSession, takeBack } from './session.js';
-import { state, subscribe, update } from './store.js';
+import { busy, state, subscribe, update } from './store.js';
 import { tableView } from './table.js';
 
 function connIndicator() {
@@ -132,7 +132,7 @@ function onKey(/** @type {KeyboardEvent} */ e) {
     return;
   }
   const d = state.decision;
-  if (!d || state.sending) return;
+  if (!d || busy()) return;
   const p = d.prompt;
   const key = e.key.toLowerCase();
   if (key === 't' && p.kind === 'buy_phase' && p.treasures.length) {

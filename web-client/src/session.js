@@ -4,7 +4,7 @@
 import { Connection } from './connection.js';
 import { setEdition } from './cards.js';
 import { t } from './i18n/index.js';
-import { state, update } from './store.js';
+import { busy, state, update } from './store.js';
 
 /** @typedef {import('./types.js').ServerMessage} ServerMessage */
 /** @typedef {import('./types.js').Reply} Reply */
@@ -291,7 +291,7 @@ export async function leaveRoom() {
 /** Answers the pending decision. @param {Reply} reply */
 export async function answer(reply) {
   const d = state.decision;
-  if (!d || state.sending) return;
+  if (!d || busy()) return;
   update((s) => {
     s.sending = true;
   });

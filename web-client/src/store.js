@@ -67,6 +67,11 @@ export function update(fn) {
   }
 }
 
+/** Whether decisions cannot be answered now: a reply is on its way, or the connection is down. */
+export function busy() {
+  return state.sending || state.conn !== 'online';
+}
+
 /** @param {() => void} fn */
 export function subscribe(fn) {
   listeners.add(fn);

@@ -9,7 +9,7 @@ import { list, t } from './i18n/index.js';
 import { logLines } from './log.js';
 import { botLabel, seatName } from './names.js';
 import { answer, leaveRoom, startGame } from './session.js';
-import { state } from './store.js';
+import { busy, state } from './store.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
 
@@ -141,8 +141,8 @@ function supply(v) {
   const kingdom = new Set(v.kingdom);
   /** @param {import('./types.js').PileView} p */
   const pile = (p) => {
-    const canBuy = buyable.has(p.card) && !state.sending;
-    const canChoose = pileChoice.has(p.card) && !state.sending;
+    const canBuy = buyable.has(p.card) && !busy();
+    const canChoose = pileChoice.has(p.card) && !busy();
     const active = canBuy || canChoose;
     const name = cardName(p.card);
     const label = [
@@ -254,7 +254,7 @@ function hand(v) {
             cardButton(c, {
               testid: `hand-card-${i}`,
               dkey: `${i}-${c}`,
-              enabled: playable.has(c) && !state.sending,
+              enabled: playable.has(c) && !busy(),
               label: playable.has(c) ? t('dec.play', { card: cardName(c) }) : undefined,
               onClick: () => answer({ type: 'play', card: c }),
             }),
@@ -367,6 +367,7 @@ export function tableView() {
     'div',
     { class: ['table', state.spectating && 'spectator'], 'data-testid': 'table' },
     h('h1', { class: 'visually-hidden' }, room?.name ?? t('app.title')),
+    room?.status === 'broken' ? h('p', { class: 'notice', role: 'alert', 'data-testid': 'room-broken' }, t('room.status.broken')) : null,
     endScreen(),
     v.game_over ? null : statusBar(v),
     h(

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const BINARY = path.join(ROOT, 'target', 'debug', process.platform === 'win32' ? 'dominion-server.exe' : 'dominion-server');
+const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
+export const BINARY = path.join(TARGET, 'debug', process.platform === 'win32' ? 'dominion-server.exe' : 'dominion-server');
 
 /** A port that was free a moment ago. */
 async function freePort() {
