@@ -176,8 +176,9 @@ export class Connection {
     this.retryTimer = setTimeout(() => this.open(), delay);
   }
 
+  /** Retries at once after a drop (not after being replaced: that needs the person's word). */
   retryNow() {
-    if (this.status === 'down' || this.status === 'replaced') this.open();
+    if (this.status === 'down') this.open();
   }
 
   /** @param {ConnStatus} status @param {number} [retryAt] */

@@ -215,6 +215,27 @@ describe('web client', { timeout: 280000 }, () => {
     }
   });
 
+  test('a second tab takes the seat over; the first says so and can take it back', async () => {
+    const p = await openPage(chrome.browser);
+    await enterLobby(p.page, server.url, 'Gizella');
+    await createRoom(p.page, { seats: ['', 'big_money'] });
+    await startGame(p.page);
+    await p.page.waitForSelector('[data-testid=decision]');
+    // Same browser profile (same localStorage, same seat token), another tab.
+    const tab = await p.context.newPage();
+    await tab.goto(server.url);
+    await tab.waitForSelector('[data-testid=decision]');
+    await p.page.waitForSelector('[data-testid=conn-status][data-status=replaced]');
+    assert.match(await p.page.getByTestId('conn-status').textContent() ?? '', /another tab/);
+    await p.page.getByTestId('take-back').click();
+    await p.page.waitForSelector('[data-testid=conn-status][data-status=online]');
+    await p.page.waitForSelector('[data-testid=decision]');
+    await tab.waitForSelector('[data-testid=conn-status][data-status=replaced]');
+    assertClean(p);
+    await p.page.getByTestId('leave-room').click();
+    await p.context.close();
+  });
+
   test("two pages play each other and neither page shows the other's hand", { timeout: 200000 }, async () => {
     const a = await openPage(chrome.browser);
     const b = await openPage(chrome.browser);
