@@ -159,13 +159,14 @@ impl Store {
         &self.path
     }
 
-    /// Inserts or updates a room and its seats, in one transaction.
+    /// Inserts a room or updates its settings and seats, in one transaction. An existing
+    /// room keeps its status: that moves only by `start_game`, `finish_game`, `set_status`.
     pub fn save_room(&mut self, room: &RoomRow, seats: &[SeatRow]) -> Result<()> {
         let tx = self.conn.transaction()?;
         tx.execute(
             "INSERT INTO rooms (id, settings, status, broken_reason, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT(id) DO UPDATE SET settings = ?2, status = ?3, broken_reason = ?4",
+             ON CONFLICT(id) DO UPDATE SET settings = ?2",
             params![
                 room.id,
                 room.settings,
