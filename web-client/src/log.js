@@ -98,7 +98,7 @@ export function describe(s, e, prev) {
  * The log lines for the last `limit` events, oldest first.
  * @param {import('./store.js').State} s @param {number} [limit]
  */
-export function logLines(s, limit = 400) {
+export function logLines(s, limit = 250) {
   const events = s.events;
   const from = Math.max(0, events.length - limit);
   const out = [];
