@@ -1,7 +1,7 @@
 // The decision panel: one widget per prompt kind, each answerable by mouse, touch and
 // keyboard. A confirm button stays disabled until the choice is legal.
 import { h } from './dom.js';
-import { cardCost, cardName, typeLabel } from './cards.js';
+import { cardCost, cardName, cardText, typeLabel } from './cards.js';
 import { cardButton, cardChip } from './cardview.js';
 import { t } from './i18n/index.js';
 import { seatName } from './names.js';
@@ -37,7 +37,7 @@ function headline(d) {
     case 'order_cards':
       return t('dec.order');
     case 'yes_no':
-      return t('dec.yes_no', { card: d.card ? cardName(d.card) : '?' });
+      return t('dec.yes_no');
     case 'name_card':
       return t('dec.name_card');
     default:
@@ -357,6 +357,9 @@ export function decisionPanel() {
       d.card ? h('span', { class: 'dec-card' }, `${cardName(d.card)}: `) : null,
       headline(d),
     ),
+    d.card && p.kind !== 'action_phase' && p.kind !== 'buy_phase'
+      ? h('p', { class: 'dec-text', lang: 'en', 'data-testid': 'decision-card-text' }, cardText(d.card))
+      : null,
     left != null ? h('p', { class: ['deadline', left <= 10 && 'urgent'], 'data-testid': 'deadline', role: 'timer' }, '◷ ', t('dec.deadline', { s: left })) : null,
     body,
     state.sending ? h('p', { class: 'muted' }, t('dec.sending')) : null,

@@ -159,7 +159,7 @@ export default {
   'dec.move_up': 'Move {card} up',
   'dec.move_down': 'Move {card} down',
   'dec.top': 'top',
-  'dec.yes_no': 'Do you want to use {card}?',
+  'dec.yes_no': 'Do you want to do this?',
   'dec.name_card': 'Name a card.',
   'dec.deadline': '{s} s left',
   'dec.sending': 'Sending…',

@@ -158,7 +158,7 @@ export default {
   'dec.move_up': 'Feljebb: {card}',
   'dec.move_down': 'Lejjebb: {card}',
   'dec.top': 'legfelül',
-  'dec.yes_no': 'Használod ezt: {card}?',
+  'dec.yes_no': 'Megteszed?',
   'dec.name_card': 'Nevezz meg egy lapot.',
   'dec.deadline': 'még {s} mp',
   'dec.sending': 'Küldés…',

@@ -168,7 +168,7 @@ export default {
   'dec.move_up': 'Выше: {card}',
   'dec.move_down': 'Ниже: {card}',
   'dec.top': 'сверху',
-  'dec.yes_no': 'Использовать карту: {card}?',
+  'dec.yes_no': 'Сделать это?',
   'dec.name_card': 'Назовите карту.',
   'dec.deadline': 'осталось {s} с',
   'dec.sending': 'Отправка…',

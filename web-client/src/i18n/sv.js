@@ -157,7 +157,7 @@ export default {
   'dec.move_up': 'Flytta upp {card}',
   'dec.move_down': 'Flytta ned {card}',
   'dec.top': 'överst',
-  'dec.yes_no': 'Vill du använda {card}?',
+  'dec.yes_no': 'Vill du göra det?',
   'dec.name_card': 'Nämn ett kort.',
   'dec.deadline': '{s} s kvar',
   'dec.sending': 'Skickar…',
