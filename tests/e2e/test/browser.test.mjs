@@ -65,7 +65,7 @@ describe('web client', { timeout: 280000 }, () => {
     await p.page.getByTestId('kingdom-pick').check();
     const pickable = await p.page.locator('[data-testid^="pick-card-"]').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.testid?.slice('pick-card-'.length)));
     const implemented = cards.filter((/** @type {any} */ c) => c.kingdom && c.editions.includes('2e')).map((/** @type {any} */ c) => c.id);
-    assert.deepEqual(pickable.sort(), implemented.sort());
+    assert.deepEqual([...pickable].sort(), [...implemented].sort());
     // The search filters by name.
     await p.page.getByTestId('pick-search').fill('vill');
     assert.equal(await p.page.locator('[data-testid^="pick-card-"]').count(), 1);
@@ -82,6 +82,20 @@ describe('web client', { timeout: 280000 }, () => {
     await screenshot(p.page, 'lobby.png');
     await other.page.getByTestId('leave-room').click();
     await p.page.waitForSelector(`[data-testid=join-${room}-0]`, { timeout: 10000 });
+    // A kingdom picked by hand, with a time limit per decision.
+    await p.page.getByTestId('kingdom-pick').check();
+    await p.page.getByTestId('pick-search').fill('');
+    assert.ok(await p.page.getByTestId('create-submit').isDisabled(), 'ten cards are needed');
+    for (const card of implemented.slice(0, 10)) await p.page.getByTestId(`pick-card-${card}`).check();
+    assert.match(await p.page.getByTestId('pick-count').textContent() ?? '', /10 of 10/);
+    await p.page.getByTestId('timer-select').selectOption('60');
+    await p.page.getByTestId('create-submit').click();
+    await p.page.waitForSelector('[data-testid=waiting-room]');
+    const created = last(p.rec.sent, 'create_room');
+    assert.deepEqual(created.settings.kingdom, { type: 'cards', cards: implemented.slice(0, 10) });
+    assert.equal(created.settings.decision_seconds, 60);
+    await p.page.getByTestId('leave-room').click();
+    await p.page.waitForSelector('[data-testid=lobby]');
     assertClean(p);
     assertClean(other);
     await other.context.close();
