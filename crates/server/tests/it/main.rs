@@ -1,0 +1,10 @@
+//! Server tests over real sockets: a server on 127.0.0.1 port 0 in this process, and
+//! clients that speak raw JSON as any third-party client would.
+
+mod common;
+mod game;
+mod invalid;
+mod limits;
+mod python_bot;
+mod reconnect;
+mod secrets;
