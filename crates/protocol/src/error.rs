@@ -86,8 +86,6 @@ pub enum CloseCode {
     PolicyViolation = 1008,
     /// A frame was larger than the limit.
     MessageTooBig = 1009,
-    /// The server failed.
-    InternalError = 1011,
     /// `hello` named an unsupported protocol version.
     UnsupportedVersion = 4000,
     /// No `hello` in time, or another message before it.
