@@ -32,12 +32,13 @@ pub struct Config {
     pub max_message_bytes: usize,
 
     /// Frames a connection may send per rate window (a burst of this many, refilled
-    /// evenly over the window); beyond it the connection is closed with 1008.
-    #[arg(long, env = "DOMINION_RATE_MESSAGES", default_value_t = 100)]
+    /// evenly over the window); beyond it the connection is closed with 1008. The
+    /// default lets a program play as fast as paced server bots allow.
+    #[arg(long, env = "DOMINION_RATE_MESSAGES", default_value_t = 200)]
     pub rate_messages: u32,
 
     /// The window of the message budget.
-    #[arg(long, env = "DOMINION_RATE_WINDOW", default_value = "20s", value_parser = parse_duration)]
+    #[arg(long, env = "DOMINION_RATE_WINDOW", default_value = "10s", value_parser = parse_duration)]
     pub rate_window: Duration,
 
     /// How often the server pings each connection.
@@ -140,8 +141,8 @@ mod tests {
     fn defaults_are_the_documented_ones() {
         let c = Config::parse_from(["dominion-server"]);
         assert_eq!(c.max_message_bytes, 65536);
-        assert_eq!(c.rate_messages, 100);
-        assert_eq!(c.rate_window, Duration::from_secs(20));
+        assert_eq!(c.rate_messages, 200);
+        assert_eq!(c.rate_window, Duration::from_secs(10));
         let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000"]);
         assert_eq!(c.addr, "0.0.0.0:9000");
     }
