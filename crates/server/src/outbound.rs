@@ -85,3 +85,28 @@ impl ConnHandle {
         self.kill.fire(code, reason);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_queue_drops_the_client_instead_of_waiting() {
+        let (tx, mut rx) = mpsc::channel(2);
+        let kill = Arc::new(Kill::default());
+        let conn = ConnHandle::new(7, tx, kill.clone());
+        let msg = ServerMessage::Pong { re: 1 };
+        assert!(conn.send(&msg));
+        assert!(conn.send(&msg));
+        assert!(
+            !conn.send(&msg),
+            "the third frame does not fit and is not waited for"
+        );
+        assert_eq!(kill.fired().await.0, CloseCode::TooSlow);
+        assert!(
+            matches!(rx.recv().await, Some(OutFrame::Text(t)) if t == r#"{"type":"pong","re":1}"#)
+        );
+        drop(rx);
+        assert!(!conn.send(&msg), "a gone client is reported");
+    }
+}

@@ -385,9 +385,13 @@ impl Room {
         Ok(Role::Spectator)
     }
 
+    /// Leaving always detaches the connection (it has forgotten the room already), so it
+    /// is never refused as a duplicate: leaving twice is leaving once.
     fn leave(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
         if let Some(idx) = self.seat_of(conn_id) {
-            self.check_seat_command(idx, cmd)?;
+            if let Some(h) = self.state.human_mut(idx) {
+                h.last_command = h.last_command.max(cmd);
+            }
             self.seat_conns[idx] = None;
             if self.state.status == wire::RoomStatus::Lobby {
                 self.state.seats[idx] = Seat::Open;
