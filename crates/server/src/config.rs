@@ -5,11 +5,15 @@ use clap::Parser;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The authoritative Dominion room server (WebSocket protocol: docs/protocol.md).
-///
-/// Durations accept `500ms`, `20s`, `10m`, `1h`, or a plain number of seconds.
+/// The authoritative Dominion room server.
 #[derive(Parser, Clone, Debug)]
-#[command(name = "dominion-server", version, about, long_about = None)]
+#[command(
+    name = "dominion-server",
+    version,
+    about = "The authoritative Dominion room server: rooms over WebSocket at /ws (protocol: docs/protocol.md).",
+    after_help = "Durations accept 500ms, 20s, 10m, 1h or a plain number of seconds. \
+                  Every option can also be set with the environment variable shown."
+)]
 pub struct Config {
     /// Address to listen on (HOST:PORT).
     #[arg(long, env = "DOMINION_ADDR", default_value = "127.0.0.1:8080")]
