@@ -80,8 +80,9 @@ pub enum ErrorCode {
 pub enum CloseCode {
     /// The client or server ended the connection normally.
     Normal = 1000,
-    /// The server is shutting down.
-    GoingAway = 1001,
+    /// The server is restarting (shutdown by SIGTERM or Ctrl-C): every game is saved;
+    /// reconnect after a moment and `resume` with your token.
+    ServiceRestart = 1012,
     /// Policy violation: the message budget was exceeded.
     PolicyViolation = 1008,
     /// A frame was larger than the limit.

@@ -1,7 +1,7 @@
 //! Every setting of the server: a command-line flag and an environment variable each,
 //! with defaults meant for running on one machine. `dominion-server --help` lists them.
 
-use clap::Parser;
+use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -90,6 +90,46 @@ pub struct Config {
     /// How long a room that has not started stays open with nobody connected.
     #[arg(long, env = "DOMINION_EMPTY_ROOM_TTL", default_value = "5m", value_parser = parse_duration)]
     pub empty_room_ttl: Duration,
+
+    /// SQLite durability. `full` (default) syncs every reply to disk before anyone hears
+    /// of it: nothing acknowledged is lost even to a power cut. `normal` survives a crash
+    /// of the server but may lose the last replies on power loss, for faster writes.
+    #[arg(long, env = "DOMINION_SQLITE_SYNC", value_enum, default_value_t = SqliteSync::Full)]
+    pub sqlite_sync: SqliteSync,
+
+    /// Log format: `text` for people, `json` (one object per line) for log collectors.
+    /// Logs never contain seat tokens or message contents.
+    #[arg(long, env = "DOMINION_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// On SIGTERM or Ctrl-C, how long to wait for connections to close before exiting
+    /// anyway (every reply is already on disk by then).
+    #[arg(long, env = "DOMINION_SHUTDOWN_GRACE", default_value = "5s", value_parser = parse_duration)]
+    pub shutdown_grace: Duration,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// See `--sqlite-sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SqliteSync {
+    Full,
+    Normal,
+}
+
+/// See `--log-format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Check that a server answers `GET /healthz` at `--addr` (0.0.0.0 means this host)
+    /// and exit 0 if it does, 1 if not: the Docker image's healthcheck.
+    Healthcheck,
 }
 
 impl Default for Config {
@@ -147,7 +187,11 @@ mod tests {
         assert_eq!(c.max_message_bytes, 65536);
         assert_eq!(c.rate_messages, 200);
         assert_eq!(c.rate_window, Duration::from_secs(10));
-        let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000"]);
+        assert_eq!(c.sqlite_sync, SqliteSync::Full);
+        assert_eq!(c.log_format, LogFormat::Text);
+        assert_eq!(c.command, None);
+        let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000", "healthcheck"]);
         assert_eq!(c.addr, "0.0.0.0:9000");
+        assert_eq!(c.command, Some(Command::Healthcheck));
     }
 }

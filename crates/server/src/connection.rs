@@ -101,7 +101,7 @@ impl Connection {
             let frame = tokio::select! {
                 (code, reason) = kill.fired() => return Ending::Killed(code, reason),
                 _ = shutdown.wait_for(|down| *down) => {
-                    return Ending::Close(CloseCode::GoingAway, "the server is shutting down".into());
+                    return Ending::Close(CloseCode::ServiceRestart, "the server is restarting; resume with your token".into());
                 }
                 () = sleep_until(idle_at) => {
                     return if self.greeted {
@@ -389,6 +389,18 @@ impl Connection {
                     conn_id: self.handle.id,
                 })
                 .await;
+        }
+        if let Ending::Close(code, _) | Ending::Killed(code, _) = &ending {
+            let reason = match code {
+                CloseCode::PolicyViolation => Some("rate_limited"),
+                CloseCode::MessageTooBig => Some("oversized"),
+                CloseCode::TooSlow => Some("too_slow"),
+                CloseCode::IdleTimeout => Some("idle"),
+                _ => None,
+            };
+            if let Some(reason) = reason {
+                self.hub.metrics.close(reason);
+            }
         }
         let close = match ending {
             Ending::ClientGone => None,

@@ -5,8 +5,8 @@ use crate::connection;
 use crate::hub::Hub;
 use axum::Json;
 use axum::Router;
-use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -28,6 +28,9 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/cards", get(cards))
         .route("/api/kingdoms", get(kingdoms))
         .route("/api/bots", get(bot_names))
+        .route("/api/games", get(games))
+        .route("/api/games/{id}", get(game))
+        .route("/metrics", get(metrics))
         .route("/ws", get(websocket))
         .layer(TraceLayer::new_for_http())
         .with_state(hub)
@@ -75,6 +78,153 @@ async fn kingdoms() -> Json<Vec<wire::KingdomInfo>> {
 
 async fn bot_names() -> Json<Vec<&'static str>> {
     Json(bots::NAMES.to_vec())
+}
+
+/// Prometheus text exposition; room counts are read from the hub now.
+async fn metrics(State(hub): State<Arc<Hub>>) -> Response {
+    let mut counts = [
+        ("lobby", 0i64),
+        ("playing", 0),
+        ("finished", 0),
+        ("broken", 0),
+    ];
+    for room in hub.list() {
+        let i = match room.status {
+            wire::RoomStatus::Lobby => 0,
+            wire::RoomStatus::Playing => 1,
+            wire::RoomStatus::Finished => 2,
+            wire::RoomStatus::Broken => 3,
+        };
+        counts[i].1 += 1;
+    }
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        hub.metrics.render(&counts),
+    )
+        .into_response()
+}
+
+#[derive(serde::Deserialize)]
+struct ListQuery {
+    limit: Option<u32>,
+}
+
+/// Stored engine scores as the protocol's score lines (`seat`, `vp`, `turns`, `winner`).
+fn score_lines(json: &str) -> serde_json::Value {
+    let scores: Vec<dominion_engine::Score> = serde_json::from_str(json).unwrap_or_default();
+    serde_json::Value::Array(
+        scores
+            .into_iter()
+            .map(|s| serde_json::json!({"seat": s.player.0, "vp": s.vp, "turns": s.turns, "winner": s.winner}))
+            .collect(),
+    )
+}
+
+fn api_error(status: StatusCode, message: &str) -> Response {
+    (status, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+/// Recent finished games, newest first (`?limit=`, at most 100).
+async fn games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Response {
+    let Some(store) = hub.history.clone() else {
+        return Json(Vec::<serde_json::Value>::new()).into_response();
+    };
+    let limit = q.limit.unwrap_or(20).clamp(1, 100);
+    match tokio::task::spawn_blocking(move || store.finished_games(limit)).await {
+        Ok(Ok(list)) => Json(
+            list.into_iter()
+                .map(|g| {
+                    serde_json::json!({
+                        "room": g.room_id,
+                        "finished_at": g.finished_at,
+                        "scores": score_lines(&g.scores),
+                        "setup": serde_json::from_str::<serde_json::Value>(&g.setup).unwrap_or_default(),
+                    })
+                })
+                .collect::<Vec<_>>(),
+        )
+        .into_response(),
+        Ok(Err(e)) => {
+            tracing::error!("history: {e}");
+            api_error(StatusCode::INTERNAL_SERVER_ERROR, "the store could not be read")
+        }
+        Err(_) => api_error(StatusCode::INTERNAL_SERVER_ERROR, "the store could not be read"),
+    }
+}
+
+/// One finished game: scores, setup, kingdom, and the full replay (seed and replies).
+/// Before the game is over this says so (409) and shows nothing else: the seed and the
+/// replies would reveal every hand and deck.
+async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    let Some(store) = hub.history.clone() else {
+        return api_error(StatusCode::NOT_FOUND, "this server keeps no history");
+    };
+    if id.len() > 64 {
+        return api_error(StatusCode::NOT_FOUND, "no such game");
+    }
+    let row = match tokio::task::spawn_blocking(move || store.game(&id)).await {
+        Ok(Ok(row)) => row,
+        Ok(Err(e)) => {
+            tracing::error!("history: {e}");
+            return api_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the store could not be read",
+            );
+        }
+        Err(_) => {
+            return api_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the store could not be read",
+            );
+        }
+    };
+    let Some(row) = row else {
+        return api_error(StatusCode::NOT_FOUND, "no such game");
+    };
+    let (Some(scores), Some(finished_at)) = (&row.scores, row.finished_at) else {
+        return api_error(
+            StatusCode::CONFLICT,
+            "this game is not over yet; its replay is published when it ends",
+        );
+    };
+    let setup: dominion_engine::Setup = match serde_json::from_str(&row.setup) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(room = %row.room_id, "history: unreadable setup: {e}");
+            return api_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "this game's record is unreadable",
+            );
+        }
+    };
+    let kingdom = match dominion_engine::Game::new(&setup, row.seed) {
+        Ok(g) => g.kingdom().iter().map(|c| c.key()).collect::<Vec<_>>(),
+        Err(_) => Vec::new(),
+    };
+    let replies: Vec<serde_json::Value> = row
+        .replies
+        .iter()
+        .map(|(p, r)| {
+            serde_json::json!({
+                "player": p,
+                "reply": serde_json::from_str::<serde_json::Value>(r).unwrap_or_default(),
+            })
+        })
+        .collect();
+    Json(serde_json::json!({
+        "room": row.room_id,
+        "started_at": row.started_at,
+        "finished_at": finished_at,
+        "scores": score_lines(scores),
+        "setup": setup,
+        "kingdom": kingdom,
+        "seed": row.seed.to_string(),
+        "replies": replies,
+    }))
+    .into_response()
 }
 
 async fn websocket(

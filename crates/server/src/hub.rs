@@ -5,6 +5,8 @@
 
 use crate::config::Config;
 use crate::inbound;
+use crate::metrics::Metrics;
+use crate::persist::{Recovered, SqliteLog};
 use crate::refusal::Refusal;
 use crate::room::{self, RoomHandle};
 use crate::store::RoomLog;
@@ -17,18 +19,28 @@ use tokio::sync::watch;
 pub struct Hub {
     pub config: Arc<Config>,
     log: Arc<dyn RoomLog>,
+    pub metrics: Arc<Metrics>,
+    /// The store, for the history API (None when the server keeps nothing).
+    pub history: Option<Arc<SqliteLog>>,
     rooms: Mutex<BTreeMap<String, RoomHandle>>,
     connections: AtomicUsize,
     next_conn_id: AtomicU64,
-    /// Flips to true when the server shuts down; every connection then closes with 1001.
+    /// Flips to true when the server shuts down; every connection then closes with 1012.
     shutdown: watch::Sender<bool>,
 }
 
 impl Hub {
-    pub fn new(config: Arc<Config>, log: Arc<dyn RoomLog>) -> Arc<Hub> {
+    pub fn new(
+        config: Arc<Config>,
+        log: Arc<dyn RoomLog>,
+        metrics: Arc<Metrics>,
+        history: Option<Arc<SqliteLog>>,
+    ) -> Arc<Hub> {
         Arc::new(Hub {
             config,
             log,
+            metrics,
+            history,
             rooms: Mutex::new(BTreeMap::new()),
             connections: AtomicUsize::new(0),
             next_conn_id: AtomicU64::new(1),
@@ -47,6 +59,12 @@ impl Hub {
         settings: &dominion_protocol::RoomSettings,
     ) -> Result<RoomSummary, Refusal> {
         let plan = inbound::room_plan(settings)?;
+        if *self.shutdown.borrow() {
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "the server is restarting and opens no new rooms; try again in a moment",
+            ));
+        }
         let mut rooms = self.rooms();
         if rooms.len() >= self.config.max_rooms {
             return Err(Refusal::new(
@@ -64,22 +82,37 @@ impl Hub {
                 break id;
             }
         };
-        let hub = Arc::downgrade(self);
-        let handle = room::spawn(
-            id.clone(),
-            plan,
-            self.config.clone(),
-            self.log.clone(),
-            move |id| {
-                if let Some(hub) = hub.upgrade() {
-                    hub.rooms().remove(id);
-                }
-            },
-        );
+        let handle = room::spawn(id.clone(), plan, self.room_context(), self.on_room_close());
         let summary = handle.summary.borrow().clone();
         rooms.insert(id.clone(), handle);
         tracing::info!(room = %id, "room created");
         Ok(summary)
+    }
+
+    /// Reopens a room rebuilt from the store after a restart, under its old id.
+    pub fn restore_room(self: &Arc<Self>, recovered: Recovered) -> Result<(), String> {
+        let id = recovered.id.clone();
+        let handle = room::restore(recovered, self.room_context(), self.on_room_close())?;
+        self.rooms().insert(id, handle);
+        Ok(())
+    }
+
+    fn room_context(&self) -> room::Context {
+        room::Context {
+            config: self.config.clone(),
+            log: self.log.clone(),
+            metrics: self.metrics.clone(),
+        }
+    }
+
+    /// Unregisters a room when its task ends.
+    fn on_room_close(self: &Arc<Self>) -> impl FnOnce(&str) + Send + 'static {
+        let hub = Arc::downgrade(self);
+        move |id| {
+            if let Some(hub) = hub.upgrade() {
+                hub.rooms().remove(id);
+            }
+        }
     }
 
     pub fn room(&self, id: &str) -> Option<RoomHandle> {
@@ -102,6 +135,7 @@ impl Hub {
                 (n < max).then_some(n + 1)
             })
             .ok()?;
+        self.metrics.connections_open.inc();
         Some(Admission {
             hub: self.clone(),
             id: self.next_conn_id.fetch_add(1, Ordering::Relaxed),
@@ -112,7 +146,7 @@ impl Hub {
         self.shutdown.subscribe()
     }
 
-    /// Asks every connection to close (1001).
+    /// Asks every connection to close (1012).
     pub fn shut_down(&self) {
         self.shutdown.send_replace(true);
     }
@@ -127,6 +161,7 @@ pub struct Admission {
 impl Drop for Admission {
     fn drop(&mut self) {
         self.hub.connections.fetch_sub(1, Ordering::AcqRel);
+        self.hub.metrics.connections_open.dec();
     }
 }
 

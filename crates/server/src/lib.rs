@@ -23,7 +23,9 @@ pub mod connection;
 pub mod http;
 pub mod hub;
 pub mod inbound;
+pub mod metrics;
 pub mod outbound;
+pub mod persist;
 pub mod projection;
 pub mod refusal;
 pub mod room;
@@ -36,7 +38,7 @@ use std::future::Future;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 
-/// Serves until `shutdown` completes; then every WebSocket is closed with 1001.
+/// Serves until `shutdown` completes; then every WebSocket is closed with 1012.
 pub async fn serve(
     config: Config,
     listener: TcpListener,
@@ -48,7 +50,38 @@ pub async fn serve(
             format!("cannot create data dir {}: {e}", config.data_dir.display()),
         )
     })?;
-    let hub = hub::Hub::new(Arc::new(config), Arc::new(store::NoLog));
+    let metrics = Arc::new(metrics::Metrics::new());
+    let durability = match config.sqlite_sync {
+        config::SqliteSync::Full => dominion_store::Durability::Full,
+        config::SqliteSync::Normal => dominion_store::Durability::Normal,
+    };
+    let log = persist::SqliteLog::open(&config.data_dir, durability, metrics.clone())
+        .map(Arc::new)
+        .map_err(|e| {
+            std::io::Error::other(format!(
+                "cannot open the store in {}: {e}",
+                config.data_dir.display()
+            ))
+        })?;
+    let (recovered, broken) = log
+        .recover()
+        .map_err(|e| std::io::Error::other(format!("cannot read the store: {e}")))?;
+    let hub = hub::Hub::new(Arc::new(config), log.clone(), metrics, Some(log.clone()));
+    let reopened = recovered.len();
+    for room in recovered {
+        let id = room.id.clone();
+        if let Err(reason) = hub.restore_room(room) {
+            tracing::error!(room = %id, %reason, "room cannot be reopened; marked broken");
+            let _ = log.mark_broken(&id, &reason);
+        }
+    }
+    if reopened > 0 || !broken.is_empty() {
+        tracing::info!(
+            reopened,
+            broken = broken.len(),
+            "rooms recovered from the store"
+        );
+    }
     let app = http::router(hub.clone());
     let closing = hub.clone();
     axum::serve(listener, app)

@@ -6,7 +6,7 @@
 //! Everything a log receives is plain serializable data — settings, seat token *hashes*,
 //! setup, seed and replies — enough to rebuild every room by replaying its game.
 //!
-//! This server ships [`NoLog`] (keep nothing); SQLite arrives with the store crate.
+//! The implementation is `persist::SqliteLog` (SQLite through `dominion-store`).
 
 use crate::token::TokenHash;
 use dominion_engine::{PlayerId, Reply, Score, Setup};
@@ -69,33 +69,4 @@ pub trait RoomLog: Send + Sync + 'static {
     fn game_finished(&self, room: &str, scores: &[Score]) -> Result<(), LogError>;
     /// The room closed and will not be seen again.
     fn room_closed(&self, room: &str) -> Result<(), LogError>;
-}
-
-/// Keeps nothing: rooms live as long as the process.
-#[derive(Debug, Default)]
-pub struct NoLog;
-
-impl RoomLog for NoLog {
-    fn room_saved(&self, _: &RoomRecord) -> Result<(), LogError> {
-        Ok(())
-    }
-    fn game_started(&self, _: &str, _: &Setup, _: u64) -> Result<(), LogError> {
-        Ok(())
-    }
-    fn reply_accepted(
-        &self,
-        _: &str,
-        _: u64,
-        _: PlayerId,
-        _: &Reply,
-        _: u64,
-    ) -> Result<(), LogError> {
-        Ok(())
-    }
-    fn game_finished(&self, _: &str, _: &[Score]) -> Result<(), LogError> {
-        Ok(())
-    }
-    fn room_closed(&self, _: &str) -> Result<(), LogError> {
-        Ok(())
-    }
 }

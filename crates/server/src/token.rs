@@ -20,6 +20,18 @@ impl TokenHash {
     pub fn to_hex(self) -> String {
         hex(&self.0)
     }
+
+    /// Reads a hash written by [`TokenHash::to_hex`] (from the store).
+    pub fn from_hex(s: &str) -> Option<TokenHash> {
+        let mut out = [0u8; 32];
+        if s.len() != 64 {
+            return None;
+        }
+        for (i, byte) in out.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+        }
+        Some(TokenHash(out))
+    }
 }
 
 /// A new token and its hash. Fails only if the OS RNG does.
@@ -59,5 +71,7 @@ mod tests {
         assert_ne!(ha, hb);
         assert!(!well_formed("abc"));
         assert_eq!(ha.to_hex().len(), 64);
+        assert_eq!(TokenHash::from_hex(&ha.to_hex()), Some(ha));
+        assert_eq!(TokenHash::from_hex("zz"), None);
     }
 }

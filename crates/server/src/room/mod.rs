@@ -13,10 +13,12 @@ pub mod state;
 
 use crate::config::Config;
 use crate::inbound::{self, FALLBACK_BOT, RoomPlan};
+use crate::metrics::Metrics;
 use crate::outbound::ConnHandle;
+use crate::persist::Recovered;
 use crate::projection::{self, Topic, decision_id};
 use crate::refusal::Refusal;
-use crate::store::RoomLog;
+use crate::store::{RoomLog, SeatRecord};
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
 use dominion_engine::{Agent, Game, PlayerId, Reply, Viewer, bots};
@@ -84,12 +86,19 @@ pub struct RoomHandle {
     pub summary: watch::Receiver<wire::RoomSummary>,
 }
 
+/// What every room shares with the server.
+#[derive(Clone)]
+pub struct Context {
+    pub config: Arc<Config>,
+    pub log: Arc<dyn RoomLog>,
+    pub metrics: Arc<Metrics>,
+}
+
 /// Starts the task of a new room. `on_close` runs when the task ends, however it ends.
 pub fn spawn(
     id: String,
     plan: RoomPlan,
-    config: Arc<Config>,
-    log: Arc<dyn RoomLog>,
+    cx: Context,
     on_close: impl FnOnce(&str) + Send + 'static,
 ) -> RoomHandle {
     let seats: Vec<Seat> = plan
@@ -101,9 +110,8 @@ pub fn spawn(
             wire::SeatSetting::Bot { bot } => Seat::Bot { bot: bot.clone() },
         })
         .collect();
-    let n = seats.len();
     let state = RoomState {
-        id: id.clone(),
+        id,
         settings: plan.settings,
         setup: plan.setup,
         status: wire::RoomStatus::Lobby,
@@ -112,13 +120,70 @@ pub fn spawn(
         game: None,
         decision_deadline: None,
     };
+    launch(state, cx, on_close, true)
+}
+
+/// Reopens a room rebuilt from the store after a restart. Its players count as away
+/// since now, so abandon timers and decision clocks start afresh: the downtime is never
+/// charged to anyone.
+pub fn restore(
+    rec: Recovered,
+    cx: Context,
+    on_close: impl FnOnce(&str) + Send + 'static,
+) -> Result<RoomHandle, String> {
+    let now = Instant::now();
+    let seats = rec
+        .seats
+        .iter()
+        .map(|s| match s {
+            SeatRecord::Open => Ok(Seat::Open),
+            SeatRecord::Bot { bot } => Ok(Seat::Bot { bot: bot.clone() }),
+            SeatRecord::Human { name, token_hash } => {
+                let hash = TokenHash::from_hex(token_hash).ok_or("unreadable seat token hash")?;
+                let mut h = HumanSeat::new(name.clone(), hash);
+                h.connected = false;
+                h.away_since = Some(now);
+                Ok(Seat::Human(h))
+            }
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let (setup, game, status) = match rec.game {
+        Some(g) => (g.setup, Some(g.game), wire::RoomStatus::Playing),
+        None => {
+            let plan = inbound::room_plan(&rec.settings).map_err(|r| r.message)?;
+            (plan.setup, None, wire::RoomStatus::Lobby)
+        }
+    };
+    let state = RoomState {
+        id: rec.id,
+        settings: rec.settings,
+        setup,
+        status,
+        seats,
+        spectators: 0,
+        game,
+        decision_deadline: None,
+    };
+    tracing::info!(room = %state.id, status = ?state.status, "room reopened from the store");
+    Ok(launch(state, cx, on_close, false))
+}
+
+fn launch(
+    state: RoomState,
+    cx: Context,
+    on_close: impl FnOnce(&str) + Send + 'static,
+    new: bool,
+) -> RoomHandle {
+    let n = state.seats.len();
+    let id = state.id.clone();
     let (summary_tx, summary) = watch::channel(projection::summary(&state));
     let (tx, rx) = mpsc::channel(INBOX);
     let now = Instant::now();
-    let room = Room {
+    let mut room = Room {
         state,
-        config,
-        log,
+        config: cx.config,
+        log: cx.log,
+        metrics: cx.metrics,
         summary_tx,
         seat_conns: vec![None; n],
         spectator_conns: Vec::new(),
@@ -129,8 +194,24 @@ pub fn spawn(
         empty_since: Some(now),
         finished_at: None,
     };
+    if let Some(game) = &room.state.game {
+        // A reopened game: its events so far were published before the restart; viewers
+        // catch up by `resume`. Bots get their agents back.
+        room.published = game.events().len() as u64;
+        let seed = game.seed();
+        for (i, seat) in room.state.seats.iter().enumerate() {
+            if let Seat::Bot { bot } = seat {
+                room.agents[i] = bots::by_name(bot, bot_seed(seed, i));
+            }
+        }
+    }
     tokio::spawn(async move {
         let _guard = OnClose(Some(Box::new(move || on_close(&id))));
+        if new {
+            room.save_room();
+        } else {
+            room.publish();
+        }
         room.run(rx).await;
     });
     RoomHandle { tx, summary }
@@ -151,6 +232,7 @@ struct Room {
     state: RoomState,
     config: Arc<Config>,
     log: Arc<dyn RoomLog>,
+    metrics: Arc<Metrics>,
     summary_tx: watch::Sender<wire::RoomSummary>,
     /// The live connection of each seat, if any.
     seat_conns: Vec<Option<ConnHandle>>,
@@ -176,7 +258,6 @@ enum Controller {
 
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
-        self.save_room();
         loop {
             let wake = self.next_wake();
             tokio::select! {
@@ -230,7 +311,11 @@ impl Room {
                         Command::Start => self.start(conn.id, cmd),
                         Command::Leave => self.leave(conn.id, cmd),
                         Command::Reply { decision, reply } => {
-                            self.reply_command(conn.id, cmd, decision, &reply)
+                            let r = self.reply_command(conn.id, cmd, decision, &reply);
+                            if r.is_err() {
+                                self.metrics.replies_rejected.inc();
+                            }
+                            r
                         }
                     }
                 };
@@ -508,6 +593,7 @@ impl Room {
         }
         self.state.game = Some(game);
         self.state.status = wire::RoomStatus::Playing;
+        self.metrics.games_started.inc();
         tracing::info!(room = %self.state.id, "game started");
         self.broadcast(Topic::Room);
         self.publish();
@@ -559,6 +645,7 @@ impl Room {
     /// refusal nothing changed); then the log records it — the hook where durable
     /// storage commits before anyone learns the result; then the viewers are told.
     fn apply_reply(&mut self, player: PlayerId, reply: Reply) -> Result<(), Refusal> {
+        let arrived = std::time::Instant::now();
         let Some(game) = self.state.game.as_mut() else {
             return Err(Refusal::new(
                 ErrorCode::GameNotStarted,
@@ -582,7 +669,11 @@ impl Room {
             self.fail(&e.to_string());
             return Err(broken());
         }
+        self.metrics.replies.inc();
         self.publish();
+        self.metrics
+            .reply_broadcast
+            .observe(arrived.elapsed().as_secs_f64());
         Ok(())
     }
 
@@ -628,6 +719,7 @@ impl Room {
             self.state.status = wire::RoomStatus::Finished;
             self.finished_at = Some(now);
             tracing::info!(room = %self.state.id, "game over");
+            self.metrics.games_finished.inc();
             if let Err(e) = self.log.game_finished(&self.state.id, &scores) {
                 tracing::error!(room = %self.state.id, "{e}");
             }

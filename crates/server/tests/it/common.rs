@@ -15,14 +15,18 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// that is merely slow.
 pub const FRAME_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Test settings: bots move at once, data in a fresh temporary directory.
+/// Test settings: bots move at once, data in a fresh temporary directory (one per
+/// server, so servers in one test process never reopen each other's rooms).
 pub fn config() -> Config {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Config {
         bot_delay: Duration::ZERO,
         // Test clients answer at machine speed; the budget itself is tested in `limits`.
         rate_messages: 10_000,
         rate_window: Duration::from_secs(1),
-        data_dir: std::env::temp_dir().join(format!("dominion-server-test-{}", std::process::id())),
+        data_dir: std::env::temp_dir()
+            .join(format!("dominion-server-test-{}-{n}", std::process::id())),
         ..Config::default()
     }
 }

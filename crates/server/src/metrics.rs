@@ -1,0 +1,170 @@
+//! Prometheus metrics, served as text at `GET /metrics`.
+//!
+//! Handles are cheap clones of atomics, updated where things happen (connections, rooms,
+//! the store); room counts by state are read from the hub at scrape time, so they can
+//! never drift from the truth. Labels carry no room ids, names or tokens.
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct StateLabel {
+    pub state: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ReasonLabel {
+    pub reason: &'static str,
+}
+
+pub struct Metrics {
+    registry: Registry,
+    pub connections_open: Gauge,
+    pub rooms: Family<StateLabel, Gauge>,
+    pub games_started: Counter,
+    pub games_finished: Counter,
+    pub replies: Counter,
+    pub replies_rejected: Counter,
+    /// Replies per second over the time since the previous scrape.
+    replies_per_second: Gauge<f64, AtomicU64>,
+    last_scrape: Mutex<(Instant, u64)>,
+    /// From a reply's arrival at its room to its results queued for every viewer.
+    pub reply_broadcast: Histogram,
+    /// Connections closed by the server for a limit: `rate_limited`, `oversized`,
+    /// `too_slow`, `idle`.
+    pub closes: Family<ReasonLabel, Counter>,
+    pub sqlite_write: Histogram,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("dominion");
+        let connections_open = Gauge::default();
+        registry.register(
+            "connections_open",
+            "Open WebSocket connections",
+            connections_open.clone(),
+        );
+        let rooms = Family::<StateLabel, Gauge>::default();
+        registry.register("rooms", "Rooms by state", rooms.clone());
+        let games_started = Counter::default();
+        registry.register("games_started", "Games started", games_started.clone());
+        let games_finished = Counter::default();
+        registry.register("games_finished", "Games finished", games_finished.clone());
+        let replies = Counter::default();
+        registry.register("replies", "Replies accepted by the engine", replies.clone());
+        let replies_rejected = Counter::default();
+        registry.register(
+            "replies_rejected",
+            "Replies refused (invalid, stale, out of turn)",
+            replies_rejected.clone(),
+        );
+        let replies_per_second = Gauge::<f64, AtomicU64>::default();
+        registry.register(
+            "replies_per_second",
+            "Replies accepted per second since the previous scrape",
+            replies_per_second.clone(),
+        );
+        // 50 µs .. ~0.8 s
+        let reply_broadcast = Histogram::new(exponential_buckets(0.000_05, 2.0, 15));
+        registry.register(
+            "reply_broadcast_seconds",
+            "Time from a reply reaching its room to its results queued for every viewer",
+            reply_broadcast.clone(),
+        );
+        let closes = Family::<ReasonLabel, Counter>::default();
+        registry.register(
+            "closes",
+            "Connections closed by the server for a limit",
+            closes.clone(),
+        );
+        let sqlite_write = Histogram::new(exponential_buckets(0.000_05, 2.0, 15));
+        registry.register(
+            "sqlite_write_seconds",
+            "Duration of one SQLite write transaction",
+            sqlite_write.clone(),
+        );
+        Metrics {
+            registry,
+            connections_open,
+            rooms,
+            games_started,
+            games_finished,
+            replies,
+            replies_rejected,
+            replies_per_second,
+            last_scrape: Mutex::new((Instant::now(), 0)),
+            reply_broadcast,
+            closes,
+            sqlite_write,
+        }
+    }
+
+    pub fn close(&self, reason: &'static str) {
+        self.closes.get_or_create(&ReasonLabel { reason }).inc();
+    }
+
+    /// The text exposition, with room counts as given and the reply rate brought up to date.
+    pub fn render(&self, rooms_by_state: &[(&'static str, i64)]) -> String {
+        for (state, n) in rooms_by_state {
+            self.rooms.get_or_create(&StateLabel { state }).set(*n);
+        }
+        {
+            let mut last = self.last_scrape.lock().unwrap_or_else(|e| e.into_inner());
+            let now = Instant::now();
+            let total = self.replies.get();
+            let secs = now.duration_since(last.0).as_secs_f64();
+            if secs > 0.0 {
+                self.replies_per_second.set((total - last.1) as f64 / secs);
+            }
+            *last = (now, total);
+        }
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = encode(&mut out, &self.registry);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_every_metric_in_text_format() {
+        let m = Metrics::new();
+        m.replies.inc();
+        m.close("rate_limited");
+        m.sqlite_write.observe(0.001);
+        let text = m.render(&[("lobby", 2), ("playing", 1)]);
+        for name in [
+            "dominion_connections_open",
+            "dominion_rooms{state=\"lobby\"} 2",
+            "dominion_games_started_total",
+            "dominion_games_finished_total",
+            "dominion_replies_total 1",
+            "dominion_replies_rejected_total",
+            "dominion_replies_per_second",
+            "dominion_reply_broadcast_seconds_bucket",
+            "dominion_closes_total{reason=\"rate_limited\"} 1",
+            "dominion_sqlite_write_seconds_count 1",
+        ] {
+            assert!(text.contains(name), "{name} missing from:\n{text}");
+        }
+        assert!(text.ends_with("# EOF\n"));
+    }
+}
