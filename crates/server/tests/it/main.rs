@@ -2,6 +2,7 @@
 //! clients that speak raw JSON as any third-party client would.
 
 mod common;
+mod deploy;
 mod game;
 mod invalid;
 mod limits;
