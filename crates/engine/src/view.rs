@@ -29,6 +29,8 @@ pub struct SeatView {
     pub discard_top: Option<CardId>,
     pub in_play: Vec<CardId>,
     pub aside: Vec<CardId>,
+    /// Victory points now. Public: every gain and trash of a Victory card or Curse is.
+    pub vp: i32,
     pub turns: u32,
 }
 
@@ -71,6 +73,7 @@ impl PlayerView {
                 discard_top: pl.discard.last().copied(),
                 in_play: pl.in_play.clone(),
                 aside: pl.aside.clone(),
+                vp: score::player_vp(pl),
                 turns: pl.turns,
             })
             .collect();

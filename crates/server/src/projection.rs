@@ -11,7 +11,7 @@ use crate::room::state::{RoomState, Seat};
 use dominion_engine::event::Destination;
 use dominion_engine::view::PlayerView;
 use dominion_engine::{
-    CardId, Edition, Event, Game, Mode, Phase, Prompt, Purpose, Reply, Score, Viewer, Zone, score,
+    CardId, Edition, Event, Game, Mode, Phase, Prompt, Purpose, Reply, Score, Viewer, Zone,
 };
 use dominion_protocol as wire;
 use dominion_protocol::ServerMessage;
@@ -140,7 +140,6 @@ fn view(game: &Game, viewer: Viewer) -> wire::GameView {
         game_over,
         scores: _,
     } = game.view(viewer);
-    let state = game.state();
     wire::GameView {
         seat: match viewer {
             Viewer::Player(p) => Some(p.0),
@@ -167,8 +166,7 @@ fn view(game: &Game, viewer: Viewer) -> wire::GameView {
                 discard_top: s.discard_top.map(key),
                 in_play: keys(&s.in_play),
                 aside: keys(&s.aside),
-                // Public: every gain and trash of a Victory card or Curse is public.
-                vp: score::player_vp(&state.players[s.player.idx()]),
+                vp: s.vp,
                 turns: s.turns,
             })
             .collect(),
