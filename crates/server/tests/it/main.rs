@@ -2,10 +2,14 @@
 //! clients that speak raw JSON as any third-party client would.
 
 mod common;
+mod crash;
 mod deploy;
 mod game;
+mod history;
 mod invalid;
 mod limits;
+mod process;
 mod python_bot;
 mod reconnect;
 mod secrets;
+mod shutdown;

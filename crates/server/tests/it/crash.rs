@@ -1,0 +1,529 @@
+//! `kill -9` at random moments, again and again, while four games are played: every
+//! reply a client saw the result of survives, every game reopens under its room id and
+//! ends, each log replays through the engine to the scores and state hash the server
+//! reported, and the SQLite file passes its integrity check.
+
+use crate::common::{Client, simple_reply};
+use crate::process::{
+    ServerProcess, SplitMix, db_path, engine_reply, integrity_check, parse_hash,
+    record_from_history, score_fields, stored_game, try_connect, try_http_get, try_send,
+    wire_scores,
+};
+use dominion_engine::{Game, PlayerId};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::{Notify, mpsc};
+
+/// The whole test fails past this.
+const WALL_CAP: Duration = Duration::from_secs(240);
+/// At least this many kills must land while a game is still being played.
+const MIN_KILLS: u32 = 20;
+/// The kill moments come from this seed unless `CRASH_TEST_SEED` says otherwise.
+const DEFAULT_SEED: u64 = 0x00d0_5eed_2026;
+
+/// One test client's seat, carried across server lives.
+#[derive(Clone, Debug)]
+struct Player {
+    name: String,
+    room: String,
+    seat: u64,
+    token: String,
+    /// The number of the last game event received.
+    last_event: Option<u64>,
+    /// The last command id used (ids only grow, across connections).
+    last_id: u64,
+    /// Replies whose result this client saw: (decision, wire reply).
+    acked: Vec<(u64, Value)>,
+    /// Replies sent whose result had not been seen when the server died.
+    in_doubt: u64,
+    /// Every decision below this was answered and acknowledged.
+    floor: u64,
+    /// Resumes that were answered with `seated`.
+    resumes: u64,
+    /// The `game_over` frame, or the history record if the room was gone after a restart.
+    over: Option<Value>,
+    /// The end was learned from the history API, not from `game_over`.
+    over_unseen: bool,
+}
+
+/// A reply sent and not yet acknowledged.
+#[derive(Debug)]
+struct Outstanding {
+    id: u64,
+    decision: u64,
+    reply: Value,
+}
+
+impl Player {
+    fn acknowledge(&mut self, out: &mut Option<Outstanding>, acks: &AtomicU64, notify: &Notify) {
+        if let Some(o) = out.take() {
+            self.acked.push((o.decision, o.reply));
+            self.floor = self.floor.max(o.decision + 1);
+            acks.fetch_add(1, Ordering::SeqCst);
+            notify.notify_one();
+        }
+    }
+}
+
+/// One server life for one client: resume the seat, play with [`simple_reply`], until
+/// the connection dies (the server was killed) or the game is over. Protocol violations
+/// and lost acknowledged replies are errors; a dead server is not.
+async fn play_one_life(
+    addr: SocketAddr,
+    mut p: Player,
+    acks: Arc<AtomicU64>,
+    notify: Arc<Notify>,
+) -> Result<Player, String> {
+    let Ok(mut c) = try_connect(addr, &p.name).await else {
+        return Ok(p); // the server died under the handshake
+    };
+    c.last_event = p.last_event;
+    p.last_id += 1;
+    let resume_id = p.last_id;
+    let mut resume = json!({"type": "resume", "id": resume_id, "room": p.room, "token": p.token});
+    if let Some(last) = p.last_event {
+        resume["last_event"] = json!(last);
+    }
+    if try_send(&mut c, &resume).await.is_err() {
+        return Ok(p);
+    }
+    let resumed_from = p.last_event;
+    let mut caught_up = false;
+    let mut out: Option<Outstanding> = None;
+    let who = format!("{} (room {}, seat {})", p.name, p.room, p.seat);
+    while let Ok(v) = c.recv_or_close().await {
+        p.last_event = c.last_event;
+        match v["type"].as_str().unwrap_or_default() {
+            "seated" => {
+                if v["re"] != resume_id || v["seat"] != p.seat || v["room"] != p.room.as_str() {
+                    return Err(format!("{who}: resume {resume} answered by {v}"));
+                }
+                p.last_id = p.last_id.max(v["last_command"].as_u64().unwrap_or(0));
+                p.resumes += 1;
+            }
+            "error" if v["re"] == resume_id && v["code"] == "unknown_room" => {
+                // A finished room is not reopened after a restart: a client that missed
+                // `game_over` to a kill learns the end from the history API instead.
+                let path = format!("/api/games/{}", p.room);
+                return match try_http_get(addr, &path).await {
+                    Err(_) => Ok(p), // the server died meanwhile: try again next life
+                    Ok((200, body)) => {
+                        let history: Value = serde_json::from_str(&body)
+                            .map_err(|e| format!("{who}: GET {path}: {e}: {body}"))?;
+                        p.acknowledge(&mut out, &acks, &notify);
+                        p.over = Some(history);
+                        p.over_unseen = true;
+                        Ok(p)
+                    }
+                    Ok((status, body)) => Err(format!(
+                        "{who}: resume refused with {v}, and GET {path} is {status} {body}"
+                    )),
+                };
+            }
+            "error" => {
+                return Err(format!(
+                    "{who}: error {v} (resume id {resume_id}, reply outstanding: {out:?})"
+                ));
+            }
+            t @ ("events" | "snapshot") => {
+                if !caught_up {
+                    caught_up = true;
+                    if let Some(last) = resumed_from {
+                        let ok = if t == "events" {
+                            v["first"].as_u64() == Some(last + 1)
+                        } else {
+                            v["next_event"].as_u64().is_some_and(|n| n > last)
+                        };
+                        if !ok {
+                            return Err(format!(
+                                "{who}: resumed after event {last} but the catch-up is {v}: \
+                                 events this client already had are gone"
+                            ));
+                        }
+                    }
+                }
+                let view = &v["view"];
+                if view["game_over"] == true {
+                    p.acknowledge(&mut out, &acks, &notify);
+                } else if let Some(d) = view["decision"].as_u64() {
+                    if d < p.floor {
+                        return Err(format!(
+                            "{who}: the game waits for decision {d}, but decision {} was \
+                             answered and acknowledged: an acknowledged reply was lost",
+                            p.floor - 1
+                        ));
+                    }
+                    if out.as_ref().is_some_and(|o| d > o.decision) {
+                        p.acknowledge(&mut out, &acks, &notify);
+                    }
+                }
+            }
+            "decision" => {
+                let d = v["decision"].as_u64().unwrap_or_default();
+                if v["seat"] != p.seat {
+                    return Err(format!("{who}: got another seat's decision {v}"));
+                }
+                if d < p.floor {
+                    return Err(format!(
+                        "{who}: asked decision {d} again, though decision {} was answered \
+                         and acknowledged: an acknowledged reply was lost",
+                        p.floor - 1
+                    ));
+                }
+                if let Some(o) = &out {
+                    if d == o.decision {
+                        return Err(format!(
+                            "{who}: decision {d} asked again while its reply {o:?} is unanswered"
+                        ));
+                    }
+                    p.acknowledge(&mut out, &acks, &notify);
+                }
+                let reply = simple_reply(&v);
+                p.last_id += 1;
+                let msg = json!({"type": "reply", "id": p.last_id, "decision": d, "reply": reply});
+                out = Some(Outstanding {
+                    id: p.last_id,
+                    decision: d,
+                    reply,
+                });
+                if try_send(&mut c, &msg).await.is_err() {
+                    break;
+                }
+            }
+            "ack" if out.as_ref().is_some_and(|o| v["re"] == o.id) => {
+                p.acknowledge(&mut out, &acks, &notify);
+            }
+            "game_over" => {
+                p.acknowledge(&mut out, &acks, &notify);
+                p.over = Some(v);
+                let _ = c.ws.close(None).await;
+                return Ok(p);
+            }
+            _ => {}
+        }
+    }
+    if out.is_some() {
+        p.in_doubt += 1;
+    }
+    Ok(p)
+}
+
+fn settings(seats: Value, kingdom: Value) -> Value {
+    json!({
+        "kingdom": kingdom,
+        "seats": seats,
+        // Nobody else plays an absent human's seat: every reply in a human seat is ours.
+        "abandoned": {"type": "wait"},
+    })
+}
+
+fn seat_player(c: &Client, room: &str) -> Player {
+    Player {
+        name: c.name.clone(),
+        room: room.to_string(),
+        seat: c.seat.expect("seated"),
+        token: c.token.clone().expect("token"),
+        last_event: c.last_event,
+        last_id: c.last_id(),
+        acked: Vec::new(),
+        in_doubt: 0,
+        floor: 0,
+        resumes: 0,
+        over: None,
+        over_unseen: false,
+    }
+}
+
+/// Creates the rooms, seats the players and starts every game (then lets the sockets go).
+async fn set_up(server: &ServerProcess) -> Vec<Player> {
+    let first_game = json!({"type": "recommended", "id": "base_2e/first_game"});
+    let mut players = Vec::new();
+    for (name, bot) in [("Ann", "big_money"), ("Bea", "militia"), ("Cid", "smithy")] {
+        let mut c = Client::connect(server.addr, name).await;
+        let room = c
+            .create_room_with(settings(
+                json!([{"type": "open"}, {"type": "bot", "bot": bot}]),
+                first_game.clone(),
+            ))
+            .await;
+        c.take_seat(&room).await;
+        c.start().await;
+        players.push(seat_player(&c, &room));
+    }
+    let mut dee = Client::connect(server.addr, "Dee").await;
+    let room = dee
+        .create_room_with(settings(
+            json!([{"type": "open"}, {"type": "open"}]),
+            json!({"type": "random"}),
+        ))
+        .await;
+    dee.take_seat(&room).await;
+    let mut eve = Client::connect(server.addr, "Eve").await;
+    eve.take_seat(&room).await;
+    dee.start().await;
+    players.push(seat_player(&dee, &room));
+    players.push(seat_player(&eve, &room));
+    players
+}
+
+enum Moment {
+    /// Kill this many ms after the server is up (during or just after the resumes).
+    After(u64),
+    /// Kill once this many replies were acknowledged (at most 3 s).
+    Acks(u64),
+}
+
+/// A `game_over` frame against the served record and its replay.
+fn compare_game_over(
+    p: &Player,
+    over: &Value,
+    history: &Value,
+    scores: &Value,
+    record: &dominion_engine::GameRecord,
+) {
+    assert_eq!(
+        score_fields(&over["scores"]),
+        *scores,
+        "{}: game_over scores differ from the replay's",
+        p.name
+    );
+    assert_eq!(over["seed"], history["seed"], "{}", p.name);
+    for field in ["players", "edition"] {
+        assert_eq!(over["setup"][field], history["setup"][field], "{}", p.name);
+    }
+    let told: Vec<(PlayerId, dominion_engine::Reply)> = over["replies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let seat = r["seat"].as_u64().unwrap() as u8;
+            (PlayerId(seat), engine_reply(&r["reply"]))
+        })
+        .collect();
+    assert!(
+        told == record.replies,
+        "{}: the record in game_over ({} replies) differs from the stored log ({})",
+        p.name,
+        told.len(),
+        record.replies.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
+    let seed = std::env::var("CRASH_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_SEED);
+    let mut rng = SplitMix::new(seed);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let started = Instant::now();
+    let mut server = ServerProcess::start(dir.path()).await;
+    let mut players = set_up(&server).await;
+    let rooms: BTreeSet<String> = players.iter().map(|p| p.room.clone()).collect();
+
+    let (mut kills, mut restarts) = (0u32, 0u32);
+    loop {
+        let live: Vec<usize> = (0..players.len())
+            .filter(|&i| players[i].over.is_none())
+            .collect();
+        if live.is_empty() {
+            break;
+        }
+        assert!(
+            started.elapsed() < WALL_CAP,
+            "the games did not finish within {WALL_CAP:?} ({kills} kills, {restarts} restarts); \
+             players: {:#?}\nserver output:\n{}",
+            players
+                .iter()
+                .map(|p| (&p.name, &p.room, p.last_event, p.floor, p.over.is_some()))
+                .collect::<Vec<_>>(),
+            server.output_tail(80)
+        );
+        let acks = Arc::new(AtomicU64::new(0));
+        let notify = Arc::new(Notify::new());
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        for &i in &live {
+            let (p, acks, notify, tx) =
+                (players[i].clone(), acks.clone(), notify.clone(), tx.clone());
+            let addr = server.addr;
+            tokio::spawn(async move {
+                let r = play_one_life(addr, p, acks, notify).await;
+                let _ = tx.send((i, r));
+            });
+        }
+        drop(tx);
+
+        // Kill moments: now and then during the resumes, mostly within a few replies.
+        let moment = match rng.between(0, 9) {
+            0 => Moment::After(rng.between(0, 50)),
+            1..=4 => Moment::After(rng.between(50, 300)),
+            _ => Moment::Acks(rng.between(1, 5)),
+        };
+        let deadline = tokio::time::Instant::now()
+            + Duration::from_millis(match moment {
+                Moment::After(ms) => ms,
+                Moment::Acks(_) => 3000,
+            });
+        let mut results = Vec::new();
+        loop {
+            if let Moment::Acks(n) = moment {
+                if acks.load(Ordering::SeqCst) >= n {
+                    break;
+                }
+            }
+            if results.len() == live.len() {
+                break;
+            }
+            tokio::select! {
+                r = rx.recv() => match r {
+                    Some(r) => results.push(r),
+                    None => break,
+                },
+                () = notify.notified() => {}
+                () = tokio::time::sleep_until(deadline) => break,
+            }
+        }
+        let mid_game = results.len() < live.len();
+        server.kill();
+        if mid_game {
+            kills += 1;
+        }
+        // With the server gone every socket ends: collect everyone.
+        let collected = tokio::time::timeout(Duration::from_secs(30), async {
+            while let Some(r) = rx.recv().await {
+                results.push(r);
+            }
+        })
+        .await;
+        assert!(
+            collected.is_ok(),
+            "clients still running 30 s after the server was killed"
+        );
+        assert_eq!(
+            results.len(),
+            live.len(),
+            "a client task panicked; server output:\n{}",
+            server.output_tail(80)
+        );
+        for (i, r) in results {
+            match r {
+                Ok(p) => players[i] = p,
+                Err(e) => panic!(
+                    "after {kills} kills: {e}\nserver output (this life):\n{}",
+                    server.output_tail(80)
+                ),
+            }
+        }
+        server = ServerProcess::start(dir.path()).await;
+        restarts += 1;
+    }
+
+    // Every game is over, as the last restarted server tells it.
+    let listing = server.get_json("/api/games").await;
+    let listed: BTreeSet<String> = listing
+        .as_array()
+        .unwrap_or_else(|| panic!("GET /api/games is not an array: {listing}"))
+        .iter()
+        .filter_map(|g| g["room"].as_str().or(g["id"].as_str()).map(String::from))
+        .collect();
+    let mut replayed = Vec::new();
+    for room in &rooms {
+        assert!(listed.contains(room), "{room} missing from {listing}");
+        let history = server.get_json(&format!("/api/games/{room}")).await;
+        assert_eq!(history["room"], room.as_str(), "{history}");
+        let record = record_from_history(&history);
+        let game = Game::replay(&record)
+            .unwrap_or_else(|e| panic!("room {room}: its log does not replay: {e}"));
+        assert!(
+            game.is_over(),
+            "room {room}: the replayed log does not end the game"
+        );
+        let scores = wire_scores(&game.scores());
+        assert_eq!(
+            score_fields(&history["scores"]),
+            scores,
+            "room {room}: the scores served differ from the replay's"
+        );
+        for p in players.iter().filter(|p| &p.room == room) {
+            let over = p.over.as_ref().unwrap();
+            if p.over_unseen {
+                assert_eq!(over, &history, "{}: the history record changed", p.name);
+            } else {
+                compare_game_over(p, over, &history, &scores, &record);
+            }
+            // The point of it all: every acknowledged reply is in the log, where it was.
+            let mut decisions = BTreeSet::new();
+            for (d, wire) in &p.acked {
+                assert!(
+                    decisions.insert(*d),
+                    "{}: decision {d} acknowledged twice",
+                    p.name
+                );
+                let logged = record.replies.get(*d as usize);
+                let expected = (PlayerId(p.seat as u8), engine_reply(wire));
+                assert!(
+                    logged == Some(&expected),
+                    "{} (room {room}): acknowledged reply {wire} to decision {d} is not in the \
+                     log (log has {logged:?})",
+                    p.name
+                );
+            }
+        }
+        replayed.push((room.clone(), record, game.state_hash()));
+    }
+
+    // The file itself, after one more kill -9.
+    server.kill();
+    let db = db_path(dir.path());
+    assert_eq!(integrity_check(&db), "ok");
+    let mut logged = 0;
+    for (room, record, hash) in &replayed {
+        let stored = stored_game(&db, room).unwrap_or_else(|| panic!("no game row for {room}"));
+        assert!(
+            stored.finished,
+            "room {room}: not marked finished in the store"
+        );
+        assert_eq!(stored.seed, record.seed.to_string(), "room {room}");
+        let replies: Vec<(PlayerId, dominion_engine::Reply)> = stored
+            .replies
+            .iter()
+            .map(|(p, r, _)| (PlayerId(*p), serde_json::from_str(r).expect("reply JSON")))
+            .collect();
+        assert!(
+            replies == record.replies,
+            "room {room}: the file's log differs from the served one"
+        );
+        assert_eq!(
+            parse_hash(&stored.last_hash),
+            *hash,
+            "room {room}: last hash"
+        );
+        if let Some((_, _, h)) = stored.replies.last() {
+            assert_eq!(parse_hash(h), *hash, "room {room}: hash of the last reply");
+        }
+        logged += replies.len();
+    }
+
+    let acked: usize = players.iter().map(|p| p.acked.len()).sum();
+    let in_doubt: u64 = players.iter().map(|p| p.in_doubt).sum();
+    let resumes: u64 = players.iter().map(|p| p.resumes).sum();
+    let unseen = players.iter().filter(|p| p.over_unseen).count();
+    eprintln!(
+        "crash test (seed {seed}): {kills} kill -9 mid-game, {restarts} restarts, {resumes} resumes; \
+         {acked} acknowledged replies from {} clients in {} rooms, all in the logs \
+         ({in_doubt} more in flight at a kill); {logged} replies logged in all; \
+         {unseen} clients learned the end from /api/games (game_over lost to a kill); {:.1} s",
+        players.len(),
+        rooms.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        kills >= MIN_KILLS,
+        "only {kills} kills landed mid-game (want {MIN_KILLS}): the games ended too soon"
+    );
+}

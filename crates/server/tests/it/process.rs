@@ -1,0 +1,478 @@
+//! `dominion-server` as a child process on a data directory: start it on a free port,
+//! kill it (SIGKILL) or stop it (SIGTERM), start it again on the same directory. Plus the
+//! bits the process tests share: a plain HTTP GET that reports the status, a connect
+//! that fails softly (the server may die under it), the wire-to-engine reply mapping and
+//! a look into the SQLite file.
+#![allow(dead_code)]
+
+use crate::common::Client;
+use futures_util::SinkExt;
+use serde_json::{Value, json};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The server binary Cargo built for these tests.
+pub const BIN: &str = env!("CARGO_BIN_EXE_dominion-server");
+
+/// The database file inside a data directory (as `dominion-store` names it).
+pub const DB_FILE: &str = "dominion.sqlite3";
+
+/// Longest wait for a started server to say where it listens.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Lines of the server's output kept for failure messages.
+const KEPT_LINES: usize = 400;
+
+/// A running `dominion-server`. Dropping it kills the process.
+pub struct ServerProcess {
+    child: Child,
+    pub addr: SocketAddr,
+    pub data_dir: PathBuf,
+    output: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl ServerProcess {
+    /// Starts the server on `data_dir` with test settings (any free port on 127.0.0.1,
+    /// bots at once, a message budget test clients never reach) and waits until it
+    /// listens.
+    pub async fn start(data_dir: &Path) -> ServerProcess {
+        ServerProcess::start_with(data_dir, &[]).await
+    }
+
+    /// As [`ServerProcess::start`], with more flags (later flags win).
+    pub async fn start_with(data_dir: &Path, extra: &[&str]) -> ServerProcess {
+        let mut cmd = Command::new(BIN);
+        cmd.arg("--addr")
+            .arg("127.0.0.1:0")
+            .arg("--data-dir")
+            .arg(data_dir)
+            .args(["--bot-delay", "0"])
+            .args(["--rate-messages", "100000", "--rate-window", "1s"])
+            .args(["--log", "info"])
+            .args(extra)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // The environment must not change the settings under test.
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("DOMINION_") {
+                cmd.env_remove(key);
+            }
+        }
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+        let output = Arc::new(Mutex::new(VecDeque::new()));
+        let addr = Arc::new(Mutex::new(None));
+        for pipe in [
+            Box::new(child.stdout.take().expect("stdout")) as Box<dyn Read + Send>,
+            Box::new(child.stderr.take().expect("stderr")),
+        ] {
+            let output = output.clone();
+            let addr = addr.clone();
+            std::thread::spawn(move || read_lines(pipe, &output, &addr));
+        }
+        let started = Instant::now();
+        let found = loop {
+            if let Some(a) = *addr.lock().unwrap() {
+                break a;
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                // Give the readers a moment to collect the last words.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                panic!(
+                    "the server exited ({status}) before listening:\n{}",
+                    tail(&output, 60)
+                );
+            }
+            if started.elapsed() > START_TIMEOUT {
+                let _ = child.kill();
+                panic!(
+                    "the server did not say where it listens within {START_TIMEOUT:?}:\n{}",
+                    tail(&output, 60)
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        };
+        ServerProcess {
+            child,
+            addr: found,
+            data_dir: data_dir.to_path_buf(),
+            output,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGKILL (what `Child::kill` sends on Unix), and reaps the process.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Sends SIGTERM, as `docker stop` or systemd would.
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.pid().to_string())
+            .status()
+            .expect("run kill -TERM");
+        assert!(status.success(), "kill -TERM {} failed", self.pid());
+    }
+
+    /// Waits up to `limit` for the process to exit; its status, or `None` if it still runs.
+    pub async fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return Some(status);
+            }
+            if start.elapsed() >= limit {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// The last `n` lines the server printed (for failure messages).
+    pub fn output_tail(&self, n: usize) -> String {
+        tail(&self.output, n)
+    }
+
+    /// `GET path` on this server.
+    pub async fn get(&self, path: &str) -> (u16, String) {
+        http_get(self.addr, path).await
+    }
+
+    /// `GET path`, which must answer 200 with JSON.
+    pub async fn get_json(&self, path: &str) -> Value {
+        let (status, body) = self.get(path).await;
+        assert_eq!(status, 200, "GET {path}: {status} {body}");
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: not JSON ({e}): {body}"))
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn read_lines(
+    pipe: Box<dyn Read + Send>,
+    output: &Mutex<VecDeque<String>>,
+    addr: &Mutex<Option<SocketAddr>>,
+) {
+    let mut reader = BufReader::new(pipe);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let line = strip_ansi(&String::from_utf8_lossy(&buf));
+        let line = line.trim_end().to_string();
+        if let Some(found) = listening_addr(&line) {
+            addr.lock().unwrap().get_or_insert(found);
+        }
+        let mut out = output.lock().unwrap();
+        if out.len() == KEPT_LINES {
+            out.pop_front();
+        }
+        out.push_back(line);
+    }
+}
+
+fn tail(output: &Mutex<VecDeque<String>>, n: usize) -> String {
+    let out = output.lock().unwrap();
+    let skip = out.len().saturating_sub(n);
+    out.iter()
+        .skip(skip)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The address in the server's `listening on http://ADDR` line.
+pub fn listening_addr(line: &str) -> Option<SocketAddr> {
+    let rest = &line[line.find("listening on http://")? + "listening on http://".len()..];
+    let end = rest
+        .find(|c: char| c.is_whitespace() || c == ')' || c == '/')
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // ESC [ ... final byte in @..~
+            for d in chars.by_ref() {
+                if ('@'..='~').contains(&d) && d != '[' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A minimal HTTP/1.1 GET: the status and the body.
+pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    try_http_get(addr, path)
+        .await
+        .unwrap_or_else(|e| panic!("GET {path}: {e}"))
+}
+
+/// As [`http_get`], with failures (the server went away) returned.
+pub async fn try_http_get(addr: SocketAddr, path: &str) -> Result<(u16, String), String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes())
+        .await
+        .map_err(|e| format!("write: {e}"))?;
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), s.read_to_end(&mut buf))
+        .await
+        .map_err(|_| "no answer within 30 s".to_string())?
+        .map_err(|e| format!("read: {e}"))?;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| format!("no header end in {text:?}"))?;
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("no status in {head:?}"))?;
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    Ok((status, body))
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        body = rest[n..].strip_prefix("\r\n").unwrap_or(&rest[n..]);
+    }
+    out
+}
+
+/// Connects and completes the handshake, or says why not (the server may have died).
+pub async fn try_connect(addr: SocketAddr, name: &str) -> Result<Client, String> {
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let mut c = Client::over(ws, name);
+    try_send(
+        &mut c,
+        &json!({"type": "hello", "protocol": 1, "client": "process-test"}),
+    )
+    .await?;
+    match c.recv_or_close().await {
+        Ok(v) if v["type"] == "welcome" => Ok(c),
+        Ok(v) => Err(format!("expected welcome, got {v}")),
+        Err(closed) => Err(format!("closed during the handshake: {closed:?}")),
+    }
+}
+
+/// Sends one frame; an error (the server went away) is returned, not a panic.
+pub async fn try_send(c: &mut Client, v: &Value) -> Result<(), String> {
+    c.ws.send(Message::text(v.to_string()))
+        .await
+        .map_err(|e| format!("send: {e}"))
+}
+
+/// A wire reply (`{"type": "buy", "card": "silver"}`) as the engine's
+/// `dominion_engine::Reply` (`{"type": "buy", "value": "silver"}`).
+pub fn engine_reply(wire: &Value) -> dominion_engine::Reply {
+    let t = wire["type"].as_str().expect("reply type");
+    let v = match t {
+        "play" | "buy" | "name" | "pile" => json!({"type": t, "value": wire["card"]}),
+        "cards" => json!({"type": t, "value": wire["cards"]}),
+        "modes" => json!({"type": t, "value": wire["modes"]}),
+        "yes_no" => json!({"type": t, "value": wire["yes"]}),
+        _ => json!({"type": t}),
+    };
+    serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{wire} as {v}: {e}"))
+}
+
+/// A game's record from `GET /api/games/{id}`, ready for `Game::replay`.
+pub fn record_from_history(body: &Value) -> dominion_engine::GameRecord {
+    let replies = body["replies"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no replies array in {body}"))
+        .iter()
+        .map(|r| {
+            let player = r["player"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("reply without player: {r}"));
+            let reply = serde_json::from_value(r["reply"].clone())
+                .unwrap_or_else(|e| panic!("{r}: not an engine reply: {e}"));
+            (dominion_engine::PlayerId(player as u8), reply)
+        })
+        .collect();
+    dominion_engine::GameRecord {
+        setup: serde_json::from_value(body["setup"].clone())
+            .unwrap_or_else(|e| panic!("setup {}: {e}", body["setup"])),
+        seed: body["seed"]
+            .as_str()
+            .unwrap_or_else(|| panic!("seed is not a string: {}", body["seed"]))
+            .parse()
+            .expect("seed is a decimal u64"),
+        replies,
+    }
+}
+
+/// Engine scores as the wire writes them: `{seat, vp, turns, winner}`.
+pub fn wire_scores(scores: &[dominion_engine::Score]) -> Value {
+    Value::Array(
+        scores
+            .iter()
+            .map(|s| json!({"seat": s.player.0, "vp": s.vp, "turns": s.turns, "winner": s.winner}))
+            .collect(),
+    )
+}
+
+/// Only the four score fields of each entry (a body may carry more).
+pub fn score_fields(scores: &Value) -> Value {
+    Value::Array(
+        scores
+            .as_array()
+            .unwrap_or_else(|| panic!("scores is not an array: {scores}"))
+            .iter()
+            .map(|s| json!({"seat": s["seat"], "vp": s["vp"], "turns": s["turns"], "winner": s["winner"]}))
+            .collect(),
+    )
+}
+
+/// One game as stored in the SQLite file, read directly (not through the server).
+#[derive(Debug)]
+pub struct StoredGame {
+    pub setup: String,
+    pub seed: String,
+    /// (player, reply JSON, state hash after it), in order.
+    pub replies: Vec<(u8, String, String)>,
+    pub last_hash: String,
+    pub finished: bool,
+}
+
+pub fn db_path(data_dir: &Path) -> PathBuf {
+    data_dir.join(DB_FILE)
+}
+
+/// `PRAGMA integrity_check` on the file (the server must not be running).
+pub fn integrity_check(db: &Path) -> String {
+    let conn = rusqlite::Connection::open(db).expect("open the database");
+    conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("integrity_check")
+}
+
+/// A room's game as stored, read with plain SQL.
+pub fn stored_game(db: &Path, room: &str) -> Option<StoredGame> {
+    use rusqlite::OptionalExtension;
+    let conn = rusqlite::Connection::open(db).expect("open the database");
+    let game = conn
+        .query_row(
+            "SELECT setup, seed, last_hash, finished_at FROM games WHERE room_id = ?1",
+            [room],
+            |r| {
+                Ok(StoredGame {
+                    setup: r.get(0)?,
+                    seed: r.get(1)?,
+                    replies: Vec::new(),
+                    last_hash: r.get(2)?,
+                    finished: r.get::<_, Option<i64>>(3)?.is_some(),
+                })
+            },
+        )
+        .optional()
+        .expect("read games")?;
+    let mut stmt = conn
+        .prepare("SELECT player, reply, state_hash FROM replies WHERE room_id = ?1 ORDER BY seq")
+        .expect("prepare");
+    let replies = stmt
+        .query_map([room], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("read replies")
+        .collect::<Result<Vec<_>, _>>()
+        .expect("read replies");
+    Some(StoredGame { replies, ..game })
+}
+
+/// A stored state hash: 16 hex digits (or, failing that, decimal).
+pub fn parse_hash(text: &str) -> u64 {
+    if text.len() == 16 {
+        if let Ok(h) = u64::from_str_radix(text, 16) {
+            return h;
+        }
+    }
+    text.parse()
+        .unwrap_or_else(|_| panic!("unreadable state hash {text:?}"))
+}
+
+/// A small seeded generator (SplitMix64): the kill moments are reproducible from the
+/// seed the test prints.
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn between(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo + 1)
+    }
+}
+
+#[test]
+fn the_listening_line_gives_the_address() {
+    let line = "2026-01-01T00:00:00Z  INFO dominion_server: listening on http://127.0.0.1:40123 (WebSocket at ws://127.0.0.1:40123/ws)";
+    assert_eq!(
+        listening_addr(line),
+        Some("127.0.0.1:40123".parse().unwrap())
+    );
+    assert_eq!(
+        strip_ansi("\u{1b}[32m INFO\u{1b}[0m listening"),
+        " INFO listening"
+    );
+    assert_eq!(listening_addr("nothing here"), None);
+}
