@@ -12,6 +12,7 @@
 
 use crate::metrics::Metrics;
 use crate::store::{LogError, RoomLog, RoomRecord, SeatRecord};
+use crate::token::TokenHash;
 use dominion_engine::{Game, GameRecord, PlayerId, Reply, Score, Setup};
 use dominion_protocol::RoomSettings;
 use dominion_store::{Durability, FinishedGame, GameRow, RoomRow, RoomStatus, SeatRow, Store};
@@ -153,7 +154,9 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
             (Some(bot), _) => SeatRecord::Bot { bot: bot.clone() },
             (None, Some(hash)) => SeatRecord::Human {
                 name: s.name.clone(),
-                token_hash: hex(hash),
+                token_hash: <[u8; 32]>::try_from(hash.as_slice())
+                    .map(|h| TokenHash(h).to_hex())
+                    .unwrap_or_default(),
             },
             (None, None) => SeatRecord::Open,
         })
@@ -203,17 +206,6 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
     })
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| s.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()))
-        .collect()
-}
-
 impl RoomLog for SqliteLog {
     fn room_saved(&self, room: &RoomRecord) -> Result<(), LogError> {
         let row = RoomRow {
@@ -243,7 +235,7 @@ impl RoomLog for SqliteLog {
                 SeatRecord::Human { name, token_hash } => SeatRow {
                     seat: i as u8,
                     name: name.clone(),
-                    token_hash: unhex(token_hash),
+                    token_hash: TokenHash::from_hex(token_hash).map(|h| h.0.to_vec()),
                     bot: None,
                 },
             })
@@ -295,17 +287,5 @@ impl RoomLog for SqliteLog {
         } else {
             self.write(|s| s.delete_room(room))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn token_hashes_round_trip_through_hex() {
-        let bytes: Vec<u8> = (0..32).collect();
-        assert_eq!(unhex(&hex(&bytes)), Some(bytes));
-        assert_eq!(unhex("zz"), None);
     }
 }
