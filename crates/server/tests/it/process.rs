@@ -40,13 +40,30 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts the server on `data_dir` with test settings (any free port on 127.0.0.1,
     /// bots at once, a message budget test clients never reach) and waits until it
-    /// listens.
+    /// serves: rooms recovered from the store, `/healthz` answered.
     pub async fn start(data_dir: &Path) -> ServerProcess {
         ServerProcess::start_with(data_dir, &[]).await
     }
 
     /// As [`ServerProcess::start`], with more flags (later flags win).
     pub async fn start_with(data_dir: &Path, extra: &[&str]) -> ServerProcess {
+        let server = ServerProcess::spawn(data_dir, extra).await;
+        let started = Instant::now();
+        loop {
+            match try_http_get(server.addr, "/healthz").await {
+                Ok((200, _)) => return server,
+                _ if started.elapsed() > START_TIMEOUT => panic!(
+                    "the server did not answer /healthz within {START_TIMEOUT:?}:\n{}",
+                    server.output_tail(60)
+                ),
+                _ => tokio::time::sleep(Duration::from_millis(10)).await,
+            }
+        }
+    }
+
+    /// Starts the server and returns as soon as it says where it listens: it may still
+    /// be opening the store and recovering rooms (connections wait in the backlog).
+    pub async fn spawn(data_dir: &Path, extra: &[&str]) -> ServerProcess {
         let mut cmd = Command::new(BIN);
         cmd.arg("--addr")
             .arg("127.0.0.1:0")

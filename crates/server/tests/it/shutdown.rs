@@ -111,12 +111,23 @@ async fn sigterm_exits_within_10s_and_every_game_resumes() {
         server.output_tail(40)
     );
     let closes = closes.unwrap_or_else(|_| panic!("a socket was not closed within {limit:?}"));
-    let want = Closed::Code(1012);
-    assert_eq!(closes.0, want, "Ann's socket");
-    assert_eq!(closes.1, want, "Bob's socket");
-    assert_eq!(closes.2, want, "Cat's socket");
-    assert_eq!(closes.3, want, "the spectator's socket");
     eprintln!("SIGTERM to exit: {elapsed:?}");
+    let want = Closed::Code(1012);
+    let got = [
+        ("Ann", closes.0),
+        ("Bob", closes.1),
+        ("Cat", closes.2),
+        ("the spectator", closes.3),
+    ];
+    for (who, closed) in &got {
+        assert_eq!(
+            *closed,
+            want,
+            "{who}'s socket (all: {got:?}; the process exited {elapsed:?} after SIGTERM); \
+             output:\n{}",
+            server.output_tail(30)
+        );
+    }
 
     // Same data directory, a new process: both games resume and end.
     let server = ServerProcess::start(dir.path()).await;
