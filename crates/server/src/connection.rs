@@ -316,7 +316,7 @@ impl Connection {
             return;
         }
         let Some(handle) = self.hub.room(&room) else {
-            self.refuse(Some(id), unknown_room(&room));
+            self.refuse(Some(id), unknown_room(&self.hub, &room));
             return;
         };
         let (done, joined) = oneshot::channel();
@@ -327,7 +327,7 @@ impl Connection {
             done,
         };
         if handle.tx.send(msg).await.is_err() {
-            self.refuse(Some(id), unknown_room(&room));
+            self.refuse(Some(id), unknown_room(&self.hub, &room));
             return;
         }
         match joined.await {
@@ -339,7 +339,7 @@ impl Connection {
                 });
             }
             Ok(None) => {} // the room has sent the error
-            Err(_) => self.refuse(Some(id), unknown_room(&room)),
+            Err(_) => self.refuse(Some(id), unknown_room(&self.hub, &room)),
         }
     }
 
@@ -360,7 +360,7 @@ impl Connection {
             command,
         };
         if attached.tx.send(msg).await.is_err() {
-            let refusal = unknown_room(&attached.room);
+            let refusal = unknown_room(&self.hub, &attached.room);
             self.room = None;
             self.refuse(Some(id), refusal);
         }
@@ -490,9 +490,15 @@ fn too_big_close() -> Ending {
     Ending::Close(CloseCode::MessageTooBig, "message too big".into())
 }
 
-fn unknown_room(room: &str) -> Refusal {
-    Refusal::new(
-        ErrorCode::UnknownRoom,
-        format!("no room {room:?} (it may have closed)"),
-    )
+fn unknown_room(hub: &Hub, room: &str) -> Refusal {
+    match hub.broken_reason(room) {
+        Some(reason) => Refusal::new(
+            ErrorCode::Internal,
+            format!("room {room:?} could not be reopened after a restart: {reason}"),
+        ),
+        None => Refusal::new(
+            ErrorCode::UnknownRoom,
+            format!("no room {room:?} (it may have closed)"),
+        ),
+    }
 }

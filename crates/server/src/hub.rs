@@ -23,6 +23,9 @@ pub struct Hub {
     /// The store, for the history API (None when the server keeps nothing).
     pub history: Option<Arc<SqliteLog>>,
     rooms: Mutex<BTreeMap<String, RoomHandle>>,
+    /// Rooms that could not be reopened after a restart, and why: a client asking for
+    /// one is told so instead of "no such room".
+    broken: Mutex<BTreeMap<String, String>>,
     connections: AtomicUsize,
     next_conn_id: AtomicU64,
     /// Flips to true when the server shuts down; every connection then closes with 1012.
@@ -42,6 +45,7 @@ impl Hub {
             metrics,
             history,
             rooms: Mutex::new(BTreeMap::new()),
+            broken: Mutex::new(BTreeMap::new()),
             connections: AtomicUsize::new(0),
             next_conn_id: AtomicU64::new(1),
             shutdown: watch::channel(false).0,
@@ -113,6 +117,28 @@ impl Hub {
                 hub.rooms().remove(id);
             }
         }
+    }
+
+    /// Remembers a room that could not be reopened.
+    pub fn note_broken(&self, id: &str, reason: &str) {
+        self.broken
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_string(), reason.to_string());
+    }
+
+    /// Why a room could not be reopened, if it is one of those.
+    pub fn broken_reason(&self, id: &str) -> Option<String> {
+        self.broken
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    /// Open WebSocket connections now.
+    pub fn open_connections(&self) -> usize {
+        self.connections.load(Ordering::Acquire)
     }
 
     pub fn room(&self, id: &str) -> Option<RoomHandle> {

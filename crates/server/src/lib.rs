@@ -64,15 +64,19 @@ pub async fn serve(
             ))
         })?;
     let (recovered, broken) = log
-        .recover()
+        .recover(config.finished_room_ttl)
         .map_err(|e| std::io::Error::other(format!("cannot read the store: {e}")))?;
     let hub = hub::Hub::new(Arc::new(config), log.clone(), metrics, Some(log.clone()));
+    for b in &broken {
+        hub.note_broken(&b.id, &b.reason);
+    }
     let reopened = recovered.len();
     for room in recovered {
         let id = room.id.clone();
         if let Err(reason) = hub.restore_room(room) {
             tracing::error!(room = %id, %reason, "room cannot be reopened; marked broken");
             let _ = log.mark_broken(&id, &reason);
+            hub.note_broken(&id, &reason);
         }
     }
     if reopened > 0 || !broken.is_empty() {
@@ -82,6 +86,12 @@ pub async fn serve(
             "rooms recovered from the store"
         );
     }
+    // Ready only now: the store is open and every room reopened.
+    match listener.local_addr() {
+        Ok(addr) => tracing::info!("listening on http://{addr} (WebSocket at ws://{addr}/ws)"),
+        Err(e) => tracing::warn!("listening, address unknown: {e}"),
+    }
+    let grace = hub.config.shutdown_grace;
     let app = http::router(hub.clone());
     let closing = hub.clone();
     axum::serve(listener, app)
@@ -89,5 +99,12 @@ pub async fn serve(
             shutdown.await;
             closing.shut_down();
         })
-        .await
+        .await?;
+    // axum does not wait for upgraded WebSockets: wait (bounded) until every connection
+    // has sent its close frame (1012) and finished, so clients learn it is a restart.
+    let deadline = tokio::time::Instant::now() + grace;
+    while hub.open_connections() > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    Ok(())
 }

@@ -31,10 +31,6 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match listener.local_addr() {
-        Ok(addr) => tracing::info!("listening on http://{addr} (WebSocket at ws://{addr}/ws)"),
-        Err(e) => tracing::warn!("listening, address unknown: {e}"),
-    }
     // After the signal, connections get `grace` to close; every reply is on disk already,
     // so exiting then loses nothing.
     let (signalled_tx, signalled) = tokio::sync::oneshot::channel::<()>();
@@ -44,7 +40,8 @@ async fn main() -> ExitCode {
     };
     let deadline = async move {
         if signalled.await.is_ok() {
-            tokio::time::sleep(grace).await;
+            // `serve` waits up to `grace` for connections to close; this is the backstop.
+            tokio::time::sleep(grace + std::time::Duration::from_secs(1)).await;
         } else {
             std::future::pending::<()>().await;
         }

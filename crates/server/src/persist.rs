@@ -32,6 +32,9 @@ pub struct Recovered {
     pub seats: Vec<SeatRecord>,
     /// The game rebuilt by replaying its log, if it had started.
     pub game: Option<RecoveredGame>,
+    /// The store recorded the game's end (the room reopens only so its players can still
+    /// learn the result).
+    pub finished: bool,
 }
 
 pub struct RecoveredGame {
@@ -98,10 +101,15 @@ impl SqliteLog {
         out
     }
 
-    /// Every open or playing room, rebuilt; and the ones that could not be (now marked
-    /// broken in the store).
-    pub fn recover(&self) -> Result<(Vec<Recovered>, Vec<BrokenRoom>), LogError> {
-        let live = self.store().live_rooms().map_err(log_err)?;
+    /// Every open or playing room, and every room whose game finished within
+    /// `finished_ttl`, rebuilt; and the ones that could not be (now marked broken in the
+    /// store), with the rooms broken before.
+    pub fn recover(
+        &self,
+        finished_ttl: std::time::Duration,
+    ) -> Result<(Vec<Recovered>, Vec<BrokenRoom>), LogError> {
+        let since = now_secs().saturating_sub(finished_ttl.as_secs() as i64);
+        let live = self.store().rooms_to_reopen(since).map_err(log_err)?;
         let mut ok = Vec::new();
         let mut broken = Vec::new();
         for (room, seats) in live {
@@ -203,6 +211,7 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
         settings,
         seats,
         game,
+        finished: room.status == RoomStatus::Finished,
     })
 }
 

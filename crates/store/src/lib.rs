@@ -322,12 +322,21 @@ impl Store {
 
     /// Rooms that are open or playing (to reopen on start), with their seats.
     pub fn live_rooms(&self) -> Result<Vec<(RoomRow, Vec<SeatRow>)>> {
+        self.rooms_to_reopen(i64::MAX)
+    }
+
+    /// Rooms to reopen on start: open or playing ones, and finished ones whose game ended
+    /// at or after `finished_since` (so their players can still see the result).
+    pub fn rooms_to_reopen(&self, finished_since: i64) -> Result<Vec<(RoomRow, Vec<SeatRow>)>> {
         let mut stmt = self.conn.prepare(
             "SELECT id, settings, status, broken_reason, created_at FROM rooms
-             WHERE status IN ('open', 'playing') ORDER BY created_at, id",
+             WHERE status IN ('open', 'playing')
+                OR (status = 'finished' AND id IN
+                    (SELECT room_id FROM games WHERE finished_at >= ?1))
+             ORDER BY created_at, id",
         )?;
         let rooms: Vec<RoomRow> = stmt
-            .query_map([], room_row)?
+            .query_map(params![finished_since], room_row)?
             .collect::<rusqlite::Result<_>>()?;
         rooms
             .into_iter()
@@ -386,6 +395,16 @@ impl Store {
                 setup: r.get(3)?,
             })
         })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Ids and reasons of rooms marked broken, newest first (at most `limit`).
+    pub fn broken_rooms(&self, limit: u32) -> Result<Vec<(String, String)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, COALESCE(broken_reason, '') FROM rooms WHERE status = 'broken'
+             ORDER BY created_at DESC, id LIMIT ?1",
+        )?;
+        let rows = stmt.query_map(params![limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

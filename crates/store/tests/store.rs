@@ -119,6 +119,10 @@ fn finished_games_are_listed_newest_first_and_leave_the_live_set() {
     s.set_status("c", RoomStatus::Broken, Some("replay diverged at reply 3"))
         .unwrap();
     assert!(s.live_rooms().unwrap().is_empty());
+    assert_eq!(
+        s.broken_rooms(10).unwrap(),
+        vec![("c".to_string(), "replay diverged at reply 3".to_string())]
+    );
     let (r, _) = s.room("c").unwrap().unwrap();
     assert_eq!(
         r.broken_reason.as_deref(),

@@ -148,6 +148,7 @@ pub fn restore(
         })
         .collect::<Result<Vec<_>, String>>()?;
     let (setup, game, status) = match rec.game {
+        Some(g) if rec.finished => (g.setup, Some(g.game), wire::RoomStatus::Finished),
         Some(g) => (g.setup, Some(g.game), wire::RoomStatus::Playing),
         None => {
             let plan = inbound::room_plan(&rec.settings).map_err(|r| r.message)?;
@@ -194,6 +195,12 @@ fn launch(
         empty_since: Some(now),
         finished_at: None,
     };
+    if room.state.status == wire::RoomStatus::Finished {
+        // Reopened so that players who missed the end can still `resume` and see it; the
+        // end is already recorded.
+        room.over_announced = true;
+        room.finished_at = Some(now);
+    }
     if let Some(game) = &room.state.game {
         // A reopened game: its events so far were published before the restart; viewers
         // catch up by `resume`. Bots get their agents back.
