@@ -8,6 +8,7 @@ mod game;
 mod history;
 mod invalid;
 mod limits;
+mod logs;
 mod process;
 mod python_bot;
 mod reconnect;

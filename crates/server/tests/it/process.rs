@@ -71,7 +71,11 @@ impl ServerProcess {
             .arg(data_dir)
             .args(["--bot-delay", "0"])
             .args(["--rate-messages", "100000", "--rate-window", "1s"])
-            .args(["--log", "info"])
+            .args(if extra.contains(&"--log") {
+                &[][..]
+            } else {
+                &["--log", "info"][..]
+            })
             .args(extra)
             .env("NO_COLOR", "1")
             .stdin(Stdio::null())
