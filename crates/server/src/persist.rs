@@ -40,8 +40,6 @@ pub struct Recovered {
 pub struct RecoveredGame {
     pub setup: Setup,
     pub game: Game,
-    /// Decision-clock JSON saved at shutdown, if any.
-    pub clock: Option<String>,
 }
 
 /// A room that could not be reopened, and why.
@@ -138,11 +136,6 @@ impl SqliteLog {
         self.store().finished_games(limit).map_err(log_err)
     }
 
-    /// Saves a game's decision clock (at shutdown) so a restart can extend it fairly.
-    pub fn save_clock(&self, room: &str, clock: &str) -> Result<(), LogError> {
-        self.write(|s| s.save_clock(room, clock))
-    }
-
     pub fn mark_broken(&self, room: &str, reason: &str) -> Result<(), LogError> {
         self.write(|s| s.set_status(room, RoomStatus::Broken, Some(reason)))
     }
@@ -199,11 +192,7 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
                     row.last_hash
                 ));
             }
-            Some(RecoveredGame {
-                setup,
-                game,
-                clock: row.clock,
-            })
+            Some(RecoveredGame { setup, game })
         }
     };
     Ok(Recovered {

@@ -113,8 +113,6 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     /// Final scores JSON, once finished.
     pub scores: Option<String>,
-    /// Seconds of decision time already used per seat etc., as the server's JSON.
-    pub clock: Option<String>,
 }
 
 /// A finished game in a listing.
@@ -264,15 +262,6 @@ impl Store {
         Ok(())
     }
 
-    /// Saves the server's decision-clock JSON for a game (e.g. before shutdown).
-    pub fn save_clock(&mut self, room_id: &str, clock: &str) -> Result<()> {
-        self.conn.execute(
-            "UPDATE games SET clock = ?2 WHERE room_id = ?1",
-            params![room_id, clock],
-        )?;
-        Ok(())
-    }
-
     /// Records the end of a game and marks the room finished, atomically.
     pub fn finish_game(&mut self, room_id: &str, scores: &str, now: i64) -> Result<()> {
         let tx = self.conn.transaction()?;
@@ -352,7 +341,7 @@ impl Store {
         let row = self
             .conn
             .query_row(
-                "SELECT room_id, setup, seed, last_hash, started_at, finished_at, scores, clock
+                "SELECT room_id, setup, seed, last_hash, started_at, finished_at, scores
                  FROM games WHERE room_id = ?1",
                 params![room_id],
                 |r| {
@@ -366,7 +355,6 @@ impl Store {
                         started_at: r.get(4)?,
                         finished_at: r.get(5)?,
                         scores: r.get(6)?,
-                        clock: r.get(7)?,
                     })
                 },
             )

@@ -30,8 +30,7 @@ const MIGRATIONS: &[&str] = &[
         last_hash TEXT NOT NULL,
         started_at INTEGER NOT NULL,
         finished_at INTEGER,
-        scores TEXT,
-        clock TEXT
+        scores TEXT
     );
     CREATE TABLE replies (
         room_id TEXT NOT NULL REFERENCES games(room_id),
