@@ -8,7 +8,7 @@
 //! the turn-start snapshot and runs the turn again with one more logged answer.
 
 use crate::agent::Agent;
-use crate::card::{CardId, Types};
+use crate::card::CardId;
 use crate::decision::{Mode, Prompt, Purpose, Reply, Request, Zone};
 use crate::event::{Destination, Event};
 use crate::state::{PlayerId, State};
@@ -40,8 +40,6 @@ pub(crate) enum Answers<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Play {
     pub card: CardId,
-    /// Index into `TurnState::plays_in_play`, or None if the card was never put in play.
-    pub(crate) slot: Option<usize>,
     /// Players unaffected by this resolution of an Attack (bit per seat).
     pub(crate) immune: u8,
 }
@@ -345,35 +343,6 @@ impl<'a> Ctx<'a> {
         true
     }
 
-    /// Whether the card resolving as `play` is still in play (it may have left, e.g.
-    /// trashed by its own first resolution under Throne Room).
-    pub fn still_in_play(&self, play: &Play) -> bool {
-        play.slot.is_some_and(|s| self.st.turn.plays_in_play[s])
-    }
-
-    /// Moves the card resolving as `play` from play to the trash, once at most.
-    /// Returns whether it did.
-    pub fn trash_from_play(&mut self, play: &Play) -> bool {
-        if !self.still_in_play(play) {
-            return false;
-        }
-        let p = self.current();
-        let in_play = &mut self.st.player_mut(p).in_play;
-        let Some(i) = in_play.iter().rposition(|c| *c == play.card) else {
-            return false;
-        };
-        in_play.remove(i);
-        self.st.trash.push(play.card);
-        if let Some(s) = play.slot {
-            self.st.turn.plays_in_play[s] = false;
-        }
-        self.emit(|| Event::Trashed {
-            player: p,
-            cards: vec![play.card],
-        });
-        true
-    }
-
     // ----- attacks ------------------------------------------------------------------------
 
     /// Runs `f` for each other player, in turn order from the attacker's left, skipping
@@ -399,10 +368,5 @@ impl<'a> Ctx<'a> {
             f(self, v)?;
         }
         Ok(())
-    }
-
-    /// Whether `p` has a card of type `t` in hand.
-    pub fn hand_has(&self, p: PlayerId, t: Types) -> bool {
-        self.st.player(p).hand.iter().any(|c| c.is(t))
     }
 }

@@ -175,10 +175,7 @@ impl Prompt {
             Prompt::OrderCards { cards } if cards.windows(2).all(|w| w[0] == w[1]) => {
                 Some(Reply::Cards(cards.clone()))
             }
-            Prompt::ChoosePile { options, optional } if options.is_empty() => {
-                debug_assert!(*optional || options.is_empty());
-                Some(Reply::Pile(None))
-            }
+            Prompt::ChoosePile { options, .. } if options.is_empty() => Some(Reply::Pile(None)),
             Prompt::ChoosePile { options, optional } if options.len() == 1 && !optional => {
                 Some(Reply::Pile(Some(options[0])))
             }

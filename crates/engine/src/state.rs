@@ -95,9 +95,6 @@ pub struct TurnState {
     pub silver_played: bool,
     /// How much every card costs less this turn (Bridge).
     pub cost_reduction: u32,
-    /// One entry per card moved into play this turn: false once it has left play,
-    /// so a card played twice cannot move itself twice.
-    pub plays_in_play: Vec<bool>,
 }
 
 impl TurnState {
@@ -112,7 +109,6 @@ impl TurnState {
             merchants: 0,
             silver_played: false,
             cost_reduction: 0,
-            plays_in_play: Vec::new(),
         }
     }
 }

@@ -169,7 +169,6 @@ fn cleanup(cx: &mut Ctx, p: PlayerId) {
             private: true,
         });
     }
-    cx.st.turn.plays_in_play.clear();
     cx.draw(p, 5);
 }
 
@@ -178,14 +177,8 @@ pub(crate) fn put_in_play(cx: &mut Ctx, card: CardId) -> Play {
     let p = cx.current();
     cx.remove_from_hand(p, card);
     cx.st.player_mut(p).in_play.push(card);
-    let slot = cx.st.turn.plays_in_play.len();
-    cx.st.turn.plays_in_play.push(true);
     cx.emit(|| Event::Played { player: p, card });
-    Play {
-        card,
-        slot: Some(slot),
-        immune: 0,
-    }
+    Play { card, immune: 0 }
 }
 
 /// Plays an Action card from hand: into play, then its effect.

@@ -167,9 +167,6 @@ impl<'a> Observation<'a> {
     pub fn supply_count(&self, card: CardId) -> u32 {
         self.st.supply_count(card)
     }
-    pub fn in_supply(&self, card: CardId) -> bool {
-        self.st.pile(card).is_some()
-    }
     pub fn cost(&self, card: CardId) -> u32 {
         self.st.cost(card)
     }

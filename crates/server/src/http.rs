@@ -113,14 +113,9 @@ struct ListQuery {
 }
 
 /// Stored engine scores as the protocol's score lines (`seat`, `vp`, `turns`, `winner`).
-fn score_lines(json: &str) -> serde_json::Value {
+fn score_lines(json: &str) -> Vec<wire::ScoreLine> {
     let scores: Vec<dominion_engine::Score> = serde_json::from_str(json).unwrap_or_default();
-    serde_json::Value::Array(
-        scores
-            .into_iter()
-            .map(|s| serde_json::json!({"seat": s.player.0, "vp": s.vp, "turns": s.turns, "winner": s.winner}))
-            .collect(),
-    )
+    scores.iter().map(crate::projection::score_line).collect()
 }
 
 fn api_error(status: StatusCode, message: &str) -> Response {

@@ -241,11 +241,14 @@ impl RoomLog for SqliteLog {
         self.write(|s| s.save_room(&row, &seats))
     }
 
-    fn game_started(&self, room: &str, setup: &Setup, seed: u64) -> Result<(), LogError> {
-        // The hash before any reply: that of a fresh game from this setup and seed.
-        let hash = Game::new(setup, seed)
-            .map(|g| hash_text(g.state_hash()))
-            .map_err(log_err)?;
+    fn game_started(
+        &self,
+        room: &str,
+        setup: &Setup,
+        seed: u64,
+        state_hash: u64,
+    ) -> Result<(), LogError> {
+        let hash = hash_text(state_hash);
         let setup = json(setup)?;
         self.write(|s| s.start_game(room, &setup, seed, &hash, now_secs()))
     }

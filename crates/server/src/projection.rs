@@ -363,7 +363,7 @@ fn reply(r: &Reply) -> wire::Reply {
     }
 }
 
-fn score_line(s: &Score) -> wire::ScoreLine {
+pub fn score_line(s: &Score) -> wire::ScoreLine {
     wire::ScoreLine {
         seat: s.player.0,
         vp: s.vp,

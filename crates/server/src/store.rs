@@ -54,8 +54,15 @@ pub struct LogError(pub String);
 pub trait RoomLog: Send + Sync + 'static {
     /// The room was created, or its seats changed (taken, freed).
     fn room_saved(&self, room: &RoomRecord) -> Result<(), LogError>;
-    /// The game started from `setup` and `seed`.
-    fn game_started(&self, room: &str, setup: &Setup, seed: u64) -> Result<(), LogError>;
+    /// The game started from `setup` and `seed`; `state_hash` is the engine's hash before
+    /// any reply.
+    fn game_started(
+        &self,
+        room: &str,
+        setup: &Setup,
+        seed: u64,
+        state_hash: u64,
+    ) -> Result<(), LogError>;
     /// Reply number `index` was accepted; `state_hash` is the engine's hash after it.
     fn reply_accepted(
         &self,

@@ -236,7 +236,8 @@ impl Store {
     ) -> Result<()> {
         let tx = self.conn.transaction()?;
         let next: i64 = tx.query_row(
-            "SELECT COUNT(*) FROM replies WHERE room_id = ?1",
+            // The primary key (room_id, seq) answers this from the index, unlike COUNT(*).
+            "SELECT COALESCE(MAX(seq) + 1, 0) FROM replies WHERE room_id = ?1",
             params![room_id],
             |r| r.get(0),
         )?;

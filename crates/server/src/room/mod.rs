@@ -589,7 +589,8 @@ impl Room {
                 return Err(broken());
             }
         };
-        if let Err(e) = self.log.game_started(&self.state.id, &setup, seed) {
+        let hash = game.state_hash();
+        if let Err(e) = self.log.game_started(&self.state.id, &setup, seed, hash) {
             self.fail(&e.to_string());
             return Err(broken());
         }
