@@ -110,6 +110,8 @@ pub struct CardDef {
 macro_rules! cards {
     ($($id:ident $key:literal $name:literal $cost:literal [$($t:ident)|+] $set:ident $printed:ident;)*) => {
         /// Every implemented card. Only cards whose effect is implemented are declared here.
+        /// New cards are appended: the order is `Ord`, which sorts the options of a
+        /// request, so appending keeps every existing request's option order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "snake_case")]
         #[repr(u8)]
@@ -154,6 +156,22 @@ cards! {
     Market "market" "Market" 5 [ACTION] Base Both;
     Mine "mine" "Mine" 5 [ACTION] Base Both;
     Witch "witch" "Witch" 5 [ACTION | ATTACK] Base Both;
+    Adventurer "adventurer" "Adventurer" 6 [ACTION] Base FirstOnly;
+    Artisan "artisan" "Artisan" 6 [ACTION] Base SecondOnly;
+    Bandit "bandit" "Bandit" 5 [ACTION | ATTACK] Base SecondOnly;
+    Bureaucrat "bureaucrat" "Bureaucrat" 4 [ACTION | ATTACK] Base Both;
+    Chancellor "chancellor" "Chancellor" 3 [ACTION] Base FirstOnly;
+    Feast "feast" "Feast" 4 [ACTION] Base FirstOnly;
+    Gardens "gardens" "Gardens" 4 [VICTORY] Base Both;
+    Harbinger "harbinger" "Harbinger" 3 [ACTION] Base SecondOnly;
+    Library "library" "Library" 5 [ACTION] Base Both;
+    Moneylender "moneylender" "Moneylender" 4 [ACTION] Base Both;
+    Poacher "poacher" "Poacher" 4 [ACTION] Base SecondOnly;
+    Sentry "sentry" "Sentry" 5 [ACTION] Base SecondOnly;
+    Spy "spy" "Spy" 4 [ACTION | ATTACK] Base FirstOnly;
+    Thief "thief" "Thief" 4 [ACTION | ATTACK] Base FirstOnly;
+    Vassal "vassal" "Vassal" 3 [ACTION] Base SecondOnly;
+    Woodcutter "woodcutter" "Woodcutter" 3 [ACTION] Base FirstOnly;
 }
 
 impl CardId {

@@ -40,8 +40,56 @@ pub(crate) enum Answers<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Play {
     pub card: CardId,
+    /// Which card put into play this turn this is: 0 for the first, 1 for the next…
+    /// Two Feasts are the same `CardId`, so this is what tells Throne Room's second
+    /// resolution of a Feast that *its* Feast has already left play.
+    pub(crate) id: u32,
     /// Players unaffected by this resolution of an Attack (bit per seat).
     pub(crate) immune: u8,
+}
+
+/// Who is asked, by which card, why, and about whose cards: the fixed part of a request.
+#[derive(Clone, Copy, Debug)]
+pub struct Ask {
+    pub player: PlayerId,
+    pub card: CardId,
+    pub purpose: Purpose,
+    pub about: Option<PlayerId>,
+}
+
+impl Ask {
+    pub fn new(player: PlayerId, card: CardId, purpose: Purpose) -> Ask {
+        Ask {
+            player,
+            card,
+            purpose,
+            about: None,
+        }
+    }
+    /// The question concerns `p`'s cards (Spy, Thief): said in the request.
+    pub fn about(mut self, p: PlayerId) -> Ask {
+        self.about = Some(p);
+        self
+    }
+    fn request(self, prompt: Prompt) -> Request {
+        Request {
+            player: self.player,
+            card: Some(self.card),
+            about: self.about,
+            purpose: self.purpose,
+            prompt,
+        }
+    }
+}
+
+/// Where cards taken from a set-aside zone go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum To {
+    Hand,
+    Discard,
+    /// Onto the deck; several cards go in the given order, the last one ending on top.
+    Deck,
+    Trash,
 }
 
 pub struct Ctx<'a> {
@@ -105,20 +153,35 @@ impl<'a> Ctx<'a> {
         min: usize,
         max: usize,
     ) -> Res<Vec<CardId>> {
+        self.pick(Ask::new(p, card, purpose), zone, options, min, max)
+    }
+
+    /// Asks for between `min` and `max` of `options` (clamped to what is offered).
+    pub fn pick(
+        &mut self,
+        ask: Ask,
+        zone: Zone,
+        options: Vec<CardId>,
+        min: usize,
+        max: usize,
+    ) -> Res<Vec<CardId>> {
         let max = max.min(options.len());
         let min = min.min(max);
-        let req = Request {
-            player: p,
-            card: Some(card),
-            purpose,
-            prompt: Prompt::ChooseCards {
-                zone,
-                options,
-                min: min as u8,
-                max: max as u8,
-            },
-        };
+        let req = ask.request(Prompt::ChooseCards {
+            zone,
+            options,
+            min: min as u8,
+            max: max as u8,
+        });
         match self.choose(req)? {
+            Reply::Cards(c) => Ok(c),
+            r => unreachable!("validated reply {r:?}"),
+        }
+    }
+
+    /// Asks for an order of `cards`; the answer lists them with the top card first.
+    pub fn order(&mut self, ask: Ask, cards: Vec<CardId>) -> Res<Vec<CardId>> {
+        match self.choose(ask.request(Prompt::OrderCards { cards }))? {
             Reply::Cards(c) => Ok(c),
             r => unreachable!("validated reply {r:?}"),
         }
@@ -163,12 +226,7 @@ impl<'a> Ctx<'a> {
             .map(|pile| pile.card)
             .collect();
         let optional = optional || options.is_empty();
-        let req = Request {
-            player: p,
-            card: Some(card),
-            purpose,
-            prompt: Prompt::ChoosePile { options, optional },
-        };
+        let req = Ask::new(p, card, purpose).request(Prompt::ChoosePile { options, optional });
         match self.choose(req)? {
             Reply::Pile(c) => Ok(c),
             r => unreachable!("validated reply {r:?}"),
@@ -176,12 +234,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn yes_no(&mut self, p: PlayerId, card: CardId, purpose: Purpose) -> Res<bool> {
-        let req = Request {
-            player: p,
-            card: Some(card),
-            purpose,
-            prompt: Prompt::YesNo,
-        };
+        let req = Ask::new(p, card, purpose).request(Prompt::YesNo);
         match self.choose(req)? {
             Reply::YesNo(b) => Ok(b),
             r => unreachable!("validated reply {r:?}"),
@@ -196,12 +249,8 @@ impl<'a> Ctx<'a> {
         min: u8,
         max: u8,
     ) -> Res<Vec<Mode>> {
-        let req = Request {
-            player: p,
-            card: Some(card),
-            purpose: Purpose::ChooseModes,
-            prompt: Prompt::ChooseModes { options, min, max },
-        };
+        let req =
+            Ask::new(p, card, Purpose::ChooseModes).request(Prompt::ChooseModes { options, min, max });
         match self.choose(req)? {
             Reply::Modes(m) => Ok(m),
             r => unreachable!("validated reply {r:?}"),
@@ -222,32 +271,50 @@ impl<'a> Ctx<'a> {
 
     // ----- moving cards -------------------------------------------------------------------
 
-    /// Makes sure `p` has a card on their deck, shuffling the discard pile in if needed.
-    /// Returns false if there is none even then.
-    fn ensure_deck(&mut self, p: PlayerId) -> bool {
+    /// Makes sure `p` has at least `n` cards on their deck if they have them at all: when
+    /// the deck is short, the discard pile is shuffled and put under it (the 2E wording;
+    /// in 1E the deck runs out first, which comes to the same cards in the same places).
+    /// Cards in play, set aside or revealed are in neither pile, so they are never
+    /// shuffled in. Returns how many cards the deck has (at most `n` are promised).
+    pub fn ensure_deck(&mut self, p: PlayerId, n: usize) -> usize {
         let st = &mut *self.st;
         let pl = &mut st.players[p.idx()];
-        if pl.deck.is_empty() {
-            if pl.discard.is_empty() {
-                return false;
-            }
-            // 2E: shuffle the discard pile and put it under the deck. The deck is empty
-            // here, so that is the whole new deck.
-            std::mem::swap(&mut pl.deck, &mut pl.discard);
-            pl.deck.shuffle(&mut st.rng);
+        if pl.deck.len() < n && !pl.discard.is_empty() {
+            let mut new = std::mem::take(&mut pl.discard);
+            new.shuffle(&mut st.rng);
+            // The deck's top is its last element: the old deck stays on top.
+            new.append(&mut pl.deck);
+            pl.deck = new;
             self.emit(|| Event::Shuffled { player: p });
         }
-        true
+        self.st.player(p).deck.len().min(n)
     }
 
     /// Removes the top card of `p`'s deck (shuffling if needed) and returns it, or None.
     /// The caller decides where it goes.
     pub fn take_top(&mut self, p: PlayerId) -> Option<CardId> {
-        if self.ensure_deck(p) {
+        if self.ensure_deck(p, 1) > 0 {
             self.st.player_mut(p).deck.pop()
         } else {
             None
         }
+    }
+
+    /// `p` looks at the top `n` cards of their deck (after shuffling if it is short;
+    /// fewer if there are not that many): returns them top first. They stay on the deck,
+    /// where no shuffle can reach them, and only `p` learns what they are.
+    pub fn look_at_top(&mut self, p: PlayerId, n: usize) -> Vec<CardId> {
+        let k = self.ensure_deck(p, n);
+        let cards: Vec<CardId> = self.st.player(p).deck.iter().rev().take(k).copied().collect();
+        if !cards.is_empty() {
+            let seen = cards.clone();
+            self.emit(|| Event::LookedAt {
+                player: p,
+                count: seen.len(),
+                cards: Some(seen),
+            });
+        }
+        cards
     }
 
     /// `p` draws up to `n` cards; returns how many were drawn.
@@ -274,26 +341,24 @@ impl<'a> Ctx<'a> {
 
     /// Removes one `card` from `p`'s hand. Panics if absent: callers pass validated cards.
     pub fn remove_from_hand(&mut self, p: PlayerId, card: CardId) {
-        let hand = &mut self.st.player_mut(p).hand;
-        let i = hand
-            .iter()
-            .position(|c| *c == card)
-            .unwrap_or_else(|| panic!("{card} not in player {p}'s hand"));
-        hand.remove(i);
+        take_one(&mut self.st.player_mut(p).hand, card, "hand", p);
     }
 
-    /// `p` discards `cards` from hand, in the open.
+    /// `p` discards `cards` from hand. Others learn how many and the new top of the
+    /// discard pile, not each card (the 2E rule for discarding several cards).
     pub fn discard_from_hand(&mut self, p: PlayerId, cards: &[CardId]) {
         for c in cards {
             self.remove_from_hand(p, *c);
             self.st.player_mut(p).discard.push(*c);
         }
         if !cards.is_empty() {
+            let top = self.st.player(p).discard.last().copied();
             self.emit(|| Event::Discarded {
                 player: p,
                 count: cards.len(),
                 cards: Some(cards.to_vec()),
-                private: false,
+                top,
+                private: true,
             });
         }
     }
@@ -312,12 +377,183 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// `p` puts `cards` from hand onto their deck, the last one ending on top. `public`
+    /// when the cards were revealed (Bureaucrat); otherwise others see only how many.
+    pub fn topdeck_from_hand(&mut self, p: PlayerId, cards: &[CardId], public: bool) {
+        for c in cards {
+            self.remove_from_hand(p, *c);
+            self.st.player_mut(p).deck.push(*c);
+        }
+        if !cards.is_empty() {
+            self.emit(|| Event::TopDecked {
+                player: p,
+                count: cards.len(),
+                cards: Some(cards.to_vec()),
+                private: !public,
+            });
+        }
+    }
+
     /// `p` reveals `cards` (from hand); they stay where they are.
     pub fn reveal(&mut self, p: PlayerId, cards: &[CardId]) {
         self.emit(|| Event::Revealed {
             player: p,
             cards: cards.to_vec(),
         });
+    }
+
+    // ----- set aside: cards revealed or set aside while an effect resolves --------------
+
+    /// `p` reveals up to `n` cards from the top of their deck, one at a time (shuffling
+    /// when the deck runs out), into their set-aside zone, where everyone sees them and
+    /// no shuffle can reach them. Returns the cards revealed, in order.
+    pub fn reveal_from_deck(&mut self, p: PlayerId, n: usize) -> Vec<CardId> {
+        let mut cards = Vec::with_capacity(n);
+        for _ in 0..n {
+            match self.take_top(p) {
+                Some(c) => cards.push(c),
+                None => break,
+            }
+        }
+        self.st.player_mut(p).aside.extend_from_slice(&cards);
+        if !cards.is_empty() {
+            self.reveal(p, &cards);
+        }
+        cards
+    }
+
+    /// `p` sets `card` aside from their hand, face up.
+    pub fn set_aside_from_hand(&mut self, p: PlayerId, card: CardId) {
+        self.remove_from_hand(p, card);
+        self.st.player_mut(p).aside.push(card);
+        self.emit(|| Event::SetAside {
+            player: p,
+            cards: vec![card],
+        });
+    }
+
+    /// Moves `cards` out of `p`'s set-aside zone to `to`. They were seen, so the move is
+    /// public.
+    pub fn from_aside(&mut self, p: PlayerId, cards: &[CardId], to: To) {
+        if cards.is_empty() {
+            return;
+        }
+        for c in cards {
+            take_one(&mut self.st.player_mut(p).aside, *c, "set-aside zone", p);
+            match to {
+                To::Hand => self.st.player_mut(p).hand.push(*c),
+                To::Discard => self.st.player_mut(p).discard.push(*c),
+                To::Deck => self.st.player_mut(p).deck.push(*c),
+                To::Trash => self.st.trash.push(*c),
+            }
+        }
+        let (player, cards) = (p, cards.to_vec());
+        let top = self.st.player(p).discard.last().copied();
+        self.emit(|| match to {
+            To::Hand => Event::PutInHand { player, cards },
+            To::Discard => Event::Discarded {
+                player,
+                count: cards.len(),
+                cards: Some(cards),
+                top,
+                private: false,
+            },
+            To::Deck => Event::TopDecked {
+                player,
+                count: cards.len(),
+                cards: Some(cards),
+                private: false,
+            },
+            To::Trash => Event::Trashed { player, cards },
+        });
+    }
+
+    /// Everything in `p`'s set-aside zone, to `to`.
+    pub fn all_from_aside(&mut self, p: PlayerId, to: To) {
+        let cards = self.st.player(p).aside.clone();
+        self.from_aside(p, &cards, to);
+    }
+
+    // ----- cards that move themselves ---------------------------------------------------------
+
+    /// Whether the card of `play` is still in play (it may have trashed itself during an
+    /// earlier resolution of the same play, e.g. the first of Throne Room's two).
+    pub fn still_in_play(&self, play: &Play) -> bool {
+        !self.st.turn.left_play.contains(&play.id)
+    }
+
+    /// Trashes the card of `play` from play, if it is still there. Returns whether it
+    /// did: Feast under Throne Room is trashed once; Mining Village pays only then.
+    pub fn trash_from_play(&mut self, play: &Play) -> bool {
+        if !self.still_in_play(play) {
+            return false;
+        }
+        let p = self.current();
+        take_one(&mut self.st.player_mut(p).in_play, play.card, "in-play zone", p);
+        self.st.turn.left_play.push(play.id);
+        self.st.trash.push(play.card);
+        self.emit(|| Event::Trashed {
+            player: p,
+            cards: vec![play.card],
+        });
+        true
+    }
+
+    // ----- other moves -------------------------------------------------------------------
+
+    /// `p` puts their whole deck into their discard pile without looking at it
+    /// (Chancellor). Its order is kept, so nothing about it is learnt.
+    pub fn deck_to_discard(&mut self, p: PlayerId) {
+        let pl = self.st.player_mut(p);
+        let count = pl.deck.len();
+        let mut deck = std::mem::take(&mut pl.deck);
+        pl.discard.append(&mut deck);
+        if count > 0 {
+            self.emit(|| Event::DeckDiscarded { player: p, count });
+        }
+    }
+
+    /// Moves `cards` (the top ones, looked at) from the top of `p`'s deck: `cards` must be
+    /// exactly the top `cards.len()` cards, in any order. Used after `look_at_top`.
+    pub fn take_from_top(&mut self, p: PlayerId, cards: &[CardId]) {
+        let deck = &mut self.st.player_mut(p).deck;
+        let split = deck.len() - cards.len();
+        let mut top = deck.split_off(split);
+        for c in cards {
+            take_one(&mut top, *c, "top of the deck", p);
+        }
+    }
+
+    /// `p` puts `card` from their discard pile onto their deck (Harbinger). Others see
+    /// that one card moved, not which.
+    pub fn discard_to_deck(&mut self, p: PlayerId, card: CardId) {
+        let pl = self.st.player_mut(p);
+        // The copy nearest the top: the cards are identical, so any copy is the same.
+        let i = pl
+            .discard
+            .iter()
+            .rposition(|c| *c == card)
+            .unwrap_or_else(|| panic!("{card} not in player {p}'s discard pile"));
+        pl.discard.remove(i);
+        pl.deck.push(card);
+        self.emit(|| Event::TopDecked {
+            player: p,
+            count: 1,
+            cards: Some(vec![card]),
+            private: true,
+        });
+    }
+
+    /// `p` gains `card` from the trash (Thief) to their discard pile. Returns false if
+    /// the trash holds none.
+    pub fn gain_from_trash(&mut self, p: PlayerId, card: CardId) -> bool {
+        let Some(i) = self.st.trash.iter().rposition(|c| *c == card) else {
+            return false;
+        };
+        self.st.trash.remove(i);
+        self.st.player_mut(p).discard.push(card);
+        self.emit(|| Event::GainedFromTrash { player: p, card });
+        true
     }
 
     /// `p` gains `card` from the Supply to `to`. Returns false if the pile is empty.
@@ -345,6 +581,11 @@ impl<'a> Ctx<'a> {
 
     // ----- attacks ------------------------------------------------------------------------
 
+    /// Whether `v` revealed a Reaction that makes them unaffected by this play.
+    pub fn is_immune(&self, play: &Play, v: PlayerId) -> bool {
+        play.immune & (1 << v.0) != 0
+    }
+
     /// Runs `f` for each other player, in turn order from the attacker's left, skipping
     /// those who made themselves unaffected by this Attack (see `turn::resolve`).
     pub fn each_victim(
@@ -354,7 +595,7 @@ impl<'a> Ctx<'a> {
     ) -> Res {
         let me = self.current();
         for v in self.st.others(me) {
-            if play.immune & (1 << v.0) == 0 {
+            if !self.is_immune(play, v) {
                 f(self, v)?;
             }
         }
@@ -369,4 +610,14 @@ impl<'a> Ctx<'a> {
         }
         Ok(())
     }
+}
+
+/// Removes one `card` from `zone`. Panics if absent: callers pass cards they validated
+/// or just put there.
+fn take_one(zone: &mut Vec<CardId>, card: CardId, name: &str, p: PlayerId) {
+    let i = zone
+        .iter()
+        .position(|c| *c == card)
+        .unwrap_or_else(|| panic!("{card} not in player {p}'s {name}"));
+    zone.remove(i);
 }

@@ -43,6 +43,12 @@ pub enum Purpose {
     React,
     /// Pick one or more of a card's modes.
     ChooseModes,
+    /// Set aside (Library: skip a drawn Action card).
+    SetAside,
+    /// Play the chosen card (Vassal: the Action it discarded).
+    Play,
+    /// Yes: put your whole deck into your discard pile (Chancellor).
+    DiscardDeck,
 }
 
 /// One of a card's labelled options (for "choose one"/"choose two" cards).
@@ -100,6 +106,10 @@ pub struct Request {
     pub player: PlayerId,
     /// The card that asks (None for the phase moves).
     pub card: Option<CardId>,
+    /// Whose cards the question is about, when they are not the chooser's own (Spy and
+    /// Thief decide over other players' revealed cards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<PlayerId>,
     pub purpose: Purpose,
     pub prompt: Prompt,
 }
@@ -158,7 +168,7 @@ impl Prompt {
     }
 
     /// The answer, when exactly one legal answer exists: such questions are not asked.
-    pub(crate) fn forced(&self) -> Option<Reply> {
+    pub fn forced(&self) -> Option<Reply> {
         match self {
             Prompt::ChooseCards {
                 options, min, max, ..
@@ -179,6 +189,16 @@ impl Prompt {
             Prompt::ChoosePile { options, optional } if options.len() == 1 && !optional => {
                 Some(Reply::Pile(Some(options[0])))
             }
+            // Nothing to play and nothing to buy: ending the turn is the only answer.
+            Prompt::BuyPhase { treasures, buyable } if treasures.is_empty() && buyable.is_empty() => {
+                Some(Reply::EndPhase)
+            }
+            Prompt::ChooseModes { options, min, max }
+                if *min as usize == options.len() && min == max =>
+            {
+                Some(Reply::Modes(options.clone()))
+            }
+            Prompt::NameCard { options } if options.len() == 1 => Some(Reply::Name(options[0])),
             _ => None,
         }
     }

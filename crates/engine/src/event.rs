@@ -78,12 +78,42 @@ pub enum Event {
         card: CardId,
         to: Destination,
     },
-    /// Discarded: publicly (Cellar, Militia) or, when `private`, unseen by others (cleanup).
+    /// Discarded. When `private` (from hand: Cellar, Militia, cleanup) others learn only
+    /// how many and the new `top` of the discard pile; revealed cards are discarded in
+    /// the open.
     Discarded {
         player: PlayerId,
         count: usize,
         cards: Option<Vec<CardId>>,
+        /// The discard pile's top card afterwards (public: the pile lies face up).
+        top: Option<CardId>,
         private: bool,
+    },
+    /// The player's whole deck went to their discard pile, unseen (Chancellor).
+    DeckDiscarded {
+        player: PlayerId,
+        count: usize,
+    },
+    /// Cards set aside face up (Library skipping an Action).
+    SetAside {
+        player: PlayerId,
+        cards: Vec<CardId>,
+    },
+    /// Revealed or set-aside cards put into the hand (Adventurer's Treasures).
+    PutInHand {
+        player: PlayerId,
+        cards: Vec<CardId>,
+    },
+    /// The player looked at the top cards of their deck (Sentry); only they see which.
+    LookedAt {
+        player: PlayerId,
+        count: usize,
+        cards: Option<Vec<CardId>>,
+    },
+    /// A card gained from the trash (Thief) to the discard pile.
+    GainedFromTrash {
+        player: PlayerId,
+        card: CardId,
     },
     Trashed {
         player: PlayerId,
@@ -116,6 +146,7 @@ impl Event {
         let mut e = self.clone();
         match &mut e {
             Event::Drew { player, cards, .. }
+            | Event::LookedAt { player, cards, .. }
             | Event::Discarded {
                 player,
                 cards,

@@ -14,20 +14,31 @@ pub struct Score {
     pub winner: bool,
 }
 
-/// The VP one copy of `card` is worth. (Cards whose worth depends on the rest of the
-/// deck, like Gardens, will take the owner's cards as an argument when they arrive.)
-pub fn card_vp(card: CardId) -> i32 {
+/// The VP one copy of `card` is worth in a deck of `deck_size` cards (Gardens: 1 per
+/// full 10 cards).
+pub fn card_vp(card: CardId, deck_size: usize) -> i32 {
     match card {
         CardId::Estate => 1,
         CardId::Duchy => 3,
         CardId::Province => 6,
         CardId::Curse => -1,
+        CardId::Gardens => (deck_size / 10) as i32,
         _ => 0,
     }
 }
 
 pub fn player_vp(pl: &PlayerState) -> i32 {
-    pl.all_cards().map(card_vp).sum()
+    let size = pl.card_count();
+    pl.all_cards().map(|c| card_vp(c, size)).sum()
+}
+
+/// `pl`'s VP if they gained one more `card` (a bot weighing a game-ending gain).
+pub fn vp_after_gaining(pl: &PlayerState, card: CardId) -> i32 {
+    let size = pl.card_count() + 1;
+    pl.all_cards()
+        .chain(std::iter::once(card))
+        .map(|c| card_vp(c, size))
+        .sum()
 }
 
 /// Scores and winners for the state as it stands.
@@ -67,6 +78,22 @@ pub fn winners(raw: &[(i32, u32)]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gardens_count_full_tens_of_all_cards() {
+        use CardId::*;
+        let mut pl = PlayerState::default();
+        pl.deck = vec![Copper; 36];
+        pl.hand = vec![Gardens, Gardens];
+        pl.discard = vec![Estate];
+        assert_eq!(pl.card_count(), 39);
+        assert_eq!(player_vp(&pl), 2 * 3 + 1, "39 cards: 3 per Gardens, and the Estate");
+        pl.deck.push(Copper);
+        assert_eq!(player_vp(&pl), 2 * 4 + 1, "40 cards: 4 each");
+        pl.deck.pop();
+        assert_eq!(vp_after_gaining(&pl, Copper), 2 * 4 + 1);
+        assert_eq!(vp_after_gaining(&pl, Gardens), 3 * 4 + 1);
+    }
 
     #[test]
     fn tiebreak_by_turns_then_shared() {

@@ -15,8 +15,41 @@ pub enum Kingdom {
     Cards(Vec<CardId>),
     /// A recommended kingdom by id (see [`recommended_kingdoms`]).
     Recommended(String),
-    /// 10 cards drawn by the game's seeded RNG from the implemented cards of the edition.
+    /// 10 cards drawn by the game's seeded RNG from the cards printed in the game's
+    /// edition (the same as `RandomFrom` that edition's pool).
     Random,
+    /// 10 cards drawn by the game's seeded RNG from a pool of printings.
+    RandomFrom(CardPool),
+}
+
+/// The cards a random kingdom may draw from: those printed in the 1st edition, in the
+/// 2nd, or in either. Cards printed in both are in every pool; which of their texts is
+/// played is the game's edition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CardPool {
+    #[serde(rename = "1e")]
+    First,
+    #[serde(rename = "2e")]
+    Second,
+    #[serde(rename = "both")]
+    Both,
+}
+
+impl CardPool {
+    /// The pool of the cards printed in `edition`.
+    pub fn of(edition: Edition) -> CardPool {
+        match edition {
+            Edition::First => CardPool::First,
+            Edition::Second => CardPool::Second,
+        }
+    }
+    pub fn contains(self, card: CardId) -> bool {
+        match self {
+            CardPool::First => card.def().printed.in_edition(Edition::First),
+            CardPool::Second => card.def().printed.in_edition(Edition::Second),
+            CardPool::Both => true,
+        }
+    }
 }
 
 /// What a game is set up from. Together with the seed and the replies it determines
@@ -377,8 +410,13 @@ pub fn recommended_kingdoms() -> impl Iterator<Item = &'static Recommended> {
 
 /// Kingdom cards a random kingdom may draw from for `edition`.
 pub fn random_pool(edition: Edition) -> Vec<CardId> {
+    pool_cards(CardPool::of(edition))
+}
+
+/// The kingdom cards in `pool`, in card-id order.
+pub fn pool_cards(pool: CardPool) -> Vec<CardId> {
     CardId::all()
-        .filter(|c| c.is_kingdom() && c.def().printed.in_edition(edition))
+        .filter(|c| c.is_kingdom() && pool.contains(*c))
         .collect()
 }
 
@@ -400,14 +438,22 @@ impl Setup {
         match &self.kingdom {
             Kingdom::Cards(cards) => check_kingdom(cards),
             Kingdom::Recommended(id) => find_recommended(id).map(|_| ()),
-            Kingdom::Random => {
-                let n = random_pool(self.edition).len();
+            Kingdom::Random | Kingdom::RandomFrom(_) => {
+                let n = pool_cards(self.pool()).len();
                 if n < 10 {
                     Err(SetupError::PoolTooSmall(n))
                 } else {
                     Ok(())
                 }
             }
+        }
+    }
+
+    /// The pool a random kingdom of this setup draws from.
+    pub fn pool(&self) -> CardPool {
+        match self.kingdom {
+            Kingdom::RandomFrom(pool) => pool,
+            _ => CardPool::of(self.edition),
         }
     }
 }
@@ -489,10 +535,17 @@ pub(crate) fn build(setup: &Setup, seed: u64) -> Result<(State, Vec<CardId>), Se
     let mut kingdom = match &setup.kingdom {
         Kingdom::Cards(c) => c.clone(),
         Kingdom::Recommended(id) => find_recommended(id)?,
-        Kingdom::Random => random_pool(setup.edition)
-            .sample(&mut rng, 10)
-            .copied()
-            .collect(),
+        Kingdom::Random | Kingdom::RandomFrom(_) => {
+            // A stream of its own: the game's shuffles are then the same as with the
+            // drawn cards given explicitly, so a record may store the kingdom it drew
+            // and replay identically even after the pool grows.
+            let mut draw = ChaCha8Rng::seed_from_u64(seed);
+            draw.set_stream(1);
+            pool_cards(setup.pool())
+                .sample(&mut draw, 10)
+                .copied()
+                .collect()
+        }
     };
     kingdom.sort_by_key(|c| (c.base_cost(), c.name()));
     let n = setup.players;
@@ -607,9 +660,54 @@ mod tests {
             Err(SetupError::NotKingdom(CardId::Gold))
         );
         assert!(matches!(
-            s(2, Kingdom::Recommended("base_1e/big_money".into())).validate(),
+            s(2, Kingdom::Recommended("base_1e/nope".into())).validate(),
             Err(SetupError::UnknownRecommended(_))
         ));
+    }
+
+    #[test]
+    fn a_drawn_kingdom_given_explicitly_plays_the_same_game() {
+        for seed in 0..20 {
+            let random = Setup {
+                players: 3,
+                kingdom: Kingdom::RandomFrom(CardPool::Both),
+                edition: Edition::Second,
+            };
+            let (st, k) = build(&random, seed).unwrap();
+            let explicit = Setup {
+                kingdom: Kingdom::Cards(k),
+                ..random
+            };
+            assert_eq!(build(&explicit, seed).unwrap().0, st);
+        }
+    }
+
+    #[test]
+    fn pools_hold_the_printings_asked_for() {
+        let first = pool_cards(CardPool::First);
+        let second = pool_cards(CardPool::Second);
+        let both = pool_cards(CardPool::Both);
+        assert!(first.contains(&CardId::Chancellor) && !second.contains(&CardId::Chancellor));
+        assert!(second.contains(&CardId::Sentry) && !first.contains(&CardId::Sentry));
+        assert!(first.contains(&CardId::Village) && second.contains(&CardId::Village));
+        assert_eq!(
+            both.len(),
+            CardId::all().filter(|c| c.is_kingdom()).count()
+        );
+        let mut seen_first_only = false;
+        for seed in 0..200 {
+            let (_, k) = build(
+                &Setup {
+                    players: 2,
+                    kingdom: Kingdom::RandomFrom(CardPool::Both),
+                    edition: Edition::Second,
+                },
+                seed,
+            )
+            .unwrap();
+            seen_first_only |= k.iter().any(|c| !c.def().printed.in_edition(Edition::Second));
+        }
+        assert!(seen_first_only, "a 2E game with the Both pool draws 1E-only cards too");
     }
 
     #[test]

@@ -95,6 +95,12 @@ pub struct TurnState {
     pub silver_played: bool,
     /// How much every card costs less this turn (Bridge).
     pub cost_reduction: u32,
+    /// Cards put into play this turn that have left play since (Feast trashing itself),
+    /// by their play number (see `Play::id`). A card played twice by Throne Room reads
+    /// this to know whether its second resolution may still move it. Omitted from the
+    /// serialization while empty, so states that never had one hash as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_play: Vec<u32>,
 }
 
 impl TurnState {
@@ -109,6 +115,7 @@ impl TurnState {
             merchants: 0,
             silver_played: false,
             cost_reduction: 0,
+            left_play: Vec::new(),
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::card::{CardId, Types};
 use crate::cards;
-use crate::ctx::{Ctx, Play, Res};
+use crate::ctx::{Ask, Ctx, Play, Res};
 use crate::decision::{Prompt, Purpose, Reply, Request, Zone};
 use crate::event::{Destination, Event};
 use crate::state::{Phase, PlayerId, State, TurnState};
@@ -71,6 +71,7 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         let req = Request {
             player: p,
             card: None,
+            about: None,
             purpose: Purpose::ActionPhase,
             prompt: Prompt::ActionPhase { playable },
         };
@@ -118,6 +119,7 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         let req = Request {
             player: p,
             card: None,
+            about: None,
             purpose: Purpose::BuyPhase,
             prompt: Prompt::BuyPhase { treasures, buyable },
         };
@@ -159,13 +161,17 @@ fn cleanup(cx: &mut Ctx, p: PlayerId) {
     debug_assert!(pl.aside.is_empty(), "set-aside cards left over at cleanup");
     let in_play = std::mem::take(&mut pl.in_play);
     let hand = std::mem::take(&mut pl.hand);
-    pl.discard.extend_from_slice(&in_play);
+    // The hand goes under the played cards: the new top of the discard pile is a card
+    // everyone saw in play, not a hand card no one saw.
     pl.discard.extend_from_slice(&hand);
+    pl.discard.extend_from_slice(&in_play);
+    let top = pl.discard.last().copied();
     if !hand.is_empty() {
         cx.emit(|| Event::Discarded {
             player: p,
             count: hand.len(),
             cards: Some(hand),
+            top,
             private: true,
         });
     }
@@ -176,9 +182,33 @@ fn cleanup(cx: &mut Ctx, p: PlayerId) {
 pub(crate) fn put_in_play(cx: &mut Ctx, card: CardId) -> Play {
     let p = cx.current();
     cx.remove_from_hand(p, card);
+    into_play(cx, card)
+}
+
+/// Puts `card` (already taken from wherever it was) into play and announces it. Its play
+/// number counts every card put into play this turn: those still in play and those that
+/// left (nothing else leaves play before Clean-up).
+fn into_play(cx: &mut Ctx, card: CardId) -> Play {
+    let p = cx.current();
+    let id = (cx.st.player(p).in_play.len() + cx.st.turn.left_play.len()) as u32;
     cx.st.player_mut(p).in_play.push(card);
     cx.emit(|| Event::Played { player: p, card });
-    Play { card, immune: 0 }
+    Play {
+        card,
+        id,
+        immune: 0,
+    }
+}
+
+/// Plays `card` from the top of the current player's discard pile, using no Action
+/// (Vassal).
+pub(crate) fn play_from_discard(cx: &mut Ctx, card: CardId) -> Res {
+    let p = cx.current();
+    let discard = &mut cx.st.player_mut(p).discard;
+    debug_assert_eq!(discard.last(), Some(&card), "{card} is not on top of the discard");
+    discard.pop();
+    let play = into_play(cx, card);
+    resolve(cx, play)
 }
 
 /// Plays an Action card from hand: into play, then its effect.
@@ -216,7 +246,13 @@ fn reactions(cx: &mut Ctx, attack: CardId) -> Res<u8> {
             if options.is_empty() {
                 break;
             }
-            let chosen = cx.choose_cards(v, attack, Purpose::React, Zone::Hand, options, 0, 1)?;
+            let chosen = cx.pick(
+                Ask::new(v, attack, Purpose::React),
+                Zone::Hand,
+                options,
+                0,
+                1,
+            )?;
             let Some(&reaction) = chosen.first() else {
                 break;
             };
@@ -395,12 +431,22 @@ mod tests {
                 ..
             }
         ));
-        // Discards by Cellar are public.
+        // Discards from hand show others how many and the new top, not each card.
         let discarded = g
             .events()
             .iter()
             .find(|e| matches!(e, Event::Discarded { .. }))
             .unwrap();
-        assert!(!discarded.has_private_part());
+        assert_eq!(
+            discarded.for_viewer(Viewer::Player(P1)),
+            Event::Discarded {
+                player: P0,
+                count: 1,
+                cards: None,
+                top: Some(Estate),
+                private: true
+            }
+        );
+        assert_eq!(discarded.for_viewer(Viewer::Player(P0)), *discarded);
     }
 }

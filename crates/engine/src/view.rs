@@ -5,7 +5,7 @@
 //! the only ways the engine hands state to anything outside it.
 
 use crate::card::{CardId, Edition};
-use crate::decision::Request;
+use crate::decision::{Purpose, Request};
 use crate::event::Viewer;
 use crate::score::{self, Score};
 use crate::state::{Phase, PlayerId, State};
@@ -50,7 +50,8 @@ pub struct PlayerView {
     pub buys: u32,
     pub coins: u32,
     pub turn_count: u32,
-    /// Whose decision the game is waiting for (public).
+    /// Whose decision the game is waiting for (public), except while a player is asked
+    /// whether to reveal a Reaction: then only that player is told.
     pub waiting_for: Option<PlayerId>,
     /// The pending request, only if it is the viewer's.
     pub pending: Option<Request>,
@@ -102,12 +103,19 @@ impl PlayerView {
             buys: st.turn.buys,
             coins: st.turn.coins,
             turn_count: st.turn_count,
-            waiting_for: pending.map(|r| r.player),
+            waiting_for: pending.and_then(|r| public_waiting_for(r, viewer)),
             pending: pending.filter(|r| viewer.is(r.player)).cloned(),
             game_over: st.game_over,
             scores: st.game_over.then(|| score::scores(st)),
         }
     }
+}
+
+/// Whose decision `viewer` is told the game waits for. Only players with a Reaction in
+/// hand are asked to reveal one, so naming them would tell everyone who holds a Moat
+/// they chose not to reveal: while a Reaction is asked for, only the asked player knows.
+fn public_waiting_for(req: &Request, viewer: Viewer) -> Option<PlayerId> {
+    (req.purpose != Purpose::React || viewer.is(req.player)).then_some(req.player)
 }
 
 /// A bot's window on the game: its own cards and public facts, nothing hidden.
@@ -153,16 +161,29 @@ impl<'a> Observation<'a> {
     pub fn count_owned(&self, card: CardId) -> usize {
         self.st.player(self.me).count_owned(card)
     }
-    /// Total coin value of all Treasures the bot owns.
+    /// "money" as the reference bots define it (shared bots.md): the coins of every card
+    /// owned — Treasures, and the Actions that give a fixed +$ (Moneylender 1,
+    /// Chancellor 2, Festival 2, and later Bridge, Minion, Baron).
     pub fn money(&self) -> u32 {
         self.owned()
             .map(|c| match c {
-                CardId::Copper => 1,
-                CardId::Silver => 2,
+                CardId::Copper | CardId::Moneylender => 1,
+                CardId::Silver | CardId::Chancellor | CardId::Festival => 2,
                 CardId::Gold => 3,
                 _ => 0,
             })
             .sum()
+    }
+    /// The bot's own set-aside and revealed cards (public anyway).
+    pub fn aside(&self) -> &[CardId] {
+        &self.st.player(self.me).aside
+    }
+    pub fn deck_count(&self, p: PlayerId) -> usize {
+        self.st.player(p).deck.len()
+    }
+    /// Supply piles that are empty now (Poacher).
+    pub fn empty_piles(&self) -> usize {
+        self.st.empty_piles()
     }
     pub fn supply_count(&self, card: CardId) -> u32 {
         self.st.supply_count(card)
@@ -205,7 +226,7 @@ impl<'a> Observation<'a> {
             .iter()
             .map(|o| (score::player_vp(o), o.turns))
             .collect();
-        raw[self.me.idx()].0 += score::card_vp(card);
+        raw[self.me.idx()].0 = score::vp_after_gaining(self.st.player(self.me), card);
         score::winners(&raw)[self.me.idx()]
     }
 }

@@ -3,7 +3,7 @@
 //! Inbound messages refuse unknown fields: a typo such as `"decison"` is an error that
 //! names the field rather than a silently ignored answer.
 
-use crate::common::{CardKey, Edition, Mode};
+use crate::common::{CardKey, CardPool, Edition, Mode};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -141,8 +141,12 @@ pub enum KingdomChoice {
     Cards { cards: Vec<CardKey> },
     /// A recommended kingdom by id or name (`GET /api/kingdoms`).
     Recommended { id: String },
-    /// Ten cards drawn at random when the game starts.
-    Random,
+    /// Ten cards drawn at random when the game starts, from `pool` (default: the cards
+    /// printed in the room's edition).
+    Random {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pool: Option<CardPool>,
+    },
 }
 
 /// Who sits in a seat when the room is created.

@@ -61,6 +61,26 @@ pub enum Purpose {
     React,
     /// Pick one or more of a card's modes.
     ChooseModes,
+    /// Set the chosen card aside (Library: skip the Action card just drawn).
+    SetAside,
+    /// Play the chosen card (Vassal: the Action card it discarded; uses no Action).
+    Play,
+    /// Answer yes to put your whole deck into your discard pile (Chancellor).
+    DiscardDeck,
+}
+
+/// The printings a random kingdom draws from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CardPool {
+    /// Cards printed in the 1st edition.
+    #[serde(rename = "1e")]
+    First,
+    /// Cards printed in the 2nd edition.
+    #[serde(rename = "2e")]
+    Second,
+    /// Every card of either edition.
+    #[serde(rename = "both")]
+    Both,
 }
 
 /// One labelled option of a "choose one / choose two" card.

@@ -154,7 +154,9 @@ pub struct GameView {
     pub coins: u32,
     /// Turns taken so far by all players together.
     pub turn_count: u32,
-    /// Whose decision the game waits for, and its number.
+    /// Whose decision the game waits for, and its number. Both are absent for everyone
+    /// but the asked player while a player is asked whether to reveal a Reaction: only
+    /// players holding one are asked, so naming them would give their hand away.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiting_for: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -236,14 +238,34 @@ pub enum GameEvent {
         card: CardKey,
         to: Destination,
     },
-    /// Cards discarded. When `private` (cleanup) `cards` is private; else public.
+    /// Cards discarded. When `private` (discards from the hand: Cellar, Militia,
+    /// Clean-up) `cards` is private and others learn only `count` and the new `top`;
+    /// revealed cards are discarded in the open.
     Discarded {
         seat: u8,
         count: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cards: Option<Vec<CardKey>>,
+        /// The top card of the discard pile afterwards (public: the pile lies face up).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        top: Option<CardKey>,
         private: bool,
     },
+    /// The seat's whole deck went into its discard pile, unseen (Chancellor).
+    DeckDiscarded { seat: u8, count: u32 },
+    /// Cards set aside face up from the hand (Library skipping an Action card).
+    SetAside { seat: u8, cards: Vec<CardKey> },
+    /// Revealed or set-aside cards put into the hand (Adventurer's Treasures).
+    PutInHand { seat: u8, cards: Vec<CardKey> },
+    /// The seat looked at the top `count` cards of its deck (Sentry). `cards` is private.
+    LookedAt {
+        seat: u8,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<CardKey>>,
+    },
+    /// A card gained from the trash to the discard pile (Thief).
+    GainedFromTrash { seat: u8, card: CardKey },
     Trashed {
         seat: u8,
         cards: Vec<CardKey>,
@@ -280,6 +302,10 @@ pub struct DecisionRequest {
     /// The card asking; absent for the phase moves.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<CardKey>,
+    /// Whose cards the question is about when they are another seat's (Spy: discard
+    /// this seat's revealed card?; Thief: which of its Treasures is trashed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<u8>,
     pub purpose: Purpose,
     pub prompt: Prompt,
     /// Milliseconds left before the server answers for you, when the room has a limit.

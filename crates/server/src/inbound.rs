@@ -4,6 +4,7 @@
 //! The reverse direction (engine → wire) lives only in `projection`.
 
 use crate::refusal::Refusal;
+use dominion_engine::setup::CardPool;
 use dominion_engine::{CardId, Edition, Kingdom, Mode, Reply, Setup, bots, setup};
 use dominion_protocol as wire;
 use dominion_protocol::ErrorCode;
@@ -92,7 +93,12 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
             *id = found.id.to_string();
             Kingdom::Recommended(found.id.to_string())
         }
-        wire::KingdomChoice::Random => Kingdom::Random,
+        wire::KingdomChoice::Random { pool: None } => Kingdom::Random,
+        wire::KingdomChoice::Random { pool: Some(p) } => Kingdom::RandomFrom(match p {
+            wire::CardPool::First => CardPool::First,
+            wire::CardPool::Second => CardPool::Second,
+            wire::CardPool::Both => CardPool::Both,
+        }),
     };
     let setup = Setup {
         players: players as u8,
@@ -238,7 +244,7 @@ mod tests {
             err(settings(cards(&["village"]), vec![open(), open()])),
             ErrorCode::InvalidSettings
         );
-        assert!(room_plan(&settings(wire::KingdomChoice::Random, vec![open(), open()])).is_ok());
+        assert!(room_plan(&settings(wire::KingdomChoice::Random { pool: None }, vec![open(), open()])).is_ok());
     }
 
     #[test]

@@ -67,6 +67,7 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
                 decision: decision_id(game),
                 seat: req.player.0,
                 card: req.card.map(key),
+                about: req.about.map(|p| p.0),
                 purpose: purpose(req.purpose),
                 prompt: prompt(&req.prompt),
                 deadline_ms: room
@@ -178,7 +179,8 @@ fn view(game: &Game, viewer: Viewer) -> wire::GameView {
         coins,
         turn_count,
         waiting_for: waiting_for.map(|p| p.0),
-        decision: game.pending().map(|_| decision_id(game)),
+        // Hidden with `waiting_for` (a Reaction being considered): see the engine's view.
+        decision: waiting_for.and(game.pending()).map(|_| decision_id(game)),
         game_over,
     }
 }
@@ -274,12 +276,39 @@ fn event(e: &Event) -> wire::GameEvent {
             player,
             count,
             cards,
+            top,
             private,
         } => W::Discarded {
             seat: player.0,
             count: *count as u32,
             cards: cards.as_deref().map(keys),
+            top: top.map(key),
             private: *private,
+        },
+        Event::DeckDiscarded { player, count } => W::DeckDiscarded {
+            seat: player.0,
+            count: *count as u32,
+        },
+        Event::SetAside { player, cards } => W::SetAside {
+            seat: player.0,
+            cards: keys(cards),
+        },
+        Event::PutInHand { player, cards } => W::PutInHand {
+            seat: player.0,
+            cards: keys(cards),
+        },
+        Event::LookedAt {
+            player,
+            count,
+            cards,
+        } => W::LookedAt {
+            seat: player.0,
+            count: *count as u32,
+            cards: cards.as_deref().map(keys),
+        },
+        Event::GainedFromTrash { player, card } => W::GainedFromTrash {
+            seat: player.0,
+            card: key(*card),
         },
         Event::Trashed { player, cards } => W::Trashed {
             seat: player.0,
@@ -406,6 +435,9 @@ fn purpose(p: Purpose) -> wire::Purpose {
         Purpose::PlayTwice => wire::Purpose::PlayTwice,
         Purpose::React => wire::Purpose::React,
         Purpose::ChooseModes => wire::Purpose::ChooseModes,
+        Purpose::SetAside => wire::Purpose::SetAside,
+        Purpose::Play => wire::Purpose::Play,
+        Purpose::DiscardDeck => wire::Purpose::DiscardDeck,
     }
 }
 

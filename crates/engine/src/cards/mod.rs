@@ -8,22 +8,38 @@ use crate::card::CardId;
 use crate::ctx::{Ctx, Play, Res};
 use crate::state::PlayerId;
 
+mod adventurer;
+mod artisan;
+mod bandit;
 mod basic;
+mod bureaucrat;
 mod cellar;
+mod chancellor;
 mod chapel;
 mod council_room;
+mod feast;
 mod festival;
+mod gardens;
+mod harbinger;
 mod laboratory;
+mod library;
 mod market;
 mod merchant;
 mod militia;
 mod mine;
 mod moat;
+mod moneylender;
+mod poacher;
 mod remodel;
+mod sentry;
 mod smithy;
+mod spy;
+mod thief;
 mod throne_room;
+mod vassal;
 mod village;
 mod witch;
+mod woodcutter;
 mod workshop;
 
 #[cfg(test)]
@@ -53,6 +69,22 @@ pub(crate) fn on_play(cx: &mut Ctx, play: &Play) -> Res {
         Market => market::play(cx, play),
         Mine => mine::play(cx, play),
         Witch => witch::play(cx, play),
+        Gardens => Ok(()),
+        Adventurer => adventurer::play(cx, play),
+        Artisan => artisan::play(cx, play),
+        Bandit => bandit::play(cx, play),
+        Bureaucrat => bureaucrat::play(cx, play),
+        Chancellor => chancellor::play(cx, play),
+        Feast => feast::play(cx, play),
+        Harbinger => harbinger::play(cx, play),
+        Library => library::play(cx, play),
+        Moneylender => moneylender::play(cx, play),
+        Poacher => poacher::play(cx, play),
+        Sentry => sentry::play(cx, play),
+        Spy => spy::play(cx, play),
+        Thief => thief::play(cx, play),
+        Vassal => vassal::play(cx, play),
+        Woodcutter => woodcutter::play(cx, play),
     }
 }
 

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 pub const P0: PlayerId = PlayerId(0);
 pub const P1: PlayerId = PlayerId(1);
 pub const P2: PlayerId = PlayerId(2);
+pub const P3: PlayerId = PlayerId(3);
 
 /// An exact starting position: every implemented card has a Supply pile of its usual
 /// size; each player's zones are as given (decks listed top card first).
@@ -74,13 +75,30 @@ impl Table {
             .count = count;
         self
     }
+    /// Whose turn it starts (player 0 unless said): attacks from another seat check
+    /// that "turn order from the attacker's left" really is.
+    pub fn current(mut self, p: PlayerId) -> Table {
+        self.st.current = p;
+        self
+    }
+    /// Cards in `p`'s set-aside zone.
+    pub fn aside(mut self, p: PlayerId, cards: &[CardId]) -> Table {
+        self.st.player_mut(p).aside = cards.to_vec();
+        self
+    }
+    pub fn trash(mut self, cards: &[CardId]) -> Table {
+        self.st.trash = cards.to_vec();
+        self
+    }
     pub fn turns(mut self, p: PlayerId, turns: u32) -> Table {
         self.st.player_mut(p).turns = turns;
         self
     }
-    /// Starts player 0's turn and runs to the first decision.
+    /// Starts the current player's turn (player 0's unless `current` said otherwise)
+    /// and runs to the first decision.
     pub fn start(mut self) -> Game {
-        self.st.player_mut(P0).turns += 1;
+        let p = self.st.current;
+        self.st.player_mut(p).turns += 1;
         Game::from_state_for_tests(&self.setup, self.st)
     }
 }
@@ -103,6 +121,10 @@ pub trait GameExt {
     fn deck(&self, p: PlayerId) -> Vec<CardId>;
     fn discard(&self, p: PlayerId) -> Vec<CardId>;
     fn in_play(&self, p: PlayerId) -> Vec<CardId>;
+    /// The set-aside / revealed zone, in order.
+    fn aside(&self, p: PlayerId) -> Vec<CardId>;
+    /// The discard pile in order, bottom first (the last is the top card).
+    fn discard_pile(&self, p: PlayerId) -> Vec<CardId>;
     fn trash(&self) -> Vec<CardId>;
     fn coins(&self) -> u32;
     fn actions(&self) -> u32;
@@ -144,6 +166,12 @@ impl GameExt for Game {
     }
     fn in_play(&self, p: PlayerId) -> Vec<CardId> {
         self.state().player(p).in_play.clone()
+    }
+    fn aside(&self, p: PlayerId) -> Vec<CardId> {
+        self.state().player(p).aside.clone()
+    }
+    fn discard_pile(&self, p: PlayerId) -> Vec<CardId> {
+        self.state().player(p).discard.clone()
     }
     fn trash(&self) -> Vec<CardId> {
         sorted(&self.state().trash)

@@ -21,7 +21,7 @@ use crate::refusal::Refusal;
 use crate::store::{RoomLog, SeatRecord};
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
-use dominion_engine::{Agent, Game, PlayerId, Reply, Viewer, bots};
+use dominion_engine::{Agent, Game, Kingdom, PlayerId, Reply, Setup, Viewer, bots};
 use dominion_protocol as wire;
 use dominion_protocol::{CloseCode, ErrorCode, ServerMessage};
 use state::{HumanSeat, RoomState, Seat};
@@ -590,7 +590,13 @@ impl Room {
             }
         };
         let hash = game.state_hash();
-        if let Err(e) = self.log.game_started(&self.state.id, &setup, seed, hash) {
+        // The log keeps the kingdom as drawn, not "random": a later release may draw
+        // from a larger pool, and the stored game must replay to the same cards.
+        let resolved = Setup {
+            kingdom: Kingdom::Cards(game.kingdom().to_vec()),
+            ..setup
+        };
+        if let Err(e) = self.log.game_started(&self.state.id, &resolved, seed, hash) {
             self.fail(&e.to_string());
             return Err(broken());
         }
