@@ -249,8 +249,11 @@ impl<'a> Ctx<'a> {
         min: u8,
         max: u8,
     ) -> Res<Vec<Mode>> {
-        let req =
-            Ask::new(p, card, Purpose::ChooseModes).request(Prompt::ChooseModes { options, min, max });
+        let req = Ask::new(p, card, Purpose::ChooseModes).request(Prompt::ChooseModes {
+            options,
+            min,
+            max,
+        });
         match self.choose(req)? {
             Reply::Modes(m) => Ok(m),
             r => unreachable!("validated reply {r:?}"),
@@ -305,7 +308,15 @@ impl<'a> Ctx<'a> {
     /// where no shuffle can reach them, and only `p` learns what they are.
     pub fn look_at_top(&mut self, p: PlayerId, n: usize) -> Vec<CardId> {
         let k = self.ensure_deck(p, n);
-        let cards: Vec<CardId> = self.st.player(p).deck.iter().rev().take(k).copied().collect();
+        let cards: Vec<CardId> = self
+            .st
+            .player(p)
+            .deck
+            .iter()
+            .rev()
+            .take(k)
+            .copied()
+            .collect();
         if !cards.is_empty() {
             let seen = cards.clone();
             self.emit(|| Event::LookedAt {
@@ -489,7 +500,12 @@ impl<'a> Ctx<'a> {
             return false;
         }
         let p = self.current();
-        take_one(&mut self.st.player_mut(p).in_play, play.card, "in-play zone", p);
+        take_one(
+            &mut self.st.player_mut(p).in_play,
+            play.card,
+            "in-play zone",
+            p,
+        );
         self.st.turn.left_play.push(play.id);
         self.st.trash.push(play.card);
         self.emit(|| Event::Trashed {

@@ -190,7 +190,9 @@ impl Prompt {
                 Some(Reply::Pile(Some(options[0])))
             }
             // Nothing to play and nothing to buy: ending the turn is the only answer.
-            Prompt::BuyPhase { treasures, buyable } if treasures.is_empty() && buyable.is_empty() => {
+            Prompt::BuyPhase { treasures, buyable }
+                if treasures.is_empty() && buyable.is_empty() =>
+            {
                 Some(Reply::EndPhase)
             }
             Prompt::ChooseModes { options, min, max }

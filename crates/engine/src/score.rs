@@ -87,7 +87,11 @@ mod tests {
         pl.hand = vec![Gardens, Gardens];
         pl.discard = vec![Estate];
         assert_eq!(pl.card_count(), 39);
-        assert_eq!(player_vp(&pl), 2 * 3 + 1, "39 cards: 3 per Gardens, and the Estate");
+        assert_eq!(
+            player_vp(&pl),
+            2 * 3 + 1,
+            "39 cards: 3 per Gardens, and the Estate"
+        );
         pl.deck.push(Copper);
         assert_eq!(player_vp(&pl), 2 * 4 + 1, "40 cards: 4 each");
         pl.deck.pop();

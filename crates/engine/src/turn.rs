@@ -205,7 +205,11 @@ fn into_play(cx: &mut Ctx, card: CardId) -> Play {
 pub(crate) fn play_from_discard(cx: &mut Ctx, card: CardId) -> Res {
     let p = cx.current();
     let discard = &mut cx.st.player_mut(p).discard;
-    debug_assert_eq!(discard.last(), Some(&card), "{card} is not on top of the discard");
+    debug_assert_eq!(
+        discard.last(),
+        Some(&card),
+        "{card} is not on top of the discard"
+    );
     discard.pop();
     let play = into_play(cx, card);
     resolve(cx, play)
