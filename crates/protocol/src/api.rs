@@ -27,5 +27,8 @@ pub struct CardInfo {
 pub struct KingdomInfo {
     pub id: String,
     pub name: String,
+    /// The edition whose rulebook recommends it. Its cards may be played in a room of
+    /// either edition; the room's edition picks the text of cards printed in both.
+    pub edition: Edition,
     pub cards: Vec<CardKey>,
 }

@@ -374,6 +374,9 @@ pub struct GameResult {
     /// The game's random seed, secret until now (a string: it may exceed 2^53).
     pub seed: String,
     /// What the game was set up from: with the seed and the replies, enough to replay it.
+    /// Its `kingdom` is always the ten cards as drawn (`{"type": "cards"}`), whatever the
+    /// room asked for (the room's settings keep that), so the record replays to the same
+    /// game in a later release whose random pool or recommended lists have grown.
     pub setup: GameSetup,
     /// The ten kingdom cards as resolved.
     pub kingdom: Vec<CardKey>,
@@ -381,7 +384,7 @@ pub struct GameResult {
     pub replies: Vec<NumberedReply>,
 }
 
-/// A game's setup as the engine received it.
+/// A game's setup: players, kingdom, edition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct GameSetup {
     pub players: u8,

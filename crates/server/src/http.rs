@@ -70,10 +70,22 @@ async fn kingdoms() -> Json<Vec<wire::KingdomInfo>> {
             .map(|r| wire::KingdomInfo {
                 id: r.id.to_string(),
                 name: r.name.to_string(),
+                edition: recommended_by(r.id),
                 cards: r.cards.iter().map(|c| c.to_string()).collect(),
             })
             .collect(),
     )
+}
+
+/// The edition whose rulebook recommends a kingdom: its id names the rulebook
+/// (`base_1e/…`, `base_intrigue_2e/…`); a unit test holds every id to that form.
+fn recommended_by(id: &str) -> wire::Edition {
+    let book = id.split('/').next().unwrap_or_default();
+    if book.ends_with("_1e") {
+        wire::Edition::First
+    } else {
+        wire::Edition::Second
+    }
 }
 
 async fn bot_names() -> Json<Vec<&'static str>> {
@@ -289,6 +301,23 @@ mod tests {
             h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
         }
         h
+    }
+
+    #[test]
+    fn every_recommended_kingdom_names_its_rulebook_edition() {
+        for r in setup::RECOMMENDED {
+            let book = r.id.split_once('/').map_or("", |(b, _)| b);
+            assert!(
+                book.ends_with("_1e") || book.ends_with("_2e"),
+                "{}: the id must name its rulebook's edition",
+                r.id
+            );
+        }
+        assert_eq!(recommended_by("base_1e/big_money"), wire::Edition::First);
+        assert_eq!(
+            recommended_by("base_intrigue_2e/underlings"),
+            wire::Edition::Second
+        );
     }
 
     #[test]

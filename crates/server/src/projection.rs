@@ -206,9 +206,13 @@ fn result(room: &RoomState, game: &Game) -> wire::GameResult {
         scores: game.scores().iter().map(score_line).collect(),
         decks,
         seed: game.seed().to_string(),
+        // The cards as drawn, as the store keeps them: a random kingdom's record then
+        // replays to the same cards in a later release whose pool is larger.
         setup: wire::GameSetup {
             players: game.setup().players,
-            kingdom: room.settings.kingdom.clone(),
+            kingdom: wire::KingdomChoice::Cards {
+                cards: keys(game.kingdom()),
+            },
             edition: edition(game.setup().edition),
         },
         kingdom: keys(game.kingdom()),
