@@ -626,6 +626,52 @@ impl<'a> Ctx<'a> {
         }
         Ok(())
     }
+
+    // ----- [cards2] looked-at cards leave the top of the deck (Sentry) ------------------
+
+    /// Moves the cards `p` looked at on top of their deck (see `look_at_top`), all at
+    /// once after every decision about them is made: `trash` to the trash (public),
+    /// `discard` to the discard pile (others see how many and the new top, as for a
+    /// discard from hand), and `back` onto the deck again, `back[0]` ending on top (others
+    /// see only how many: the order is secret). Together they must be exactly the top
+    /// cards of the deck.
+    pub fn sort_looked_at(
+        &mut self,
+        p: PlayerId,
+        trash: &[CardId],
+        discard: &[CardId],
+        back: &[CardId],
+    ) {
+        self.take_from_top(p, &[trash, discard, back].concat());
+        if !trash.is_empty() {
+            self.st.trash.extend_from_slice(trash);
+            self.emit(|| Event::Trashed {
+                player: p,
+                cards: trash.to_vec(),
+            });
+        }
+        if !discard.is_empty() {
+            self.st.player_mut(p).discard.extend_from_slice(discard);
+            let top = self.st.player(p).discard.last().copied();
+            self.emit(|| Event::Discarded {
+                player: p,
+                count: discard.len(),
+                cards: Some(discard.to_vec()),
+                top,
+                private: true,
+            });
+        }
+        if !back.is_empty() {
+            self.st.player_mut(p).deck.extend(back.iter().rev());
+            self.emit(|| Event::TopDecked {
+                player: p,
+                count: back.len(),
+                cards: Some(back.to_vec()),
+                private: true,
+            });
+        }
+    }
+    // ----- end [cards2] -----------------------------------------------------------------
 }
 
 /// Removes one `card` from `zone`. Panics if absent: callers pass cards they validated
