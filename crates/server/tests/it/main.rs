@@ -12,6 +12,7 @@ mod limits;
 mod logs;
 mod process;
 mod python_bot;
+mod reactions;
 mod reconnect;
 mod secrets;
 mod shutdown;
