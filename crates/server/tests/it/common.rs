@@ -2,9 +2,11 @@
 //! author would write one: JSON text frames over tokio-tungstenite, no server types.
 #![allow(dead_code)]
 
+use dominion_engine::{CardId, Edition, Game, Kingdom, Mode, PlayerId, Reply, Setup};
 use dominion_server::Config;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::TcpStream;
@@ -369,4 +371,163 @@ pub fn simple_reply(decision: &Value) -> Value {
         "name_card" => json!({"type": "name", "card": strs(&p["options"])[0]}),
         other => panic!("unknown prompt kind {other}"),
     }
+}
+
+/// A scripted player that buys one of each wanted card (in the order given) before
+/// Gold and Silver, plays each Action it has not played yet, and takes the optional
+/// choices often enough that every kind of move happens: revealing Moat, putting a
+/// card onto its deck, setting Library's Actions aside, discarding and trashing what
+/// Sentry looks at, gaining what Thief trashed.
+pub struct Curious {
+    wants: Vec<String>,
+    bought: BTreeSet<String>,
+    played: BTreeSet<String>,
+}
+
+impl Curious {
+    pub fn new(wants: &[String]) -> Curious {
+        Curious {
+            wants: wants.to_vec(),
+            bought: BTreeSet::new(),
+            played: BTreeSet::new(),
+        }
+    }
+
+    pub fn reply(&mut self, d: &Value) -> Value {
+        let p = &d["prompt"];
+        let n = d["decision"].as_u64().unwrap();
+        let strs = |v: &Value| -> Vec<String> {
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        match p["kind"].as_str().unwrap() {
+            "action_phase" => {
+                let playable = strs(&p["playable"]);
+                let pick = playable
+                    .iter()
+                    .find(|c| *c == "village")
+                    .or_else(|| playable.iter().find(|c| !self.played.contains(*c)))
+                    .or(playable.first());
+                match pick {
+                    Some(card) => {
+                        self.played.insert(card.clone());
+                        json!({"type": "play", "card": card})
+                    }
+                    None => json!({"type": "end_phase"}),
+                }
+            }
+            "buy_phase" if strs(&p["treasures"]).is_empty() => {
+                let buyable = strs(&p["buyable"]);
+                let can = |c: &str| buyable.iter().any(|b| b == c);
+                let want = self
+                    .wants
+                    .iter()
+                    .find(|w| !self.bought.contains(*w) && can(w))
+                    .cloned();
+                let pick = if can("province") {
+                    Some("province".to_string())
+                } else {
+                    want.or_else(|| {
+                        ["gold", "silver"]
+                            .into_iter()
+                            .find(|c| can(c))
+                            .map(String::from)
+                    })
+                };
+                match pick {
+                    Some(card) => {
+                        self.bought.insert(card.clone());
+                        json!({"type": "buy", "card": card})
+                    }
+                    None => json!({"type": "end_phase"}),
+                }
+            }
+            "choose_cards" => {
+                let options = strs(&p["options"]);
+                let (min, max) = (
+                    p["min"].as_u64().unwrap() as usize,
+                    p["max"].as_u64().unwrap() as usize,
+                );
+                let often = n % 2 == 0;
+                let take = match d["purpose"].as_str().unwrap() {
+                    "react" | "top_deck" | "set_aside" | "discard" if often => 1,
+                    "trash" if n % 3 == 0 => 1,
+                    "gain" => max,
+                    _ => min,
+                };
+                let take = take.clamp(min, max);
+                json!({"type": "cards", "cards": options[..take]})
+            }
+            "yes_no" => json!({"type": "yes_no", "yes": n % 2 == 0}),
+            _ => simple_reply(d),
+        }
+    }
+}
+
+/// A card id from the wire.
+pub fn card(v: &Value) -> CardId {
+    v.as_str().unwrap().parse().unwrap()
+}
+
+/// The engine reply a wire reply stands for (written from the protocol guide).
+pub fn engine_reply(r: &Value) -> Reply {
+    let cards = |v: &Value| v.as_array().unwrap().iter().map(card).collect();
+    match r["type"].as_str().unwrap() {
+        "play" => Reply::Play(card(&r["card"])),
+        "play_all_treasures" => Reply::PlayAllTreasures,
+        "buy" => Reply::Buy(card(&r["card"])),
+        "end_phase" => Reply::EndPhase,
+        "cards" => Reply::Cards(cards(&r["cards"])),
+        "pile" => Reply::Pile(r.get("card").filter(|c| !c.is_null()).map(card)),
+        "modes" => Reply::Modes(
+            r["modes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| serde_json::from_value::<Mode>(m.clone()).unwrap())
+                .collect(),
+        ),
+        "yes_no" => Reply::YesNo(r["yes"].as_bool().unwrap()),
+        "name" => Reply::Name(card(&r["card"])),
+        other => panic!("unknown reply {other}"),
+    }
+}
+
+/// Rebuilds a finished game from the record in its `game_over` message (setup, seed,
+/// replies) with the engine, calling `each` on the game before the first reply and
+/// after every one.
+pub fn replay_record(result: &Value, mut each: impl FnMut(&Game)) -> Game {
+    let setup = &result["setup"];
+    assert_eq!(
+        setup["kingdom"]["type"], "cards",
+        "the record names the drawn cards: {setup}"
+    );
+    let setup = Setup {
+        players: setup["players"].as_u64().unwrap() as u8,
+        kingdom: Kingdom::Cards(
+            setup["kingdom"]["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(card)
+                .collect(),
+        ),
+        edition: serde_json::from_value::<Edition>(setup["edition"].clone()).unwrap(),
+    };
+    let seed: u64 = result["seed"].as_str().unwrap().parse().unwrap();
+    let mut game = Game::new(&setup, seed).unwrap();
+    each(&game);
+    for r in result["replies"].as_array().unwrap() {
+        let seat = PlayerId(r["seat"].as_u64().unwrap() as u8);
+        game.reply(seat, engine_reply(&r["reply"]))
+            .expect("the record replays");
+        each(&game);
+    }
+    assert!(game.is_over(), "the record replays to the end");
+    game
 }

@@ -16,3 +16,4 @@ mod reactions;
 mod reconnect;
 mod secrets;
 mod shutdown;
+mod takeover;
