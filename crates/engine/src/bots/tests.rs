@@ -443,3 +443,86 @@ fn artisan_gains_by_the_list_and_puts_back_what_it_cannot_use() {
     // Silver $3 still buys a Silver: the Silver goes back.
     assert_eq!(back(&[Silver, Gold, Estate]), vec![Silver]);
 }
+
+// ----- with the real cards -----------------------------------------------------------
+
+/// Lets `bot` answer, for whichever player is asked, every pending decision that is not
+/// a phase move (those are the test's).
+fn bot_answers(g: &mut Game, bot: &str) {
+    while let Some(req) = g.pending().cloned() {
+        if matches!(req.purpose, ActionPhase | BuyPhase) {
+            return;
+        }
+        let reply = by_name(bot, 0)
+            .unwrap()
+            .decide(&Observation::for_player(g, req.player), &req);
+        g.ok(req.player, reply);
+    }
+}
+
+#[test]
+fn library_bot_skips_actions_it_cannot_play_when_the_card_asks() {
+    let mut g = table(2)
+        .hand(P0, &[Library, Copper])
+        .deck(
+            P0,
+            &[
+                Smithy, Copper, Copper, Village, Copper, Copper, Copper, Copper, Gold,
+            ],
+        )
+        .start();
+    g.play(Library);
+    bot_answers(&mut g, "library");
+    assert_eq!(g.hand(P0), vec![Copper; 7]);
+    assert_eq!(g.discard(P0), vec![Village, Smithy]);
+    assert_eq!(g.deck(P0), vec![Gold]);
+}
+
+#[test]
+fn moneylender_and_chancellor_bots_with_the_cards() {
+    let mut g = table(2)
+        .hand(P0, &[Moneylender, Copper, Copper, Estate])
+        .start();
+    g.play(Moneylender);
+    bot_answers(&mut g, "moneylender");
+    assert_eq!((g.trash(), g.coins()), (vec![Copper], 3));
+    let mut g = table(2)
+        .edition(crate::card::Edition::First)
+        .hand(P0, &[Chancellor])
+        .deck(P0, &[Gold, Estate])
+        .start();
+    g.play(Chancellor);
+    bot_answers(&mut g, "chancellor");
+    assert_eq!((g.deck(P0), g.discard(P0)), (vec![], vec![Gold, Estate]));
+}
+
+#[test]
+fn big_money_victims_of_bureaucrat_and_spy() {
+    let mut g = table(2)
+        .edition(crate::card::Edition::First)
+        .hand(P0, &[Bureaucrat, Spy])
+        .deck(P0, &[Estate, Copper])
+        .hand(P1, &[Estate, Duchy, Copper, Silver])
+        .deck(P1, &[Gold])
+        .start();
+    g.play(Bureaucrat);
+    bot_answers(&mut g, "big_money");
+    // Duchy first in the victim order; Silver onto the attacker's deck.
+    assert_eq!(g.deck(P1), vec![Duchy, Gold]);
+    assert_eq!(g.deck(P0), vec![Silver, Estate, Copper]);
+    // Spy: draws the Estate, then discards its own Copper and the victim's Silver, and
+    // leaves the victim's Estate.
+    let mut g = table(3)
+        .edition(crate::card::Edition::First)
+        .hand(P0, &[Spy])
+        .deck(P0, &[Estate, Copper, Gold])
+        .deck(P1, &[Silver, Gold])
+        .deck(P2, &[Estate, Gold])
+        .start();
+    g.play(Spy);
+    bot_answers(&mut g, "big_money");
+    assert_eq!(g.hand(P0), vec![Estate]);
+    assert_eq!((g.discard(P0), g.deck(P0)), (vec![Copper], vec![Gold]));
+    assert_eq!((g.discard(P1), g.deck(P1)), (vec![Silver], vec![Gold]));
+    assert_eq!((g.discard(P2), g.deck(P2)), (vec![], vec![Estate, Gold]));
+}
