@@ -526,3 +526,58 @@ fn big_money_victims_of_bureaucrat_and_spy() {
     assert_eq!((g.discard(P1), g.deck(P1)), (vec![Silver], vec![Gold]));
     assert_eq!((g.discard(P2), g.deck(P2)), (vec![], vec![Estate, Gold]));
 }
+
+#[test]
+fn a_bot_owning_every_kingdom_card_answers_every_decision_legally() {
+    use super::{PriorityBot, Rule};
+    use crate::agent::Agent;
+    use crate::card::Edition;
+    use crate::event::Event;
+    use crate::setup::{CardPool, Kingdom, Setup};
+    use std::collections::BTreeSet;
+    // Bots buying two of each kingdom card, so every card's questions reach a
+    // PriorityBot, as the player and as a victim; an invalid answer panics in the game.
+    let mut played = BTreeSet::new();
+    for seed in 0..150 {
+        let setup = Setup {
+            players: 2 + (seed % 3) as u8,
+            kingdom: Kingdom::RandomFrom(CardPool::Both),
+            edition: if seed % 2 == 0 {
+                Edition::Second
+            } else {
+                Edition::First
+            },
+        };
+        let mut g = Game::new(&setup, seed).unwrap();
+        let kingdom = g.kingdom().to_vec();
+        let mut agents: Vec<Box<dyn Agent + Send>> = (0..setup.players)
+            .map(|_| {
+                let mut rules = vec![Rule::always(Province)];
+                rules.extend(
+                    kingdom
+                        .iter()
+                        .map(|&c| Rule::when(c, move |o| o.count_owned(c) < 2)),
+                );
+                rules.extend([Rule::always(Gold), Rule::always(Silver)]);
+                Box::new(PriorityBot {
+                    name: "everything",
+                    rules,
+                }) as Box<dyn Agent + Send>
+            })
+            .collect();
+        g.play_out(&mut agents);
+        assert!(g.is_over(), "seed {seed}");
+        for e in g.events() {
+            match e {
+                Event::Played { card, .. } | Event::Gained { card, .. } => {
+                    played.insert(*card);
+                }
+                _ => {}
+            }
+        }
+    }
+    let missed: Vec<CardId> = CardId::all()
+        .filter(|c| c.is_kingdom() && !played.contains(c))
+        .collect();
+    assert!(missed.is_empty(), "never played: {missed:?}");
+}
