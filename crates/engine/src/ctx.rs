@@ -96,6 +96,8 @@ pub struct Ctx<'a> {
     pub st: &'a mut State,
     pub(crate) answers: Answers<'a>,
     pub(crate) events: Option<&'a mut Vec<Event>>,
+    /// Whether any question has been asked (not just forced) in this turn.
+    pub(crate) asked: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -115,6 +117,7 @@ impl<'a> Ctx<'a> {
         if let Some(r) = req.prompt.forced() {
             return Ok(r);
         }
+        self.asked = true;
         match &mut self.answers {
             Answers::Log { replies, pos } => match replies.get(*pos) {
                 Some((p, r)) => {

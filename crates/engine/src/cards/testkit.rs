@@ -116,6 +116,7 @@ impl Table {
                 pos: 0,
             },
             events: Some(&mut events),
+            asked: false,
         });
         (out, self.st, events)
     }
