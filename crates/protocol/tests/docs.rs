@@ -1,10 +1,11 @@
 //! docs/protocol.md is the guide third-party authors write clients from, so its
 //! examples must be real messages and it must cover the whole protocol: every ```json
-//! block is a client or server message that survives a round trip through the types,
-//! every message type and prompt kind has an example, every error code and event type
-//! is described.
+//! block is a client or server message that survives a round trip through the types (and
+//! every inline event is a real event), every message type and prompt kind has an
+//! example, every field of a decision is shown in one, and every error code, event type,
+//! purpose and random-kingdom pool is described.
 
-use dominion_protocol::{ClientMessage, ServerMessage, json_schema};
+use dominion_protocol::{ClientMessage, GameEvent, ServerMessage, json_schema};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -56,6 +57,7 @@ fn every_example_is_a_real_message_and_every_message_has_one() {
     let text = guide();
     let mut seen = BTreeSet::new();
     let mut kinds = BTreeSet::new();
+    let mut fields = BTreeSet::new();
     for block in json_blocks(&text) {
         let value: Value = serde_json::from_str(&block)
             .unwrap_or_else(|e| panic!("example is not JSON ({e}):\n{block}"));
@@ -77,6 +79,9 @@ fn every_example_is_a_real_message_and_every_message_has_one() {
         if let Some(kind) = value["prompt"]["kind"].as_str() {
             kinds.insert(kind.to_string());
         }
+        if value["type"] == "decision" {
+            fields.extend(value.as_object().unwrap().keys().cloned());
+        }
     }
     let schema = json_schema();
     for t in variants(&schema, "ClientMessage", "type")
@@ -94,10 +99,52 @@ fn every_example_is_a_real_message_and_every_message_has_one() {
             "docs/protocol.md has no decision example of `{k}`"
         );
     }
+    let decision = schema["$defs"]["DecisionRequest"]["properties"]
+        .as_object()
+        .expect("DecisionRequest properties");
+    for f in decision.keys() {
+        assert!(
+            fields.contains(f),
+            "docs/protocol.md has no decision example showing `{f}`"
+        );
+    }
+}
+
+/// Inline code that is a JSON event or list of events (`{"type": "drew", …}`) must be a
+/// real event too.
+#[test]
+fn every_inline_event_is_a_real_event() {
+    let text = guide();
+    let schema = json_schema();
+    let events = variants(&schema, "GameEvent", "type");
+    let mut checked = 0;
+    for span in text.split('`').skip(1).step_by(2) {
+        let Ok(value) = serde_json::from_str::<Value>(span) else {
+            continue;
+        };
+        let items = match &value {
+            Value::Array(items) => items.clone(),
+            other => vec![other.clone()],
+        };
+        for item in items {
+            if !item["type"].as_str().is_some_and(|t| events.contains(t)) {
+                continue;
+            }
+            let event: GameEvent = serde_json::from_value(item.clone())
+                .unwrap_or_else(|e| panic!("inline event is not an event ({e}): {item}"));
+            let back = serde_json::to_value(event).unwrap();
+            assert!(
+                contained(&item, &back),
+                "inline event does not match the types: {item}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "inline events checked: {checked}");
 }
 
 #[test]
-fn every_error_code_and_event_type_is_described() {
+fn every_error_code_event_type_purpose_and_pool_is_described() {
     let text = guide();
     let schema = json_schema();
     let codes: Vec<String> = schema["$defs"]["ErrorCode"]["oneOf"]
@@ -118,5 +165,57 @@ fn every_error_code_and_event_type_is_described() {
             text.contains(&format!("`{event}`")),
             "docs/protocol.md does not describe event `{event}`"
         );
+    }
+    // Each purpose has a row in the table of purposes.
+    let rows: Vec<&str> = text
+        .split("| purpose | what happens to what you choose |")
+        .nth(1)
+        .expect("docs/protocol.md has a table of purposes")
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    let purposes = constants(&schema, "Purpose");
+    assert!(purposes.len() > 10, "{purposes:?}");
+    for p in purposes {
+        assert!(
+            rows.iter().any(|r| r
+                .split('|')
+                .nth(1)
+                .is_some_and(|c| c.contains(&format!("`{p}`")))),
+            "docs/protocol.md's table of purposes has no row for `{p}`"
+        );
+    }
+    // Each random-kingdom pool is named where pools are explained.
+    for pool in constants(&schema, "CardPool") {
+        assert!(
+            text.lines()
+                .any(|l| l.contains("pool") && l.contains(&format!("\"{pool}\""))),
+            "docs/protocol.md does not explain the random pool \"{pool}\""
+        );
+    }
+}
+
+/// The values of a string enum in the schema's definitions (`enum`, or `oneOf` of
+/// documented `const`s).
+fn constants(schema: &Value, def: &str) -> Vec<String> {
+    let def = &schema["$defs"][def];
+    let strings = |v: &Value| v.as_str().map(String::from);
+    match def["enum"].as_array() {
+        Some(values) => values.iter().filter_map(strings).collect(),
+        None => def["oneOf"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{def} is not a string enum"))
+            .iter()
+            .flat_map(|v| {
+                v["const"].as_str().map(String::from).into_iter().chain(
+                    v["enum"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(strings),
+                )
+            })
+            .collect(),
     }
 }
