@@ -96,6 +96,8 @@ pub struct Ctx<'a> {
     pub st: &'a mut State,
     pub(crate) answers: Answers<'a>,
     pub(crate) events: Option<&'a mut Vec<Event>>,
+    /// Whether any question has been asked (not just forced) in this turn.
+    pub(crate) asked: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -115,6 +117,7 @@ impl<'a> Ctx<'a> {
         if let Some(r) = req.prompt.forced() {
             return Ok(r);
         }
+        self.asked = true;
         match &mut self.answers {
             Answers::Log { replies, pos } => match replies.get(*pos) {
                 Some((p, r)) => {
@@ -249,8 +252,11 @@ impl<'a> Ctx<'a> {
         min: u8,
         max: u8,
     ) -> Res<Vec<Mode>> {
-        let req =
-            Ask::new(p, card, Purpose::ChooseModes).request(Prompt::ChooseModes { options, min, max });
+        let req = Ask::new(p, card, Purpose::ChooseModes).request(Prompt::ChooseModes {
+            options,
+            min,
+            max,
+        });
         match self.choose(req)? {
             Reply::Modes(m) => Ok(m),
             r => unreachable!("validated reply {r:?}"),
@@ -305,7 +311,15 @@ impl<'a> Ctx<'a> {
     /// where no shuffle can reach them, and only `p` learns what they are.
     pub fn look_at_top(&mut self, p: PlayerId, n: usize) -> Vec<CardId> {
         let k = self.ensure_deck(p, n);
-        let cards: Vec<CardId> = self.st.player(p).deck.iter().rev().take(k).copied().collect();
+        let cards: Vec<CardId> = self
+            .st
+            .player(p)
+            .deck
+            .iter()
+            .rev()
+            .take(k)
+            .copied()
+            .collect();
         if !cards.is_empty() {
             let seen = cards.clone();
             self.emit(|| Event::LookedAt {
@@ -489,7 +503,12 @@ impl<'a> Ctx<'a> {
             return false;
         }
         let p = self.current();
-        take_one(&mut self.st.player_mut(p).in_play, play.card, "in-play zone", p);
+        take_one(
+            &mut self.st.player_mut(p).in_play,
+            play.card,
+            "in-play zone",
+            p,
+        );
         self.st.turn.left_play.push(play.id);
         self.st.trash.push(play.card);
         self.emit(|| Event::Trashed {
@@ -610,6 +629,52 @@ impl<'a> Ctx<'a> {
         }
         Ok(())
     }
+
+    // ----- [cards2] looked-at cards leave the top of the deck (Sentry) ------------------
+
+    /// Moves the cards `p` looked at on top of their deck (see `look_at_top`), all at
+    /// once after every decision about them is made: `trash` to the trash (public),
+    /// `discard` to the discard pile (others see how many and the new top, as for a
+    /// discard from hand), and `back` onto the deck again, `back[0]` ending on top (others
+    /// see only how many: the order is secret). Together they must be exactly the top
+    /// cards of the deck.
+    pub fn sort_looked_at(
+        &mut self,
+        p: PlayerId,
+        trash: &[CardId],
+        discard: &[CardId],
+        back: &[CardId],
+    ) {
+        self.take_from_top(p, &[trash, discard, back].concat());
+        if !trash.is_empty() {
+            self.st.trash.extend_from_slice(trash);
+            self.emit(|| Event::Trashed {
+                player: p,
+                cards: trash.to_vec(),
+            });
+        }
+        if !discard.is_empty() {
+            self.st.player_mut(p).discard.extend_from_slice(discard);
+            let top = self.st.player(p).discard.last().copied();
+            self.emit(|| Event::Discarded {
+                player: p,
+                count: discard.len(),
+                cards: Some(discard.to_vec()),
+                top,
+                private: true,
+            });
+        }
+        if !back.is_empty() {
+            self.st.player_mut(p).deck.extend(back.iter().rev());
+            self.emit(|| Event::TopDecked {
+                player: p,
+                count: back.len(),
+                cards: Some(back.to_vec()),
+                private: true,
+            });
+        }
+    }
+    // ----- end [cards2] -----------------------------------------------------------------
 }
 
 /// Removes one `card` from `zone`. Panics if absent: callers pass cards they validated

@@ -190,7 +190,9 @@ impl Prompt {
                 Some(Reply::Pile(Some(options[0])))
             }
             // Nothing to play and nothing to buy: ending the turn is the only answer.
-            Prompt::BuyPhase { treasures, buyable } if treasures.is_empty() && buyable.is_empty() => {
+            Prompt::BuyPhase { treasures, buyable }
+                if treasures.is_empty() && buyable.is_empty() =>
+            {
                 Some(Reply::EndPhase)
             }
             Prompt::ChooseModes { options, min, max }
@@ -424,5 +426,81 @@ mod tests {
         assert_eq!(pile(true).forced(), None);
         assert!(Prompt::YesNo.validate(&Reply::YesNo(false)).is_ok());
         assert!(Prompt::YesNo.validate(&Reply::Name(Gold)).is_err());
+    }
+
+    #[test]
+    fn forced_answers_for_buy_phase_modes_names_orders_and_piles() {
+        let buy = |treasures: Vec<CardId>, buyable: Vec<CardId>| {
+            Prompt::BuyPhase { treasures, buyable }.forced()
+        };
+        assert_eq!(buy(vec![], vec![]), Some(Reply::EndPhase));
+        assert_eq!(buy(vec![Copper], vec![]), None, "may play the Copper");
+        assert_eq!(buy(vec![], vec![Curse]), None, "may buy the Curse");
+
+        let modes =
+            |options: Vec<Mode>, min, max| Prompt::ChooseModes { options, min, max }.forced();
+        assert_eq!(
+            modes(vec![Mode::PlusCard, Mode::PlusCoin], 2, 2),
+            Some(Reply::Modes(vec![Mode::PlusCard, Mode::PlusCoin]))
+        );
+        assert_eq!(
+            modes(vec![Mode::PlusBuy], 1, 1),
+            Some(Reply::Modes(vec![Mode::PlusBuy]))
+        );
+        assert_eq!(modes(vec![Mode::PlusCard, Mode::PlusCoin], 1, 1), None);
+        assert_eq!(modes(vec![Mode::PlusCard, Mode::PlusCoin], 1, 2), None);
+
+        let name = |options: Vec<CardId>| Prompt::NameCard { options }.forced();
+        assert_eq!(name(vec![Gold]), Some(Reply::Name(Gold)));
+        assert_eq!(name(vec![Copper, Gold]), None);
+
+        let order = |cards: Vec<CardId>| Prompt::OrderCards { cards }.forced();
+        assert_eq!(
+            order(vec![Copper, Copper]),
+            Some(Reply::Cards(vec![Copper, Copper]))
+        );
+        assert_eq!(order(vec![Copper, Estate]), None);
+
+        let pile =
+            |options: Vec<CardId>, optional| Prompt::ChoosePile { options, optional }.forced();
+        assert_eq!(pile(vec![], false), Some(Reply::Pile(None)));
+        assert_eq!(pile(vec![], true), Some(Reply::Pile(None)));
+        assert_eq!(pile(vec![Silver, Gold], false), None);
+
+        // Ending a phase is always a second answer; a yes/no always has two.
+        assert_eq!(
+            Prompt::ActionPhase {
+                playable: vec![Smithy]
+            }
+            .forced(),
+            None
+        );
+        assert_eq!(Prompt::YesNo.forced(), None);
+    }
+
+    #[test]
+    fn forced_card_choices_need_one_multiset_of_the_required_size() {
+        let p = |options: Vec<CardId>, min, max| Prompt::ChooseCards {
+            zone: Zone::Hand,
+            options,
+            min,
+            max,
+        };
+        // A Militia victim with 4 Coppers: any 1 of them is the same answer.
+        assert_eq!(
+            p(vec![Copper; 4], 1, 1).forced(),
+            Some(Reply::Cards(vec![Copper]))
+        );
+        assert_eq!(
+            p(vec![Copper; 5], 2, 2).forced(),
+            Some(Reply::Cards(vec![Copper; 2]))
+        );
+        assert_eq!(p(vec![Copper, Copper, Estate], 2, 2).forced(), None);
+        assert_eq!(
+            p(vec![Copper, Estate], 0, 0).forced(),
+            Some(Reply::Cards(vec![]))
+        );
+        // A Reaction may always be declined.
+        assert_eq!(p(vec![Moat], 0, 1).forced(), None);
     }
 }

@@ -130,6 +130,7 @@ impl Game {
                 st: &mut self.state,
                 answers,
                 events,
+                asked: false,
             };
             match turn::run_turn(&mut cx) {
                 Err(Suspend(req)) => {

@@ -82,12 +82,18 @@ mod tests {
     #[test]
     fn gardens_count_full_tens_of_all_cards() {
         use CardId::*;
-        let mut pl = PlayerState::default();
-        pl.deck = vec![Copper; 36];
-        pl.hand = vec![Gardens, Gardens];
-        pl.discard = vec![Estate];
+        let mut pl = PlayerState {
+            deck: vec![Copper; 36],
+            hand: vec![Gardens, Gardens],
+            discard: vec![Estate],
+            ..PlayerState::default()
+        };
         assert_eq!(pl.card_count(), 39);
-        assert_eq!(player_vp(&pl), 2 * 3 + 1, "39 cards: 3 per Gardens, and the Estate");
+        assert_eq!(
+            player_vp(&pl),
+            2 * 3 + 1,
+            "39 cards: 3 per Gardens, and the Estate"
+        );
         pl.deck.push(Copper);
         assert_eq!(player_vp(&pl), 2 * 4 + 1, "40 cards: 4 each");
         pl.deck.pop();

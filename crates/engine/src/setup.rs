@@ -690,10 +690,7 @@ mod tests {
         assert!(first.contains(&CardId::Chancellor) && !second.contains(&CardId::Chancellor));
         assert!(second.contains(&CardId::Sentry) && !first.contains(&CardId::Sentry));
         assert!(first.contains(&CardId::Village) && second.contains(&CardId::Village));
-        assert_eq!(
-            both.len(),
-            CardId::all().filter(|c| c.is_kingdom()).count()
-        );
+        assert_eq!(both.len(), CardId::all().filter(|c| c.is_kingdom()).count());
         let mut seen_first_only = false;
         for seed in 0..200 {
             let (_, k) = build(
@@ -705,9 +702,14 @@ mod tests {
                 seed,
             )
             .unwrap();
-            seen_first_only |= k.iter().any(|c| !c.def().printed.in_edition(Edition::Second));
+            seen_first_only |= k
+                .iter()
+                .any(|c| !c.def().printed.in_edition(Edition::Second));
         }
-        assert!(seen_first_only, "a 2E game with the Both pool draws 1E-only cards too");
+        assert!(
+            seen_first_only,
+            "a 2E game with the Both pool draws 1E-only cards too"
+        );
     }
 
     #[test]

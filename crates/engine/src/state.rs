@@ -175,6 +175,18 @@ impl State {
     pub fn piles_to_end(&self) -> usize {
         if self.num_players() >= 5 { 4 } else { 3 }
     }
+    /// Whether no player can ever do anything again: nobody owns a Treasure or an
+    /// Action, and nothing left in the Supply costs $0. Every later turn would then be
+    /// empty and no pile could ever run out, so the game ends (the rulebooks have no
+    /// such case; it ends rather than turning forever, and is scored as usual).
+    pub fn stuck(&self) -> bool {
+        let can_act = |c: CardId| c.is_treasure() || c.is_action();
+        self.supply
+            .iter()
+            .all(|p| p.count == 0 || self.cost(p.card) > 0)
+            && self.players.iter().all(|pl| !pl.all_cards().any(can_act))
+    }
+
     /// Whether the end condition holds now (checked at the end of each turn).
     pub fn end_condition(&self) -> bool {
         self.supply_count(CardId::Province) == 0 || self.empty_piles() >= self.piles_to_end()

@@ -31,7 +31,9 @@ pub(crate) fn run_turn(cx: &mut Ctx) -> Res {
     action_phase(cx, p)?;
     buy_phase(cx, p)?;
     cleanup(cx, p);
-    if cx.st.end_condition() {
+    // A turn in which nothing was asked may be a sign that no one can ever act again;
+    // only then is the (costlier) check made.
+    if cx.st.end_condition() || (!cx.asked && cx.st.stuck()) {
         cx.st.game_over = true;
     } else {
         cx.st.current = PlayerId((p.0 + 1) % cx.st.num_players() as u8);
@@ -205,7 +207,11 @@ fn into_play(cx: &mut Ctx, card: CardId) -> Play {
 pub(crate) fn play_from_discard(cx: &mut Ctx, card: CardId) -> Res {
     let p = cx.current();
     let discard = &mut cx.st.player_mut(p).discard;
-    debug_assert_eq!(discard.last(), Some(&card), "{card} is not on top of the discard");
+    debug_assert_eq!(
+        discard.last(),
+        Some(&card),
+        "{card} is not on top of the discard"
+    );
     discard.pop();
     let play = into_play(cx, card);
     resolve(cx, play)
@@ -282,7 +288,8 @@ pub(crate) fn play_treasure(cx: &mut Ctx, p: PlayerId, card: CardId) -> Res {
 mod tests {
     use crate::card::CardId::*;
     use crate::cards::testkit::*;
-    use crate::{Event, InvalidReply, Prompt, Reply, Viewer};
+    use crate::state::Phase;
+    use crate::{Destination, Event, InvalidReply, Prompt, Purpose, Reply, Viewer};
 
     #[test]
     fn no_treasure_may_be_played_after_the_first_buy() {
@@ -448,5 +455,381 @@ mod tests {
             }
         );
         assert_eq!(discarded.for_viewer(Viewer::Player(P0)), *discarded);
+    }
+
+    fn shuffles(events: &[Event]) -> usize {
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::Shuffled { .. }))
+            .count()
+    }
+
+    // ----- General: shuffling ----------------------------------------------------------
+
+    #[test]
+    fn a_short_deck_is_drawn_first_then_the_discard_is_shuffled() {
+        let mut g = table(2)
+            .hand(P0, &[Smithy])
+            .deck(P0, &[Gold])
+            .discard(P0, &[Estate, Estate, Estate])
+            .start();
+        g.play(Smithy);
+        assert_eq!(
+            g.events(),
+            &[
+                Event::PhaseStarted {
+                    player: P0,
+                    phase: Phase::Action
+                },
+                Event::Played {
+                    player: P0,
+                    card: Smithy
+                },
+                Event::Shuffled { player: P0 },
+                Event::Drew {
+                    player: P0,
+                    count: 3,
+                    cards: Some(vec![Gold, Estate, Estate])
+                },
+                Event::PhaseStarted {
+                    player: P0,
+                    phase: Phase::Buy
+                },
+            ]
+        );
+        assert_eq!(g.state().player(P0).hand, vec![Gold, Estate, Estate]);
+        assert_eq!(g.deck(P0), vec![Estate]);
+        assert_eq!(g.discard_pile(P0), vec![]);
+        assert_eq!(g.in_play(P0), vec![Smithy]);
+    }
+
+    #[test]
+    fn never_shuffle_early_a_deck_of_exactly_enough_is_drawn_whole() {
+        let mut g = table(2)
+            .hand(P0, &[Smithy])
+            .deck(P0, &[Gold, Silver, Copper])
+            .discard(P0, &[Estate])
+            .start();
+        g.play(Smithy);
+        assert_eq!(g.hand(P0), vec![Copper, Silver, Gold]);
+        assert_eq!(g.deck(P0), vec![]);
+        assert_eq!(g.discard_pile(P0), vec![Estate], "not shuffled in yet");
+        assert_eq!(shuffles(g.events()), 0);
+
+        // Clean-up with exactly 5 left draws them without shuffling.
+        let mut g = table(2)
+            .hand(P0, &[Copper])
+            .deck(P0, &[Silver; 5])
+            .discard(P0, &[Estate])
+            .hand(P1, &[Copper])
+            .start();
+        g.ok(P0, Reply::EndPhase);
+        assert_eq!(g.hand(P0), vec![Silver; 5]);
+        assert_eq!(g.deck(P0), vec![]);
+        assert_eq!(g.discard_pile(P0), vec![Estate, Copper]);
+        assert_eq!(shuffles(g.events()), 0);
+        assert_eq!(g.req().player, P1);
+    }
+
+    #[test]
+    fn with_too_few_cards_even_after_shuffling_draw_what_there_is() {
+        let mut g = table(2)
+            .hand(P0, &[Smithy])
+            .deck(P0, &[Gold])
+            .discard(P0, &[Estate])
+            .start();
+        g.play(Smithy);
+        assert_eq!(g.state().player(P0).hand, vec![Gold, Estate]);
+        assert_eq!((g.deck(P0), g.discard_pile(P0)), (vec![], vec![]));
+        assert_eq!(shuffles(g.events()), 1);
+
+        // Nothing anywhere: nothing drawn, nothing shuffled, and the game goes on.
+        let mut g = table(2).hand(P0, &[Smithy, Copper]).start();
+        g.play(Smithy);
+        assert_eq!(g.hand(P0), vec![Copper]);
+        assert_eq!(shuffles(g.events()), 0);
+        assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
+    }
+
+    #[test]
+    fn second_edition_puts_the_shuffled_discard_under_the_deck() {
+        // Looking at 3 with 1 on the deck: the discard is shuffled and put under it, so
+        // the old top card is still on top (no existing card looks at several; Sentry will).
+        let (seen, st, events) = table(2)
+            .deck(P0, &[Gold])
+            .discard(P0, &[Estate, Estate])
+            .with_ctx(|cx| cx.look_at_top(P0, 3));
+        assert_eq!(seen, vec![Gold, Estate, Estate]);
+        assert_eq!(st.player(P0).deck, vec![Estate, Estate, Gold], "top last");
+        assert_eq!(st.player(P0).discard, vec![]);
+        assert_eq!(shuffles(&events), 1);
+    }
+
+    #[test]
+    fn a_card_put_onto_an_empty_deck_becomes_the_whole_deck() {
+        let (drawn, st, events) = table(2).discard(P0, &[Estate, Estate]).with_ctx(|cx| {
+            cx.gain(P0, Silver, Destination::Deck);
+            assert_eq!(cx.st.player(P0).deck, vec![Silver]);
+            cx.draw(P0, 1)
+        });
+        assert_eq!(drawn, 1);
+        assert_eq!(st.player(P0).hand, vec![Silver]);
+        assert_eq!(st.player(P0).deck, vec![]);
+        assert_eq!(st.player(P0).discard, vec![Estate, Estate], "no shuffle");
+        assert_eq!(shuffles(&events), 0);
+    }
+
+    #[test]
+    fn cards_in_play_or_set_aside_are_not_shuffled_into_a_new_deck() {
+        let mut g = table(2)
+            .hand(P0, &[Village, Smithy])
+            .deck(P0, &[Copper])
+            .discard(P0, &[Estate, Estate])
+            .start();
+        g.play(Village).play(Smithy);
+        // Smithy finds an empty deck: only the 2 Estates are shuffled; the third draw
+        // finds nothing, and Village and Smithy stay in play.
+        assert_eq!(g.hand(P0), vec![Copper, Estate, Estate]);
+        assert_eq!(g.in_play(P0), vec![Village, Smithy]);
+        assert_eq!((g.deck(P0), g.discard_pile(P0)), (vec![], vec![]));
+
+        let (revealed, st, _) = table(2)
+            .aside(P0, &[Gold])
+            .discard(P0, &[Estate])
+            .with_ctx(|cx| cx.reveal_from_deck(P0, 2));
+        assert_eq!(revealed, vec![Estate]);
+        assert_eq!(st.player(P0).aside, vec![Gold, Estate]);
+        assert_eq!(st.player(P0).deck, vec![]);
+    }
+
+    // ----- General: the turn --------------------------------------------------------------
+
+    #[test]
+    fn unused_actions_buys_and_coins_are_lost_at_end_of_turn() {
+        let mut g = table(2)
+            .hand(P0, &[Festival, Copper])
+            .hand(P1, &[Copper])
+            .start();
+        g.play(Festival);
+        assert_eq!((g.actions(), g.buys(), g.coins()), (2, 2, 2));
+        g.ok(P0, Reply::EndPhase);
+        assert_eq!(g.view(Viewer::Spectator).current, P1);
+        assert_eq!(g.req().player, P1);
+        assert_eq!((g.actions(), g.buys(), g.coins()), (1, 1, 0));
+    }
+
+    #[test]
+    fn a_buy_phase_with_nothing_to_play_or_buy_is_not_asked() {
+        // No Treasure in hand, $0, and both $0 piles empty: ending the turn is the only
+        // answer, so the turn ends without a question.
+        let g = table(2)
+            .hand(P0, &[Estate])
+            .deck(P0, &[Silver; 5])
+            .supply(Copper, 0)
+            .supply(Curse, 0)
+            .hand(P1, &[Copper])
+            .start();
+        assert!(g.replies().is_empty());
+        let r = g.req();
+        assert_eq!((r.player, r.purpose), (P1, Purpose::BuyPhase));
+        assert_eq!(g.hand(P0), vec![Silver; 5]);
+        assert_eq!(g.discard_pile(P0), vec![Estate]);
+        assert!(g.events().contains(&Event::TurnStarted {
+            player: P1,
+            turn: 1
+        }));
+        // With the Copper pile back, buying it is a choice, so the question is asked.
+        let g = table(2).hand(P0, &[Estate]).supply(Curse, 0).start();
+        assert_eq!(
+            g.prompt(),
+            &Prompt::BuyPhase {
+                treasures: vec![],
+                buyable: vec![Copper]
+            }
+        );
+    }
+
+    #[test]
+    fn a_game_where_nobody_can_do_anything_ends() {
+        // No Treasures or Actions anywhere, Copper and Curse piles empty: every Buy phase
+        // is forced, so no question is ever asked and no pile ever empties.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let g = table(2)
+                .hand(P0, &[Estate])
+                .hand(P1, &[Estate])
+                .supply(Copper, 0)
+                .supply(Curse, 0)
+                .start();
+            let _ = tx.send((g.pending().cloned(), g.is_over(), g.scores()));
+        });
+        let (pending, over, scores) = rx
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("the engine never came back");
+        // It ends after the first empty turn, scored as usual: 1 VP each, P0 took
+        // one turn more than P1's none, so P1 wins the tie on turns.
+        assert_eq!(pending, None);
+        assert!(over);
+        assert_eq!((scores[0].vp, scores[1].vp), (1, 1));
+        assert_eq!((scores[0].winner, scores[1].winner), (false, true));
+    }
+
+    // ----- New rule: Clean-up puts the hand under the played cards ----------------------
+
+    #[test]
+    fn at_cleanup_the_hand_goes_under_the_played_cards() {
+        let mut g = table(2)
+            .hand(P0, &[Village, Copper, Estate, Silver])
+            .deck(P0, &[Gold, Duchy, Copper, Copper, Copper, Copper])
+            .hand(P1, &[Copper])
+            .start();
+        g.play(Village).ok(P0, Reply::Play(Silver));
+        let n = g.events().len();
+        g.ok(P0, Reply::EndPhase);
+        // Hand (in order) first, then the played cards: Silver, played last, is on top.
+        assert_eq!(
+            g.discard_pile(P0),
+            vec![Copper, Estate, Gold, Village, Silver]
+        );
+        assert_eq!(g.in_play(P0), vec![]);
+        assert_eq!(g.hand(P0), vec![Copper, Copper, Copper, Copper, Duchy]);
+        assert_eq!(g.deck(P0), vec![]);
+        let cleanup = g.events_since(n);
+        let discarded = Event::Discarded {
+            player: P0,
+            count: 3,
+            cards: Some(vec![Copper, Estate, Gold]),
+            top: Some(Silver),
+            private: true,
+        };
+        assert_eq!(cleanup[0], discarded);
+        assert_eq!(
+            cleanup[0].for_viewer(Viewer::Player(P1)),
+            Event::Discarded {
+                player: P0,
+                count: 3,
+                cards: None,
+                top: Some(Silver),
+                private: true,
+            }
+        );
+        assert_eq!(
+            g.view(Viewer::Player(P1)).seats[0].discard_top,
+            Some(Silver)
+        );
+    }
+
+    #[test]
+    fn at_cleanup_with_nothing_played_others_see_only_the_count_and_the_top_hand_card() {
+        let mut g = table(2)
+            .hand(P0, &[Estate, Duchy, Copper])
+            .deck(P0, &[Silver; 5])
+            .hand(P1, &[Copper])
+            .start();
+        g.ok(P0, Reply::EndPhase);
+        assert_eq!(g.discard_pile(P0), vec![Estate, Duchy, Copper]);
+        let discarded = g
+            .events()
+            .iter()
+            .find(|e| matches!(e, Event::Discarded { .. }))
+            .unwrap();
+        for viewer in [Viewer::Player(P1), Viewer::Spectator] {
+            assert_eq!(
+                discarded.for_viewer(viewer),
+                Event::Discarded {
+                    player: P0,
+                    count: 3,
+                    cards: None,
+                    top: Some(Copper),
+                    private: true,
+                }
+            );
+            let seat = &g.view(viewer).seats[0];
+            assert_eq!((seat.discard_count, seat.discard_top), (3, Some(Copper)));
+        }
+        assert_eq!(discarded.for_viewer(Viewer::Player(P0)), *discarded);
+    }
+
+    // ----- General: the end of the game ----------------------------------------------------
+
+    #[test]
+    fn the_game_ends_at_the_end_of_the_turn_the_last_province_is_taken() {
+        let mut g = table(2)
+            .hand(P0, &[Festival, Gold, Gold, Gold])
+            .deck(P0, &[Copper; 5])
+            .supply(Province, 1)
+            .start();
+        g.play(Festival)
+            .ok(P0, Reply::PlayAllTreasures)
+            .ok(P0, Reply::Buy(Province));
+        // The turn goes on: a buy is left.
+        assert_eq!(g.supply(Province), 0);
+        assert!(!g.is_over());
+        assert_eq!((g.buys(), g.coins()), (1, 3));
+        assert_eq!(g.req().purpose, Purpose::BuyPhase);
+        g.ok(P0, Reply::Buy(Silver));
+        assert!(g.is_over());
+        assert_eq!(
+            g.discard(P0),
+            vec![Silver, Gold, Gold, Gold, Province, Festival]
+        );
+        assert_eq!(g.hand(P0), vec![Copper; 5]);
+    }
+
+    #[test]
+    fn any_three_empty_piles_end_the_game_curse_and_copper_included() {
+        // Witch gives away the last Curse: with Copper and Estate already empty that is 3
+        // piles, but the turn is finished first.
+        let mut g = table(2)
+            .hand(P0, &[Witch])
+            .deck(P0, &[Silver, Silver])
+            .supply(Curse, 1)
+            .supply(Copper, 0)
+            .supply(Estate, 0)
+            .start();
+        g.play(Witch);
+        assert_eq!(g.discard(P1), vec![Curse]);
+        assert_eq!(g.supply(Curse), 0);
+        assert!(!g.is_over());
+        g.ok(P0, Reply::PlayAllTreasures)
+            .ok(P0, Reply::Buy(Village));
+        assert!(g.is_over());
+        assert!(matches!(g.events().last(), Some(Event::GameEnded { .. })));
+    }
+
+    #[test]
+    fn four_empty_piles_end_a_five_or_six_player_game() {
+        for players in [5, 6] {
+            let mut g = table(players)
+                .hand(P0, &[Silver, Silver])
+                .supply(Curse, 0)
+                .supply(Estate, 0)
+                .supply(Copper, 0)
+                .supply(Smithy, 1)
+                .start();
+            g.ok(P0, Reply::PlayAllTreasures).ok(P0, Reply::Buy(Smithy));
+            assert!(g.is_over(), "{players} players");
+        }
+    }
+
+    #[test]
+    fn a_tie_on_points_and_turns_is_shared() {
+        let mut g = table(2)
+            .current(P1)
+            .discard(P0, &[Province])
+            .turns(P0, 5)
+            .hand(P1, &[Gold, Gold, Gold])
+            .turns(P1, 4)
+            .supply(Province, 1)
+            .start();
+        g.ok(P1, Reply::PlayAllTreasures)
+            .ok(P1, Reply::Buy(Province));
+        assert!(g.is_over());
+        let s: Vec<_> = g
+            .scores()
+            .iter()
+            .map(|s| (s.vp, s.turns, s.winner))
+            .collect();
+        assert_eq!(s, vec![(6, 5, true), (6, 5, true)]);
     }
 }

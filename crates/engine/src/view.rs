@@ -230,3 +230,113 @@ impl<'a> Observation<'a> {
         score::winners(&raw)[self.me.idx()]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::CardId::*;
+    use crate::cards::testkit::*;
+    use crate::decision::{Prompt, Zone};
+
+    #[test]
+    fn others_see_sizes_discard_top_play_trash_and_supply_never_hands_or_deck_order() {
+        let mut g = table(3)
+            .hand(P0, &[Village, Gold])
+            .deck(P0, &[Silver, Duchy, Province])
+            .discard(P0, &[Copper, Estate])
+            .hand(P1, &[Copper, Copper, Smithy])
+            .deck(P1, &[Gold, Estate])
+            .discard(P1, &[Curse])
+            .trash(&[Chapel])
+            .supply(Province, 3)
+            .start();
+        g.play(Village);
+        assert_eq!(g.state().player(P0).hand, vec![Gold, Silver]);
+        let p0 = SeatView {
+            player: P0,
+            hand_count: 2,
+            deck_count: 2,
+            discard_count: 2,
+            discard_top: Some(Estate),
+            in_play: vec![Village],
+            aside: vec![],
+            vp: 1 + 3 + 6,
+            turns: 1,
+        };
+        let p1 = SeatView {
+            player: P1,
+            hand_count: 3,
+            deck_count: 2,
+            discard_count: 1,
+            discard_top: Some(Curse),
+            in_play: vec![],
+            aside: vec![],
+            vp: 1 - 1,
+            turns: 0,
+        };
+        for viewer in [Viewer::Player(P0), Viewer::Player(P1), Viewer::Spectator] {
+            let v = g.view(viewer);
+            assert_eq!(v.seats[..2], [p0.clone(), p1.clone()], "{viewer:?}");
+            assert_eq!(v.trash, vec![Chapel]);
+            assert_eq!(
+                v.supply.iter().find(|p| p.card == Province),
+                Some(&PileView {
+                    card: Province,
+                    count: 3,
+                    cost: 8
+                })
+            );
+            assert_eq!((v.current, v.actions, v.buys, v.coins), (P0, 2, 1, 0));
+            assert_eq!(v.waiting_for, Some(P0));
+            // Seats hold counts, the discard top and public zones only: neither player's
+            // hand nor any deck card appears in them (not even one's own deck order).
+            let seats = serde_json::to_string(&v.seats).unwrap();
+            for secret in ["gold", "silver", "duchy", "province", "smithy"] {
+                assert!(!seats.contains(secret), "{viewer:?} sees {secret}: {seats}");
+            }
+        }
+        assert_eq!(g.view(Viewer::Player(P0)).hand, Some(vec![Gold, Silver]));
+        assert_eq!(
+            g.view(Viewer::Player(P1)).hand,
+            Some(vec![Copper, Copper, Smithy])
+        );
+        assert_eq!(g.view(Viewer::Spectator).hand, None);
+        assert_eq!(g.view(Viewer::Player(P0)).pending.as_ref(), g.pending());
+        assert_eq!(g.view(Viewer::Player(P1)).pending, None);
+        assert_eq!(g.view(Viewer::Spectator).pending, None);
+    }
+
+    #[test]
+    fn while_a_reaction_is_asked_only_the_asked_player_is_told_whose_decision_it_is() {
+        let mut g = table(3)
+            .hand(P0, &[Witch])
+            .deck(P0, &[Copper, Copper])
+            .hand(P1, &[Moat, Copper])
+            .start();
+        g.play(Witch);
+        let req = g.req().clone();
+        assert_eq!(
+            (req.player, req.card, req.purpose),
+            (P1, Some(Witch), Purpose::React)
+        );
+        assert_eq!(
+            req.prompt,
+            Prompt::ChooseCards {
+                zone: Zone::Hand,
+                options: vec![Moat],
+                min: 0,
+                max: 1
+            }
+        );
+        for viewer in [Viewer::Player(P0), Viewer::Player(P2), Viewer::Spectator] {
+            let v = g.view(viewer);
+            assert_eq!((v.waiting_for, v.pending), (None, None), "{viewer:?}");
+        }
+        let asked = g.view(Viewer::Player(P1));
+        assert_eq!(asked.waiting_for, Some(P1));
+        assert_eq!(asked.pending, Some(req));
+        // Once the Reaction is answered, whose turn it is is public again.
+        g.choose(P1, &[]);
+        assert_eq!(g.view(Viewer::Spectator).waiting_for, Some(P0));
+    }
+}

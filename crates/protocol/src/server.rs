@@ -252,11 +252,20 @@ pub enum GameEvent {
         private: bool,
     },
     /// The seat's whole deck went into its discard pile, unseen (Chancellor).
-    DeckDiscarded { seat: u8, count: u32 },
+    DeckDiscarded {
+        seat: u8,
+        count: u32,
+    },
     /// Cards set aside face up from the hand (Library skipping an Action card).
-    SetAside { seat: u8, cards: Vec<CardKey> },
+    SetAside {
+        seat: u8,
+        cards: Vec<CardKey>,
+    },
     /// Revealed or set-aside cards put into the hand (Adventurer's Treasures).
-    PutInHand { seat: u8, cards: Vec<CardKey> },
+    PutInHand {
+        seat: u8,
+        cards: Vec<CardKey>,
+    },
     /// The seat looked at the top `count` cards of its deck (Sentry). `cards` is private.
     LookedAt {
         seat: u8,
@@ -265,7 +274,10 @@ pub enum GameEvent {
         cards: Option<Vec<CardKey>>,
     },
     /// A card gained from the trash to the discard pile (Thief).
-    GainedFromTrash { seat: u8, card: CardKey },
+    GainedFromTrash {
+        seat: u8,
+        card: CardKey,
+    },
     Trashed {
         seat: u8,
         cards: Vec<CardKey>,

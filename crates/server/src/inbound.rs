@@ -244,7 +244,13 @@ mod tests {
             err(settings(cards(&["village"]), vec![open(), open()])),
             ErrorCode::InvalidSettings
         );
-        assert!(room_plan(&settings(wire::KingdomChoice::Random { pool: None }, vec![open(), open()])).is_ok());
+        assert!(
+            room_plan(&settings(
+                wire::KingdomChoice::Random { pool: None },
+                vec![open(), open()]
+            ))
+            .is_ok()
+        );
     }
 
     #[test]

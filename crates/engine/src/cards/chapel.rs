@@ -15,17 +15,22 @@ pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
 mod tests {
     use crate::card::CardId::*;
     use crate::cards::testkit::*;
-    use crate::{InvalidReply, Prompt, Zone};
+    use crate::{InvalidReply, Prompt, Purpose, Reply, Zone};
 
     #[test]
-    fn trashes_up_to_four() {
+    fn trashes_up_to_four_and_chapel_itself_is_already_in_play() {
         let mut g = table(2)
             .hand(P0, &[Chapel, Estate, Estate, Copper, Copper, Copper])
             .start();
         g.play(Chapel);
+        let r = g.req();
         assert_eq!(
-            g.prompt(),
-            &Prompt::ChooseCards {
+            (r.player, r.card, r.purpose),
+            (P0, Some(Chapel), Purpose::Trash)
+        );
+        assert_eq!(
+            r.prompt,
+            Prompt::ChooseCards {
                 zone: Zone::Hand,
                 options: vec![Copper, Copper, Copper, Estate, Estate],
                 min: 0,
@@ -35,7 +40,7 @@ mod tests {
         assert_eq!(
             g.reply(
                 P0,
-                crate::Reply::Cards(vec![Estate, Estate, Copper, Copper, Copper])
+                Reply::Cards(vec![Estate, Estate, Copper, Copper, Copper])
             ),
             Err(InvalidReply::WrongCount {
                 got: 5,
@@ -47,5 +52,29 @@ mod tests {
         assert_eq!(g.trash(), vec![Copper, Copper, Estate, Estate]);
         assert_eq!(g.hand(P0), vec![Copper]);
         assert_eq!(g.in_play(P0), vec![Chapel]);
+        assert_eq!(g.discard_pile(P0), vec![]);
+    }
+
+    #[test]
+    fn with_fewer_than_four_cards_may_trash_all_or_none() {
+        let mut g = table(2).hand(P0, &[Chapel, Estate, Copper]).start();
+        g.play(Chapel);
+        assert_eq!(
+            g.prompt(),
+            &Prompt::ChooseCards {
+                zone: Zone::Hand,
+                options: vec![Copper, Estate],
+                min: 0,
+                max: 2
+            }
+        );
+        g.choose(P0, &[Estate, Copper]);
+        assert_eq!(g.trash(), vec![Copper, Estate]);
+        assert_eq!(g.hand(P0), vec![]);
+
+        let mut g = table(2).hand(P0, &[Chapel, Estate]).start();
+        g.play(Chapel).choose(P0, &[]);
+        assert_eq!(g.trash(), vec![]);
+        assert_eq!(g.hand(P0), vec![Estate]);
     }
 }

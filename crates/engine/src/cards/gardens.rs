@@ -26,7 +26,8 @@ mod tests {
             .discard(P0, &[Gardens, Gardens, Estate, Copper, Copper])
             .supply(Province, 1)
             .start();
-        g.ok(P0, Reply::PlayAllTreasures).ok(P0, Reply::Buy(Province));
+        g.ok(P0, Reply::PlayAllTreasures)
+            .ok(P0, Reply::Buy(Province));
         assert!(g.is_over());
         // 3 + 30 + 5 + the Province = 39 cards: Gardens 3 each, Estate 1, Province 6.
         assert_eq!(g.state().player(P0).card_count(), 39);

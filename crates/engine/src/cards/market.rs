@@ -10,3 +10,22 @@ pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
     cx.plus_coins(1);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardId::*;
+    use crate::cards::testkit::*;
+
+    #[test]
+    fn card_action_buy_and_coin() {
+        let mut g = table(2)
+            .hand(P0, &[Market])
+            .deck(P0, &[Gold, Estate])
+            .start();
+        g.play(Market);
+        assert_eq!((g.actions(), g.buys(), g.coins()), (1, 2, 1));
+        assert_eq!(g.hand(P0), vec![Gold]);
+        assert_eq!(g.deck(P0), vec![Estate]);
+        assert_eq!(g.in_play(P0), vec![Market]);
+    }
+}

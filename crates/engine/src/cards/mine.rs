@@ -32,13 +32,26 @@ mod tests {
     use crate::card::CardId::*;
     use crate::card::Edition;
     use crate::cards::testkit::*;
-    use crate::{Prompt, Purpose, Reply};
+    use crate::{Prompt, Purpose, Reply, Zone};
 
     #[test]
     fn gains_a_treasure_up_to_three_more_into_hand() {
         let mut g = table(2).hand(P0, &[Mine, Silver, Estate]).start();
         g.play(Mine);
-        assert_eq!(g.req().purpose, Purpose::Trash);
+        let r = g.req();
+        assert_eq!(
+            (r.player, r.card, r.purpose),
+            (P0, Some(Mine), Purpose::Trash)
+        );
+        assert_eq!(
+            r.prompt,
+            Prompt::ChooseCards {
+                zone: Zone::Hand,
+                options: vec![Silver],
+                min: 0,
+                max: 1
+            }
+        );
         g.choose(P0, &[Silver]);
         // Only Treasures costing up to $6 are offered; no Victory cards.
         assert_eq!(
@@ -52,8 +65,34 @@ mod tests {
         g.ok(P0, Reply::Pile(Some(Gold)));
         assert_eq!(g.hand(P0), vec![Gold, Estate]);
         assert_eq!(g.trash(), vec![Silver]);
-        assert_eq!(g.discard(P0), vec![]);
+        assert_eq!(g.discard_pile(P0), vec![]);
         assert_eq!(g.supply(Gold), 29);
+    }
+
+    #[test]
+    fn may_gain_a_treasure_costing_the_same_or_less() {
+        let mut g = table(2).hand(P0, &[Mine, Gold]).start();
+        g.play(Mine).choose(P0, &[Gold]);
+        g.ok(P0, Reply::Pile(Some(Silver)));
+        assert_eq!(g.hand(P0), vec![Silver]);
+        assert_eq!(g.trash(), vec![Gold]);
+        assert_eq!((g.supply(Silver), g.supply(Gold)), (39, 30));
+    }
+
+    #[test]
+    fn coins_do_not_raise_the_bound_and_empty_piles_are_not_offered() {
+        let mut g = table(2)
+            .hand(P0, &[Festival, Mine, Copper])
+            .supply(Copper, 0)
+            .start();
+        g.play(Festival).play(Mine).choose(P0, &[Copper]);
+        // Up to $3 despite the $2 from Festival, and no Copper left: Silver is the only
+        // option, so it is gained without a question.
+        assert_eq!(g.coins(), 2);
+        assert_eq!(g.hand(P0), vec![Silver]);
+        assert_eq!(g.trash(), vec![Copper]);
+        assert_eq!(g.supply(Silver), 39);
+        assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
     }
 
     #[test]
@@ -77,5 +116,19 @@ mod tests {
                 optional: false
             }
         );
+        g.ok(P0, Reply::Pile(Some(Silver)));
+        assert_eq!(g.hand(P0), vec![Copper, Silver], "1E: to hand as well");
+        assert_eq!(g.discard_pile(P0), vec![]);
+    }
+
+    #[test]
+    fn with_no_treasure_in_hand_it_does_nothing() {
+        for edition in [Edition::Second, Edition::First] {
+            let mut g = table(2).edition(edition).hand(P0, &[Mine, Estate]).start();
+            g.play(Mine);
+            assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
+            assert_eq!(g.hand(P0), vec![Estate]);
+            assert_eq!((g.trash(), g.discard_pile(P0)), (vec![], vec![]));
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Per-card test helpers: build an exact state, script the decisions, assert the zones.
 
 use crate::card::{CardId, Edition};
+use crate::ctx::{Answers, Ctx};
 use crate::decision::{Prompt, Reply, Request};
-use crate::event::Viewer;
+use crate::event::{Event, Viewer};
 use crate::game::Game;
 use crate::setup::{self, Kingdom, Setup};
 use crate::state::{Pile, PlayerId, PlayerState, State, TurnState};
@@ -94,6 +95,31 @@ impl Table {
         self.st.player_mut(p).turns = turns;
         self
     }
+    /// Empties the Supply piles of every card whose printed cost is at most `cost`.
+    pub fn empty_piles_costing_up_to(mut self, cost: u8) -> Table {
+        for pile in &mut self.st.supply {
+            if pile.card.base_cost() <= cost {
+                pile.count = 0;
+            }
+        }
+        self
+    }
+    /// Runs `f` on a `Ctx` over this exact state, outside any turn: for the card-moving
+    /// rules no existing card shows alone (a shuffled discard goes under the deck). Any
+    /// question `f` asks suspends. Returns `f`'s result, the state after, and the events.
+    pub fn with_ctx<T>(mut self, f: impl FnOnce(&mut Ctx) -> T) -> (T, State, Vec<Event>) {
+        let mut events = Vec::new();
+        let out = f(&mut Ctx {
+            st: &mut self.st,
+            answers: Answers::Log {
+                replies: &[],
+                pos: 0,
+            },
+            events: Some(&mut events),
+            asked: false,
+        });
+        (out, self.st, events)
+    }
     /// Starts the current player's turn (player 0's unless `current` said otherwise)
     /// and runs to the first decision.
     pub fn start(mut self) -> Game {
@@ -108,6 +134,12 @@ pub fn sorted(cards: &[CardId]) -> Vec<CardId> {
     let mut v = cards.to_vec();
     v.sort();
     v
+}
+
+/// Every card whose printed cost is at most `cost`, in Supply order: what "gain a card
+/// costing up to $`cost`" offers from the testkit's full Supply.
+pub fn costing_up_to(cost: u8) -> Vec<CardId> {
+    CardId::all().filter(|c| c.base_cost() <= cost).collect()
 }
 
 pub trait GameExt {
@@ -130,6 +162,8 @@ pub trait GameExt {
     fn actions(&self) -> u32;
     fn buys(&self) -> u32;
     fn supply(&self, c: CardId) -> u32;
+    /// The events recorded since the `n`th (`g.events().len()` taken earlier).
+    fn events_since(&self, n: usize) -> Vec<Event>;
 }
 
 impl GameExt for Game {
@@ -187,5 +221,8 @@ impl GameExt for Game {
     }
     fn supply(&self, c: CardId) -> u32 {
         self.state().supply_count(c)
+    }
+    fn events_since(&self, n: usize) -> Vec<Event> {
+        self.events()[n..].to_vec()
     }
 }

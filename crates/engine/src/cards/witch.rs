@@ -17,25 +17,53 @@ pub fn play(cx: &mut Ctx, play: &Play) -> Res {
 mod tests {
     use crate::card::CardId::*;
     use crate::cards::testkit::*;
+    use crate::{Destination, Event};
 
     #[test]
-    fn curses_go_in_turn_order_from_the_left_while_they_last() {
+    fn curses_go_in_turn_order_from_the_attackers_left_while_they_last() {
+        // Witch played by P2 of 4 with 2 Curses left: P3 and P0 get them, P1 none.
         let mut g = table(4)
-            .hand(P0, &[Witch])
-            .deck(P0, &[Copper, Copper])
+            .current(P2)
+            .hand(P2, &[Witch])
+            .deck(P2, &[Copper, Silver, Gold])
             .supply(Curse, 2)
             .start();
-        // The attacker is player 0; give it to player 2's turn instead by rotating:
-        // here victims are 1, 2, 3 in order, and only 2 Curses are left.
         g.play(Witch);
-        assert_eq!(g.discard(crate::PlayerId(1)), vec![Curse]);
-        assert_eq!(g.discard(crate::PlayerId(2)), vec![Curse]);
-        assert_eq!(
-            g.discard(crate::PlayerId(3)),
-            vec![],
-            "none left for the last victim"
-        );
+        assert_eq!(g.discard_pile(P3), vec![Curse]);
+        assert_eq!(g.discard_pile(P0), vec![Curse]);
+        assert_eq!(g.discard_pile(P1), vec![], "none left for the last victim");
         assert_eq!(g.supply(Curse), 0);
-        assert_eq!(g.hand(P0), vec![Copper, Copper], "Witch still draws 2");
+        assert_eq!(g.hand(P2), vec![Copper, Silver], "Witch still draws 2");
+        assert_eq!(g.deck(P2), vec![Gold]);
+        assert_eq!(g.in_play(P2), vec![Witch]);
+        let gains: Vec<_> = g
+            .events()
+            .iter()
+            .filter_map(|e| match e {
+                Event::Gained { player, card, to } => Some((*player, *card, *to)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            gains,
+            vec![
+                (P3, Curse, Destination::Discard),
+                (P0, Curse, Destination::Discard)
+            ]
+        );
+    }
+
+    #[test]
+    fn with_no_curses_left_nobody_gains_one_and_witch_still_draws_two() {
+        let mut g = table(3)
+            .hand(P0, &[Witch])
+            .deck(P0, &[Gold, Gold, Estate])
+            .supply(Curse, 0)
+            .start();
+        g.play(Witch);
+        assert_eq!(g.hand(P0), vec![Gold, Gold]);
+        assert_eq!(g.deck(P0), vec![Estate]);
+        assert_eq!((g.discard_pile(P1), g.discard_pile(P2)), (vec![], vec![]));
+        assert_eq!(g.supply(Curse), 0);
     }
 }
