@@ -211,6 +211,31 @@ describe('web client', { timeout: 280000 }, () => {
     await p.context.close();
   });
 
+  for (const [kingdom, edition, favourites] of /** @type {const} */ ([
+    ['base_2e/deck_top', '2e', ['sentry', 'harbinger', 'vassal', 'artisan', 'moneylender', 'bureaucrat']],
+    ['base_1e/interaction', '1e', ['library', 'spy', 'thief', 'bureaucrat', 'chancellor']],
+  ])) {
+    test(`a full ${edition.toUpperCase()} game of ${kingdom}: every question of its cards answered on the page`, { timeout: 200000 }, async () => {
+      const p = await openPage(chrome.browser);
+      const { page } = p;
+      await enterLobby(page, server.url, 'Anna');
+      await createRoom(page, { seats: ['', 'big_money'], kingdom, edition });
+      await startGame(page);
+      const policy = new Policy([...favourites]);
+      await playToEnd(page, policy, async () => {
+        const text = (await page.getByTestId('table').textContent()) ?? '';
+        assert.doesNotMatch(text, /\b(dec|log|table|type)\.[a-z_]+/, 'no untranslated string');
+      });
+      await page.waitForSelector('[data-testid=end-screen]');
+      const asked = favourites.filter((c) => Object.keys(policy.answered).some((k) => k.endsWith(`:${c}`)));
+      assert.ok(asked.length >= 2, `several of the new cards asked: ${JSON.stringify(policy.answered)}`);
+      assert.equal(last(p.rec.received, 'game_over').setup.edition, edition);
+      assertClean(p);
+      await page.getByTestId('back-to-lobby').click();
+      await p.context.close();
+    });
+  }
+
   test('at phone width the table fits, and a reload brings back the seat and the pending decision', async () => {
     const p = await openPage(chrome.browser, { viewport: PHONE, hasTouch: true, isMobile: true });
     const { page } = p;

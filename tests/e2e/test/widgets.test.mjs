@@ -560,6 +560,29 @@ describe('decision widgets', { timeout: 120000 }, () => {
     assertReply(await reply, n, { type: 'pile', card: 'library' });
   });
 
+  test('at phone width a widget of revealed cards fits, and taps answer it', async () => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    try {
+      const { n, reply } = await s.ask({
+        card: 'thief',
+        purpose: 'trash',
+        about: 1,
+        prompt: { kind: 'choose_cards', zone: 'revealed', options: ['gold', 'silver'], min: 1, max: 1 },
+        over: { edition: '1e', seats: [{}, { aside: ['gold', 'silver'] }] },
+      });
+      const { scroll, inner } = await page.evaluate(() => ({ scroll: /** @type {Element} */ (document.scrollingElement).scrollWidth, inner: window.innerWidth }));
+      assert.ok(scroll <= inner, `page is ${scroll}px wide in a ${inner}px viewport`);
+      const box = await page.getByTestId('decision').boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= 741, 'the decision is on screen without scrolling');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'widget-thief-trash-phone.png') });
+      await page.getByTestId('option-0').tap();
+      await page.getByTestId('confirm').tap();
+      assertReply(await reply, n, { type: 'cards', cards: ['gold'] });
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 768 });
+    }
+  });
+
   // ----- the table around the decisions ------------------------------------------------
 
   test('while someone is asked about a Reaction, the page waits without a name', async () => {
