@@ -30,7 +30,7 @@ function firstKey(keys) {
  * @param {DecisionRequest} d
  * @returns {string | null}
  */
-export function singleCard(d) {
+function singleCard(d) {
   const p = d.prompt;
   if (p.kind !== 'choose_cards' || d.purpose === 'react') return null;
   if (p.min !== 0 || p.max !== 1 || !p.options.length) return null;
