@@ -118,6 +118,18 @@ fn public_waiting_for(req: &Request, viewer: Viewer) -> Option<PlayerId> {
     (req.purpose != Purpose::React || viewer.is(req.player)).then_some(req.player)
 }
 
+/// What one card counts towards a reference bot's "money" (shared bots.md): a Treasure
+/// its coins, an Action that gives a fixed +$ that amount (Moneylender 1, Chancellor 2,
+/// Festival 2, and later Bridge, Minion, Baron), anything else 0.
+pub fn money_value(card: CardId) -> u32 {
+    match card {
+        CardId::Copper | CardId::Moneylender => 1,
+        CardId::Silver | CardId::Chancellor | CardId::Festival => 2,
+        CardId::Gold => 3,
+        _ => 0,
+    }
+}
+
 /// A bot's window on the game: its own cards and public facts, nothing hidden.
 pub struct Observation<'a> {
     st: &'a State,
@@ -161,18 +173,10 @@ impl<'a> Observation<'a> {
     pub fn count_owned(&self, card: CardId) -> usize {
         self.st.player(self.me).count_owned(card)
     }
-    /// "money" as the reference bots define it (shared bots.md): the coins of every card
-    /// owned — Treasures, and the Actions that give a fixed +$ (Moneylender 1,
-    /// Chancellor 2, Festival 2, and later Bridge, Minion, Baron).
+    /// "money" as the reference bots define it (shared bots.md): the sum of
+    /// [`money_value`] over every card owned.
     pub fn money(&self) -> u32 {
-        self.owned()
-            .map(|c| match c {
-                CardId::Copper | CardId::Moneylender => 1,
-                CardId::Silver | CardId::Chancellor | CardId::Festival => 2,
-                CardId::Gold => 3,
-                _ => 0,
-            })
-            .sum()
+        self.owned().map(money_value).sum()
     }
     /// The bot's own set-aside and revealed cards (public anyway).
     pub fn aside(&self) -> &[CardId] {

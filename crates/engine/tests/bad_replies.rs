@@ -1,6 +1,8 @@
 //! Property: any reply, from any player, at any point of a game, is either accepted or
 //! refused with the game exactly as it was (state hash, pending request, event log).
+//! Kingdoms are drawn from every implemented card of both editions.
 
+use dominion_engine::setup::CardPool;
 use dominion_engine::{
     Agent, CardId, Edition, Game, Kingdom, Mode, Observation, PlayerId, Reply, Setup, bots,
 };
@@ -38,7 +40,7 @@ fn reply() -> impl Strategy<Value = Reply> {
 fn game_at(seed: u64, players: u8, steps: usize) -> Game {
     let setup = Setup {
         players,
-        kingdom: Kingdom::Random,
+        kingdom: Kingdom::RandomFrom(CardPool::Both),
         edition: if seed.is_multiple_of(2) {
             Edition::Second
         } else {

@@ -1,13 +1,20 @@
-//! Property tests: many games between `random` bots, 2–6 players, random kingdoms, both
-//! editions, driven through `Game::reply` exactly as the server drives it.
+//! Property tests: many games between `random` bots, 2–6 players, random kingdoms drawn
+//! from every implemented card (both editions' printings, played with either edition's
+//! texts), driven through `Game::reply` exactly as the server drives it.
 //!
 //! After every reply: the cards of every kind are conserved across all zones, the
-//! pending request (if any) is addressed to a real player and its prompt's bounds are
-//! satisfiable. Every game ends, and replaying its record reproduces the same state hash.
+//! pending request (if any) is addressed to a real player, its prompt's bounds are
+//! satisfiable, and it has more than one legal answer (a forced question is never
+//! asked). Every game ends, and replaying its record reproduces the same state hash.
+//! Over all games every kingdom card is played at least once (Gardens, which cannot
+//! be played, gained), so no card escapes these checks.
 
+use dominion_engine::setup::CardPool;
 use dominion_engine::state::State;
-use dominion_engine::{Agent, CardId, Edition, Game, Kingdom, Observation, Prompt, Setup, bots};
-use std::collections::BTreeMap;
+use dominion_engine::{
+    Agent, CardId, Edition, Event, Game, Kingdom, Observation, Prompt, Setup, bots,
+};
+use std::collections::{BTreeMap, BTreeSet};
 
 const GAMES: u64 = 2000;
 const MAX_REPLIES: usize = 200_000;
@@ -31,6 +38,10 @@ fn check_pending(g: &Game) {
         return;
     };
     assert!(req.player.idx() < g.num_players());
+    assert!(
+        req.prompt.forced().is_none(),
+        "asked a question with a single legal answer: {req:?}"
+    );
     match &req.prompt {
         Prompt::ChooseCards {
             options, min, max, ..
@@ -52,7 +63,22 @@ fn check_pending(g: &Game) {
     }
 }
 
-fn play_one(seed: u64) -> (usize, u32) {
+/// Kingdom cards put into play (Actions, Treasures) or, for the others, gained.
+fn exercised(events: &[Event], seen: &mut BTreeSet<CardId>) {
+    for e in events {
+        match e {
+            Event::Played { card, .. } | Event::PlayedAgain { card, .. } => {
+                seen.insert(*card);
+            }
+            Event::Gained { card, .. } if !card.is_action() && !card.is_treasure() => {
+                seen.insert(*card);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn play_one(seed: u64, seen: &mut BTreeSet<CardId>) -> (usize, u32) {
     let players = 2 + (seed % 5) as u8;
     let edition = if seed.is_multiple_of(2) {
         Edition::Second
@@ -61,7 +87,7 @@ fn play_one(seed: u64) -> (usize, u32) {
     };
     let setup = Setup {
         players,
-        kingdom: Kingdom::Random,
+        kingdom: Kingdom::RandomFrom(CardPool::Both),
         edition,
     };
     let mut g = Game::new(&setup, seed).expect("setup");
@@ -95,6 +121,7 @@ fn play_one(seed: u64) -> (usize, u32) {
         g.events(),
         "seed {seed}: replay events differ"
     );
+    exercised(g.events(), seen);
     (replies, g.state().turn_count)
 }
 
@@ -102,10 +129,15 @@ fn play_one(seed: u64) -> (usize, u32) {
 fn random_bot_games_conserve_cards_end_and_replay() {
     let mut total_replies = 0;
     let mut max_turns = 0;
+    let mut seen = BTreeSet::new();
     for seed in 0..GAMES {
-        let (r, t) = play_one(seed);
+        let (r, t) = play_one(seed, &mut seen);
         total_replies += r;
         max_turns = max_turns.max(t);
     }
     eprintln!("{GAMES} games, {total_replies} replies, longest {max_turns} turns");
+    let missed: Vec<CardId> = CardId::all()
+        .filter(|c| c.is_kingdom() && !seen.contains(c))
+        .collect();
+    assert!(missed.is_empty(), "never played (or gained): {missed:?}");
 }

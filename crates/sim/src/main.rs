@@ -2,7 +2,7 @@
 //! All logic lives in the library; see `dominion_sim::run`.
 
 use clap::{CommandFactory, Parser, error::ErrorKind};
-use dominion_engine::CardId;
+use dominion_engine::{CardId, bots};
 use dominion_sim::{cli::Cli, report, run_with_progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -16,6 +16,10 @@ fn main() -> ExitCode {
     if cli.list_cards {
         let keys: String = CardId::all().map(|c| format!("{}\n", c.key())).collect();
         return emit(&keys);
+    }
+    if cli.list_bots {
+        let names: String = bots::NAMES.iter().map(|n| format!("{n}\n")).collect();
+        return emit(&names);
     }
     let config = match cli.config() {
         Ok(c) => c,

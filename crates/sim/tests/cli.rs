@@ -143,6 +143,52 @@ fn list_cards_prints_card_ids() {
 }
 
 #[test]
+fn list_bots_prints_every_bot_name() {
+    let out = sim(&["--list-bots"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines, dominion_engine::bots::NAMES, "{stdout}");
+}
+
+#[test]
+fn base_recommended_kingdoms_of_both_editions_play() {
+    for (kingdom, bots) in [
+        (
+            "base_1e/big_money",
+            "moneylender,chancellor,adventurer,bureaucrat",
+        ),
+        ("base_2e/deck_top", "moneylender,bureaucrat,random"),
+    ] {
+        let v = sim_json(&["--games", "20", "--bots", bots, "--kingdom", kingdom]);
+        assert_eq!(v["games"], 20, "{kingdom}");
+    }
+}
+
+#[test]
+fn random_kingdoms_from_both_pools() {
+    let v = sim_json(&[
+        "--games",
+        "20",
+        "--bots",
+        "random,big_money",
+        "--pool",
+        "both",
+    ]);
+    assert_eq!(v["games"], 20);
+    let out = sim(&[
+        "--bots",
+        "smithy,witch",
+        "--kingdom",
+        "bots",
+        "--pool",
+        "1e",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--pool"));
+}
+
+#[test]
 fn table_and_other_kingdoms() {
     let out = sim(&[
         "--games",

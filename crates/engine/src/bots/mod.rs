@@ -4,6 +4,8 @@
 mod priority;
 mod random;
 mod strategies;
+#[cfg(test)]
+mod tests;
 
 pub use priority::{PriorityBot, Rule};
 pub use random::RandomBot;
@@ -22,6 +24,11 @@ pub const NAMES: &[&str] = &[
     "laboratory",
     "festival",
     "moat",
+    "library",
+    "moneylender",
+    "chancellor",
+    "adventurer",
+    "bureaucrat",
 ];
 
 /// Builds the named bot. `seed` feeds bots that use randomness (`random`).

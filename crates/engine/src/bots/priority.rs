@@ -1,10 +1,25 @@
-//! `PriorityBot`: buys by a priority list of (card, condition) rules, plays every Action
-//! it can and all its Treasures, and answers other decisions with plain heuristics.
+//! `PriorityBot`: buys by a priority list of (card, condition) rules and answers every
+//! other decision by the conventions of the reference bots (shared bots.md), which are:
+//!
+//! - Each buy takes the first rule whose card is affordable, in the Supply and whose
+//!   condition holds; with several Buys it goes down the list again with the coins left.
+//! - It never buys, nor chooses to gain, a card that would end the game while it would
+//!   not then be among the winners (turn tiebreak counted): it takes its next choice.
+//! - While it has Actions it plays the Action card giving +Actions first, then the most
+//!   expensive; it plays all its Treasures.
+//! - Its own discards and trashes go Curse, Estate, Duchy, Province (while its list does
+//!   not want them now), Copper, then the cheapest card.
+//! - As a victim it discards Duchy, Province, Curse, Estate first, then the cheapest
+//!   (Militia) and puts back a Victory card in that order (Bureaucrat).
+//!
+//! Choices bots.md does not settle are answered by the plain heuristics documented on
+//! [`PriorityBot::choose_cards`] and the helpers it uses.
 
 use crate::agent::Agent;
 use crate::card::{CardId, Types};
-use crate::decision::{Prompt, Purpose, Reply, Request};
-use crate::view::Observation;
+use crate::decision::{Prompt, Purpose, Reply, Request, Zone};
+use crate::view::{Observation, money_value};
+use std::cmp::Reverse;
 
 /// Buy `card` when `when` holds (and it is affordable and in the Supply).
 pub struct Rule {
@@ -32,18 +47,44 @@ pub struct PriorityBot {
     pub rules: Vec<Rule>,
 }
 
-/// Cards that give +Actions are played before terminal ones.
+/// Optional trashing keeps at least this much money (bots.md's "money"): enough for a
+/// Gold from the deck's best hand, so thinning Coppers never leaves the deck unable to
+/// grow. Below it a Copper is worth more kept than trashed.
+const KEEP_MONEY: u32 = 6;
+
+/// Cards that give +Actions are played before terminal ones. Throne Room counts: it is
+/// played first so that it can double a Village.
 fn gives_actions(c: CardId) -> bool {
     use CardId::*;
     matches!(
         c,
-        Cellar | Merchant | Village | Festival | Laboratory | Market | ThroneRoom
+        Cellar
+            | Merchant
+            | Village
+            | Festival
+            | Laboratory
+            | Market
+            | ThroneRoom
+            | Harbinger
+            | Poacher
+            | Sentry
     )
 }
 
-/// Lower is discarded (or trashed, or topdecked) first: Duchy, Province, Curse, Estate,
-/// then the cheapest cards.
-fn junk_rank(c: CardId) -> (u8, u8) {
+/// A Victory card with no other type, or a Curse: dead in hand.
+fn is_dead(c: CardId) -> bool {
+    c.types() == Types::VICTORY || c == CardId::Curse
+}
+
+/// Whether drawing `c` next is better than an average card: a Treasure or Action other
+/// than Copper (Spy, Harbinger).
+fn good_draw(c: CardId) -> bool {
+    (c.is_action() || c.is_treasure()) && c != CardId::Copper
+}
+
+/// A victim's order (bots.md): Duchy, Province, Curse, Estate, other Victory-only cards,
+/// then the cheapest.
+fn victim_rank(c: CardId) -> (u8, u8) {
     match c {
         CardId::Duchy => (0, 0),
         CardId::Province => (0, 1),
@@ -54,38 +95,213 @@ fn junk_rank(c: CardId) -> (u8, u8) {
     }
 }
 
-fn is_junk(c: CardId) -> bool {
-    junk_rank(c).0 == 0
+/// The first `min` of `ranked` (best choice first), then every further card that `more`
+/// accepts given what is chosen so far, up to `max`.
+fn take(
+    ranked: &[CardId],
+    min: usize,
+    max: usize,
+    more: impl Fn(&[CardId], CardId) -> bool,
+) -> Vec<CardId> {
+    let mut chosen = ranked[..min].to_vec();
+    for &c in &ranked[min..] {
+        if chosen.len() < max && more(&chosen, c) {
+            chosen.push(c);
+        }
+    }
+    chosen
+}
+
+fn sorted_by<K: Ord>(options: &[CardId], key: impl Fn(CardId) -> K) -> Vec<CardId> {
+    let mut v = options.to_vec();
+    v.sort_by_key(|c| key(*c));
+    v
+}
+
+/// Whether gaining `card` is allowed by the end-of-game rule: it does not end the game,
+/// or the bot would then be among the winners.
+fn may_gain(obs: &Observation, card: CardId) -> bool {
+    !obs.gain_would_end_game(card) || obs.wins_after_gaining(card)
 }
 
 impl PriorityBot {
-    fn buy(&self, obs: &Observation, buyable: &[CardId]) -> Reply {
-        for rule in &self.rules {
-            if !buyable.contains(&rule.card) || !(rule.when)(obs) {
-                continue;
-            }
-            // Never end the game by a buy unless it would then be among the winners.
-            if obs.gain_would_end_game(rule.card) && !obs.wins_after_gaining(rule.card) {
-                continue;
-            }
-            return Reply::Buy(rule.card);
-        }
-        Reply::EndPhase
-    }
-
-    /// The best card to gain among `options`: the first matching buy rule, else the
-    /// most expensive.
-    fn gain(&self, obs: &Observation, options: &[CardId]) -> Option<CardId> {
+    /// The first card of the list that `allowed` accepts, whose condition holds and
+    /// which the end-of-game rule allows.
+    fn first_rule(&self, obs: &Observation, allowed: impl Fn(CardId) -> bool) -> Option<CardId> {
         self.rules
             .iter()
-            .find(|r| options.contains(&r.card) && (r.when)(obs))
+            .find(|r| allowed(r.card) && (r.when)(obs) && may_gain(obs, r.card))
             .map(|r| r.card)
-            .or_else(|| {
-                options
-                    .iter()
-                    .copied()
-                    .max_by_key(|c| (obs.cost(*c), c.is_treasure()))
-            })
+    }
+
+    /// What it would buy with `coins` now.
+    fn would_buy(&self, obs: &Observation, coins: u32) -> Option<CardId> {
+        self.first_rule(obs, |c| obs.supply_count(c) > 0 && obs.cost(c) <= coins)
+    }
+
+    /// "Wanted by its list right now": a rule for `card` whose condition holds, cost
+    /// aside.
+    fn wants(&self, obs: &Observation, card: CardId) -> bool {
+        self.rules.iter().any(|r| r.card == card && (r.when)(obs))
+    }
+
+    /// The pile to gain among `options`: the first rule of the list, else the most
+    /// expensive card (Treasures first on a tie) that is not a Curse and does not end
+    /// the game badly; when the gain is mandatory and nothing qualifies, the most
+    /// expensive option.
+    fn gain(&self, obs: &Observation, options: &[CardId], optional: bool) -> Option<CardId> {
+        let best = |ok: &dyn Fn(CardId) -> bool| {
+            options
+                .iter()
+                .copied()
+                .filter(|c| ok(*c))
+                .max_by_key(|c| (obs.cost(*c), c.is_treasure()))
+        };
+        self.first_rule(obs, |c| options.contains(&c))
+            .or_else(|| best(&|c| c != CardId::Curse && may_gain(obs, c)))
+            .or_else(|| if optional { None } else { best(&|_| true) })
+    }
+
+    /// Own discard (`trash` false) or trash order: Curse, Estate, Duchy, Province, other
+    /// Victory-only cards, Copper, then the cheapest. When trashing, a Victory card its
+    /// list wants now joins the cheapest by its cost; when discarding none is wanted, as
+    /// a Victory card in hand never helps this turn's buy.
+    fn own_rank(&self, obs: &Observation, c: CardId, trash: bool) -> (u8, u8) {
+        let unwanted = !trash || !self.wants(obs, c);
+        match c {
+            CardId::Curse => (0, 0),
+            CardId::Estate if unwanted => (1, 0),
+            CardId::Duchy if unwanted => (2, 0),
+            CardId::Province if unwanted => (3, 0),
+            c if c.types() == Types::VICTORY && unwanted => (4, c.base_cost()),
+            CardId::Copper => (5, 0),
+            c => (6, c.base_cost()),
+        }
+    }
+
+    /// Whether it trashes `c` when it may (Chapel, Sentry, 2E Moneylender aside): a
+    /// Curse; an Estate its list does not want now; a Copper while the money left after
+    /// all the Coppers chosen stays at least [`KEEP_MONEY`]. Never a Duchy or Province.
+    fn trash_voluntarily(&self, obs: &Observation, chosen: &[CardId], c: CardId) -> bool {
+        match c {
+            CardId::Curse => true,
+            CardId::Estate => !self.wants(obs, CardId::Estate),
+            CardId::Copper => {
+                // Money left once this Copper and those already chosen are gone.
+                let coppers = chosen.iter().filter(|x| **x == CardId::Copper).count() as u32;
+                obs.money().saturating_sub(coppers + 1) >= KEEP_MONEY
+            }
+            _ => false,
+        }
+    }
+
+    /// Which card to put from hand onto the deck (Artisan), best first — the put-back
+    /// rule bots.md gives for Courtyard, the same situation: an Action card it cannot
+    /// play (no Actions left), the most expensive first; else the most valuable Treasure
+    /// whose removal still buys the same card this turn; else a Victory card or Curse;
+    /// else its cheapest card.
+    fn put_back_order(&self, obs: &Observation, options: &[CardId]) -> Vec<CardId> {
+        let coins = obs.coins()
+            + obs
+                .hand()
+                .iter()
+                .filter(|c| c.is_treasure())
+                .map(|c| money_value(*c))
+                .sum::<u32>();
+        let buys = self.would_buy(obs, coins);
+        sorted_by(options, |c| {
+            let cost = i32::from(c.base_cost());
+            if c.is_action() && obs.actions() == 0 {
+                (0, -cost)
+            } else if c.is_treasure()
+                && self.would_buy(obs, coins.saturating_sub(money_value(c))) == buys
+            {
+                (1, -(money_value(c) as i32))
+            } else if c.is(Types::VICTORY.union(Types::CURSE)) {
+                (2, cost)
+            } else {
+                (3, cost)
+            }
+        })
+    }
+
+    /// Answers a [`Prompt::ChooseCards`]. "Own" choices are about the bot's own cards on
+    /// its own turn; a "victim" is asked on another player's turn.
+    ///
+    /// - React: reveals every Reaction offered (Moat).
+    /// - PlayTwice (Throne Room): the card it would play first (+Actions, then cost).
+    /// - SetAside (Library): the drawn Action card while it has no Actions left (bots.md).
+    /// - Play (Vassal): plays the discarded Action.
+    /// - Gain from the trash (Thief): every card but Copper and Curse.
+    /// - Trash about a victim (Thief): the victim's most expensive Treasure.
+    /// - Trash as a victim (Bandit): its cheapest Treasure offered.
+    /// - Trash for Moneylender: the Copper (bots.md: always).
+    /// - Other own trashes: the own order, then voluntarily see `trash_voluntarily`.
+    /// - Discard for Spy: a victim's card when it is a good draw, its own when it is not.
+    /// - Discard or put back as a victim (Militia, Bureaucrat): the victim order.
+    /// - Put back from the discard pile (Harbinger): its most expensive Treasure or
+    ///   Action other than Copper, Treasures first on a tie; nothing if none.
+    /// - Put back from hand (Artisan): see `put_back_order`.
+    /// - Other own discards (Cellar, Poacher, Sentry): the own order, then every other
+    ///   Victory-only card or Curse.
+    fn choose_cards(&self, obs: &Observation, req: &Request) -> Vec<CardId> {
+        let Prompt::ChooseCards {
+            zone,
+            options,
+            min,
+            max,
+        } = &req.prompt
+        else {
+            unreachable!("called for ChooseCards only");
+        };
+        let (zone, min, max) = (*zone, *min as usize, *max as usize);
+        let victim = req.player != obs.current();
+        let all = |_: &[CardId], _| true;
+        let no_more = |_: &[CardId], _| false;
+        match req.purpose {
+            Purpose::React | Purpose::Play => take(options, min, max, all),
+            Purpose::PlayTwice => {
+                let ranked = sorted_by(options, |c| Reverse((gives_actions(c), c.base_cost())));
+                take(&ranked, min, max, all)
+            }
+            Purpose::SetAside => take(options, min, max, |_, _| obs.actions() == 0),
+            Purpose::Gain => {
+                let ranked = sorted_by(options, |c| Reverse(c.base_cost()));
+                take(&ranked, min, max, |_, c| {
+                    c != CardId::Copper && c != CardId::Curse
+                })
+            }
+            Purpose::Trash if req.about.is_some() => {
+                let ranked = sorted_by(options, |c| Reverse(c.base_cost()));
+                take(&ranked, min, max, no_more)
+            }
+            Purpose::Trash if victim => {
+                take(&sorted_by(options, CardId::base_cost), min, max, no_more)
+            }
+            Purpose::Trash if req.card == Some(CardId::Moneylender) => take(options, min, max, all),
+            Purpose::Trash => {
+                let ranked = sorted_by(options, |c| self.own_rank(obs, c, true));
+                take(&ranked, min, max, |chosen, c| {
+                    self.trash_voluntarily(obs, chosen, c)
+                })
+            }
+            Purpose::Discard if req.card == Some(CardId::Spy) => {
+                let theirs = req.about.is_some();
+                take(options, min, max, |_, c| good_draw(c) == theirs)
+            }
+            Purpose::Discard | Purpose::TopDeck if victim => {
+                take(&sorted_by(options, victim_rank), min, max, no_more)
+            }
+            Purpose::TopDeck if zone == Zone::Discard => {
+                let ranked = sorted_by(options, |c| Reverse((c.base_cost(), c.is_treasure())));
+                take(&ranked, min, max, |_, c| good_draw(c))
+            }
+            Purpose::TopDeck => take(&self.put_back_order(obs, options), min, max, no_more),
+            _ => {
+                let ranked = sorted_by(options, |c| self.own_rank(obs, c, false));
+                take(&ranked, min, max, |_, c| is_dead(c))
+            }
+        }
     }
 }
 
@@ -106,45 +322,27 @@ impl Agent for PriorityBot {
             }
             Prompt::BuyPhase { treasures, buyable } => {
                 if treasures.is_empty() {
-                    self.buy(obs, buyable)
+                    match self.first_rule(obs, |c| buyable.contains(&c)) {
+                        Some(c) => Reply::Buy(c),
+                        None => Reply::EndPhase,
+                    }
                 } else {
                     Reply::PlayAllTreasures
                 }
             }
-            Prompt::ChooseCards {
-                options, min, max, ..
-            } => {
-                let mut sorted = options.clone();
-                let (min, max) = (*min as usize, *max as usize);
-                let chosen = match req.purpose {
-                    Purpose::React => options.iter().take(max).copied().collect(),
-                    Purpose::PlayTwice => {
-                        sorted
-                            .sort_by_key(|c| std::cmp::Reverse((gives_actions(*c), c.base_cost())));
-                        sorted.truncate(max);
-                        sorted
-                    }
-                    // Discard, trash, topdeck: junk first; beyond the minimum, junk only.
-                    _ => {
-                        sorted.sort_by_key(|c| junk_rank(*c));
-                        let extra = sorted[min..].iter().take_while(|c| is_junk(**c)).count();
-                        sorted.truncate((min + extra).min(max));
-                        sorted
-                    }
-                };
-                Reply::Cards(chosen)
+            Prompt::ChooseCards { .. } => Reply::Cards(self.choose_cards(obs, req)),
+            Prompt::ChoosePile { options, optional } => {
+                Reply::Pile(self.gain(obs, options, *optional))
             }
-            Prompt::ChoosePile { options, optional } => match self.gain(obs, options) {
-                Some(c) => Reply::Pile(Some(c)),
-                None => {
-                    debug_assert!(*optional);
-                    Reply::Pile(None)
-                }
-            },
             Prompt::ChooseModes { options, min, .. } => {
                 Reply::Modes(options[..*min as usize].to_vec())
             }
-            Prompt::OrderCards { cards } => Reply::Cards(cards.clone()),
+            // Best on top (Sentry): the most expensive Treasure or Action first, Victory
+            // cards and Curses last.
+            Prompt::OrderCards { cards } => Reply::Cards(sorted_by(cards, |c| {
+                Reverse((!is_dead(c), c.base_cost(), c.is_treasure()))
+            })),
+            // Chancellor (Purpose::DiscardDeck): always yes (bots.md).
             Prompt::YesNo => Reply::YesNo(true),
             Prompt::NameCard { options } => Reply::Name(options[0]),
         }

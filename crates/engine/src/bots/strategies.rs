@@ -1,5 +1,10 @@
-//! The named buy strategies, exactly as specified. "left" is the number of Provinces left
-//! in the Supply; "money" is the total coin value of all Treasures the bot owns.
+//! The named buy strategies, exactly as shared bots.md specifies them. "left" is the
+//! number of Provinces left in the Supply; "owns" counts every card the bot has;
+//! "Treasures" is how many Treasure cards it owns; "money" is bots.md's (see
+//! [`Observation::money`]). Fractions are not rounded. How each bot plays and answers
+//! other decisions is [`PriorityBot`]'s; the card-specific rules bots.md gives (Library
+//! sets aside Actions it cannot play, Moneylender always trashes a Copper, Chancellor
+//! always discards its deck) are answers every `PriorityBot` gives.
 
 use super::priority::{PriorityBot, Rule};
 use crate::card::CardId::{self, *};
@@ -96,6 +101,59 @@ pub fn strategy(name: &str) -> Option<PriorityBot> {
             Rule::when(Moat, |o| treasures(o) >= 10 && owns(o, Moat) == 0),
             Rule::always(Silver),
             Rule::when(Moat, |o| owns(o, Moat) < 2),
+        ],
+        "library" => vec![
+            Rule::when(Province, |o| o.money() > 18),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::when(Library, |o| owns(o, Library) == 0),
+            Rule::always(Silver),
+        ],
+        "moneylender" => vec![
+            Rule::when(Province, |o| o.money() > 18),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::when(Moneylender, |o| owns(o, Moneylender) == 0),
+            Rule::always(Silver),
+        ],
+        "chancellor" => vec![
+            Rule::when(Province, |o| owns(o, Gold) > 0),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::when(Chancellor, |o| {
+                (owns(o, Chancellor) as f64) < treasures(o) as f64 / 19.0
+            }),
+            Rule::when(Chancellor, |o| owns(o, Chancellor) == 0),
+            Rule::always(Silver),
+        ],
+        "adventurer" => vec![
+            Rule::when(Province, |o| owns(o, Gold) > 0),
+            Rule::when(Duchy, |o| left(o) <= 4),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::when(Adventurer, |o| {
+                owns(o, Gold) > 0 && owns(o, Adventurer) == 0
+            }),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 5),
+            Rule::always(Silver),
+        ],
+        "bureaucrat" => vec![
+            Rule::when(Province, |o| owns(o, Gold) > 0),
+            Rule::when(Duchy, |o| left(o) <= 5),
+            Rule::when(Estate, |o| left(o) <= 2),
+            Rule::always(Gold),
+            Rule::when(Duchy, |o| left(o) <= 6),
+            Rule::when(Bureaucrat, |o| owns(o, Bureaucrat) == 0),
+            Rule::when(Bureaucrat, |o| {
+                (owns(o, Bureaucrat) as f64) < treasures(o) as f64 / 20.0
+            }),
+            Rule::always(Silver),
         ],
         _ => return None,
     };
