@@ -8,7 +8,7 @@ import { lang, t } from './i18n/index.js';
  * @property {number} cost
  * @property {string[]} types
  * @property {string[]} editions
- * @property {string} text
+ * @property {string | Record<string, string>} text   by edition ("1e", "2e") where the printings differ
  * @property {Record<string, string | Record<string, string>>} names
  */
 
@@ -31,7 +31,7 @@ export function allCards() {
   return CARDS;
 }
 
-/** The edition whose names are shown (set from the game or room being viewed). */
+/** The edition whose names and texts are shown (set from the game, room or form being viewed). */
 let edition = '2e';
 /** @param {string} e */
 export function setEdition(e) {
@@ -80,9 +80,22 @@ export function cardCost(key) {
   return CARDS[key]?.cost ?? 0;
 }
 
-/** @param {string} key */
-export function cardText(key) {
-  return CARDS[key]?.text ?? '';
+/**
+ * The card's English text in edition `ed` (the game's or room's edition): only that
+ * printing's text, for the cards whose texts differ.
+ * @param {string} key @param {string} [ed]
+ */
+export function cardText(key, ed = edition) {
+  const text = CARDS[key]?.text;
+  if (text == null) return '';
+  if (typeof text === 'string') return text;
+  return text[ed] ?? text['2e'] ?? Object.values(text)[0] ?? '';
+}
+
+/** Whether the card was printed in only one edition: that edition ("1e" / "2e"), else null. @param {string} key */
+export function onlyEdition(key) {
+  const eds = CARDS[key]?.editions ?? [];
+  return eds.length === 1 ? eds[0] : null;
 }
 
 /**

@@ -40,9 +40,11 @@ export function showInfo(key) {
  * @param {boolean} [opts.pressed]   for toggles (aria-pressed)
  * @param {string} [opts.label]      accessible label override
  * @param {string} [opts.extra]      extra class
+ * @param {number} [opts.count]      how many copies it stands for (shown from 2)
  */
-export function cardButton(key, { testid, dkey, onClick, enabled = false, pressed, label, extra }) {
+export function cardButton(key, { testid, dkey, onClick, enabled = false, pressed, label, extra, count }) {
   const name = cardName(key);
+  const copies = count && count > 1 ? count : 0;
   return h(
     'button',
     {
@@ -53,7 +55,7 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
       'data-card': key,
       'aria-pressed': pressed === undefined ? null : String(pressed),
       'aria-disabled': enabled ? null : 'true',
-      'aria-label': label ?? `${name} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
+      'aria-label': label ?? `${copies ? `${copies} × ` : ''}${name} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
       onclick: () => {
         if (enabled && onClick) onClick();
         else showInfo(key);
@@ -65,6 +67,7 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
     h(
       'span',
       { class: 'card-meta' },
+      copies ? h('span', { class: 'copies', 'aria-hidden': 'true' }, `×${copies}`) : null,
       h('span', { class: 'cost', 'aria-hidden': 'true' }, `$${cardCost(key)}`),
       h('span', { class: 'type-label', 'aria-hidden': 'true' }, typeLabel(key)),
     ),

@@ -1,9 +1,9 @@
 // The decision panel: one widget per prompt kind, each answerable by mouse, touch and
 // keyboard. A confirm button stays disabled until the choice is legal.
 import { h } from './dom.js';
-import { cardCost, cardName, cardText, typeLabel } from './cards.js';
+import { cardCost, cardName, cardText, cardTypes, typeLabel } from './cards.js';
 import { cardButton, cardChip } from './cardview.js';
-import { t } from './i18n/index.js';
+import { has, t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
 import { busy, state, update } from './store.js';
@@ -19,7 +19,55 @@ export function countText(min, max, offered) {
   return t('dec.count_range', { min, max });
 }
 
+/** The first of `keys` that has a string, else null. @param {string[]} keys */
+function firstKey(keys) {
+  return keys.find(has) ?? null;
+}
+
+/**
+ * The card a choose_cards prompt is about when it is a "may" over one card (0..1 of
+ * copies of one card): such a question reads as yes or no.
+ * @param {DecisionRequest} d
+ * @returns {string | null}
+ */
+function singleCard(d) {
+  const p = d.prompt;
+  if (p.kind !== 'choose_cards' || d.purpose === 'react') return null;
+  if (p.min !== 0 || p.max !== 1 || !p.options.length) return null;
+  return p.options.every((c) => c === p.options[0]) ? p.options[0] : null;
+}
+
 /** @param {DecisionRequest} d */
+function aboutName(d) {
+  return d.about != null && d.about !== state.seat ? seatName(state, d.about) : null;
+}
+
+/** The question a choose_cards prompt asks, in words. @param {DecisionRequest} d @param {Prompt & {kind: 'choose_cards'}} p */
+function cardsQuestion(d, p) {
+  if (d.purpose === 'react') return t('dec.react');
+  const name = aboutName(d);
+  const zone = `${d.purpose}.${p.zone}`;
+  const one = singleCard(d);
+  if (one) {
+    const key = firstKey([name ? `dec.one.${zone}_of` : '', `dec.one.${zone}`, `dec.one.${d.purpose}`].filter(Boolean));
+    if (key) return t(key, { card: cardName(one), name });
+  }
+  const treasures = p.options.every((c) => cardTypes(c).includes('treasure'));
+  const exactlyOne = p.min === 1 && p.max === 1;
+  const key = firstKey(
+    [
+      name && treasures && exactlyOne ? `dec.q.${zone}_of` : '',
+      !name && treasures && exactlyOne ? `dec.q.${zone}.treasure` : '',
+      exactlyOne ? `dec.q.${zone}.one` : '',
+      p.min === 0 && p.max === 1 ? `dec.q.${zone}.may` : '',
+      p.min === 0 && p.max > 1 ? `dec.q.${zone}.any` : '',
+    ].filter(Boolean),
+  );
+  if (key) return t(key, { name });
+  return t('dec.choose_cards', { verb: t(`dec.purpose.${d.purpose}`) });
+}
+
+/** The question the decision asks, in words. @param {DecisionRequest} d */
 function headline(d) {
   const p = d.prompt;
   const verb = t(`dec.purpose.${d.purpose}`);
@@ -29,15 +77,15 @@ function headline(d) {
     case 'buy_phase':
       return p.buyable.length || p.treasures.length ? t('dec.buy_phase') : t('dec.buy_none');
     case 'choose_cards':
-      return d.purpose === 'react' ? t('dec.react') : t('dec.choose_cards', { verb });
+      return cardsQuestion(d, p);
     case 'choose_pile':
       return t('dec.choose_pile', { verb });
     case 'choose_modes':
       return t('dec.choose_modes');
     case 'order_cards':
-      return t('dec.order');
+      return d.purpose === 'top_deck' ? t('dec.order_back') : t('dec.order');
     case 'yes_no':
-      return t('dec.yes_no');
+      return t(firstKey([`dec.yes_no.${d.purpose}`]) ?? 'dec.yes_no');
     case 'name_card':
       return t('dec.name_card');
     default:
@@ -72,6 +120,7 @@ export function confirm() {
   const d = state.decision;
   if (!d || busy()) return;
   const p = d.prompt;
+  if (singleCard(d)) return; // answered by its own two buttons, never by Enter
   if (p.kind === 'choose_cards' && selectionOk()) {
     answer({ type: 'cards', cards: [...state.selected].sort((a, b) => a - b).map((i) => p.options[i]) });
   } else if (p.kind === 'choose_modes' && selectionOk()) {
@@ -97,6 +146,40 @@ function confirmButton(label, enabled, testid = 'confirm') {
     },
     label,
   );
+}
+
+/** Where the offered cards are, in words ("from Bob's revealed cards"). @param {DecisionRequest} d @param {import('./types.js').Zone} zone */
+function fromText(d, zone) {
+  const name = aboutName(d);
+  return name && has(`dec.from.${zone}_of`) ? t(`dec.from.${zone}_of`, { name }) : t(`dec.from.${zone}`);
+}
+
+/**
+ * A "may" over one card as two buttons: do it, or not. The card itself is shown (its
+ * text on click or tap), since it may be nowhere else on screen (revealed, in the trash).
+ * @param {DecisionRequest} d @param {Prompt & {kind: 'choose_cards'}} p @param {string} card
+ */
+function yesNoCard(d, p, card) {
+  const yes = firstKey([`dec.yes.${d.purpose}.${p.zone}`, `dec.yes.${d.purpose}`]);
+  const no = firstKey([`dec.no.${d.purpose}.${p.zone}`, `dec.no.${d.purpose}`]);
+  return [
+    h('p', { class: 'dec-count muted' }, fromText(d, p.zone)),
+    h('div', { class: 'choice-cards' }, cardButton(card, { testid: 'offered-0', dkey: `${d.decision}-offered` })),
+    h(
+      'div',
+      { class: 'choice-row' },
+      h(
+        'button',
+        { type: 'button', class: 'btn primary', 'data-testid': 'yes', disabled: busy(), onclick: () => answer({ type: 'cards', cards: [card] }) },
+        yes ? t(yes, { card: cardName(card) }) : t('common.yes'),
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'btn', 'data-testid': 'no', disabled: busy(), onclick: () => answer({ type: 'cards', cards: [] }) },
+        no ? t(no, { card: cardName(card) }) : t('common.no'),
+      ),
+    ),
+  ];
 }
 
 /** @param {DecisionRequest} d @param {Prompt & {kind: 'choose_cards'}} p */
@@ -130,18 +213,25 @@ function chooseCards(d, p) {
       ),
     ];
   }
+  const one = singleCard(d);
+  if (one) return yesNoCard(d, p, one);
   const n = state.selected.length;
+  // Choosing one of many copies (a discard pile) is choosing a card: each shown once.
+  const shown = p.options
+    .map((c, i) => ({ c, i, copies: p.options.filter((x) => x === c).length }))
+    .filter(({ c, i }) => p.max > 1 || p.options.indexOf(c) === i);
   return [
-    h('p', { class: 'dec-count', 'data-testid': 'decision-count' }, countText(p.min, p.max, p.options.length), ' ', h('span', { class: 'muted' }, `(${t(`dec.from.${p.zone}`)})`)),
+    h('p', { class: 'dec-count', 'data-testid': 'decision-count' }, countText(p.min, p.max, p.options.length), ' ', h('span', { class: 'muted' }, `(${fromText(d, p.zone)})`)),
     h(
       'div',
-      { class: 'choice-cards', role: 'group', 'aria-label': headline(d) },
-      p.options.map((c, i) =>
+      { class: ['choice-cards', p.zone !== 'hand' && 'offered'], role: 'group', 'aria-label': headline(d) },
+      shown.map(({ c, i, copies }) =>
         cardButton(c, {
           testid: `option-${i}`,
           dkey: `${d.decision}-${i}`,
           enabled: !busy(),
           pressed: state.selected.includes(i),
+          count: p.max > 1 ? undefined : copies,
           onClick: () => toggle(i),
         }),
       ),
@@ -150,7 +240,7 @@ function chooseCards(d, p) {
       'div',
       { class: 'choice-row' },
       h('span', { class: 'selected-count', 'aria-live': 'polite' }, n ? t('dec.selected', { n }) : t('dec.none_selected')),
-      confirmButton(t('common.confirm'), selectionOk()),
+      confirmButton(n === 0 && p.min === 0 ? t('dec.choose_none') : t('common.confirm'), selectionOk()),
     ),
   ];
 }
@@ -310,6 +400,9 @@ export function decisionPanel() {
       'section',
       { class: 'panel decision waiting', 'data-testid': 'decision-waiting', 'aria-live': 'polite' },
       state.spectating ? h('p', {}, t('table.spectating')) : null,
+      // While someone is asked whether to reveal a Reaction, nobody else is told who:
+      // only players holding one are asked.
+      waiting == null ? h('p', { 'data-testid': 'waiting-neutral' }, t('table.waiting')) : null,
       waiting != null && waiting !== state.seat ? h('p', {}, t('table.waiting_for', { name: seatName(state, waiting) })) : null,
     );
   }
@@ -347,6 +440,8 @@ export function decisionPanel() {
       'data-decision': d.decision,
       'data-purpose': d.purpose,
       'data-card': d.card,
+      'data-about': d.about,
+      'data-single': singleCard(d) ? 'true' : null,
       'data-min': 'min' in p ? p.min : null,
       'data-max': 'max' in p ? p.max : null,
       'aria-labelledby': 'decision-h',

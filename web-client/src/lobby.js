@@ -1,7 +1,7 @@
 // The lobby: your name, the rooms (refreshed every few seconds), and a form to create
 // a room (seats and bots, edition, kingdom, time per decision).
 import { h } from './dom.js';
-import { allCards, cardCost, cardName, typeClass, typeLabel } from './cards.js';
+import { allCards, cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
 import { t } from './i18n/index.js';
 import { botLabel } from './names.js';
 import { createRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
@@ -42,13 +42,12 @@ function nameOrAsk() {
   return null;
 }
 
-/** "base_2e/first_game" → "Base 2E" @param {string} id */
+/** "base_2e/first_game" → "Base 2E", "base_intrigue_1e/…" → "Base + Intrigue 1E" @param {string} id */
 function kingdomGroup(id) {
-  const prefix = id.split('/')[0] ?? '';
-  return prefix
-    .split('_')
-    .map((p) => (/^\de$/.test(p) ? p.toUpperCase() : t(`set.${p}`)))
-    .join(' ');
+  const parts = (id.split('/')[0] ?? '').split('_');
+  const sets = parts.filter((p) => !/^\de$/.test(p)).map((p) => t(`set.${p}`));
+  const editions = parts.filter((p) => /^\de$/.test(p)).map((p) => p.toUpperCase());
+  return [sets.join(' + '), ...editions].join(' ');
 }
 
 /** @param {{id: string, name: string}} k */
@@ -56,12 +55,31 @@ export function kingdomLabel(k) {
   return `${kingdomGroup(k.id)}: ${k.name}`;
 }
 
-/** Kingdom cards that are implemented and exist in the edition. @param {'1e' | '2e'} edition */
+/**
+ * Kingdom cards that are implemented, of either edition: a hand-picked kingdom may mix
+ * cards printed in one edition only (the room's edition picks the text of the others).
+ * @param {'1e' | '2e'} edition  whose names to sort by
+ */
 function pickable(edition) {
   const data = allCards();
   return state.meta.cards
-    .filter((k) => data[k] && data[k].set !== 'basic' && data[k].editions.includes(edition))
-    .sort((a, b) => cardCost(a) - cardCost(b) || cardName(a).localeCompare(cardName(b)));
+    .filter((k) => data[k] && data[k].set !== 'basic')
+    .sort((a, b) => cardCost(a) - cardCost(b) || cardName(a, edition).localeCompare(cardName(b, edition)));
+}
+
+/**
+ * Kingdoms grouped by set and edition, in the server's order.
+ * @param {{id: string, name: string, cards: string[]}[]} ks
+ * @returns {[string, {id: string, name: string, cards: string[]}[]][]}
+ */
+function groups(ks) {
+  /** @type {Map<string, {id: string, name: string, cards: string[]}[]>} */
+  const out = new Map();
+  for (const k of ks) {
+    const g = kingdomGroup(k.id);
+    out.set(g, [...(out.get(g) ?? []), k]);
+  }
+  return [...out];
 }
 
 /** Recommended kingdoms whose every card is implemented. */
@@ -76,6 +94,8 @@ export function defaultCreateForm() {
     players: 2,
     seats: ['', 'big_money', 'big_money', 'big_money', 'big_money', 'big_money'],
     edition: /** @type {'1e' | '2e'} */ ('2e'),
+    /** The random kingdom's pool; null follows the edition. */
+    pool: /** @type {import('./types.js').CardPool | null} */ (null),
     mode: /** @type {'recommended' | 'random' | 'pick'} */ ('recommended'),
     recommended: 'base_2e/first_game',
     picked: /** @type {string[]} */ ([]),
@@ -117,7 +137,7 @@ function kingdomSummary(room) {
     const known = state.meta.kingdoms.find((x) => x.id === k.id);
     return known ? kingdomLabel(known) : k.id;
   }
-  if (k.type === 'random') return t('room.kingdom_random');
+  if (k.type === 'random') return k.pool ? `${t('room.kingdom_random')} (${t(`create.pool_${k.pool}`)})` : t('room.kingdom_random');
   return t('room.kingdom_cards');
 }
 
@@ -256,7 +276,7 @@ function pickList() {
     (k) =>
       (!f.setFilter || allCards()[k].set === f.setFilter) &&
       (f.costFilter === '' || String(cardCost(k)) === f.costFilter) &&
-      (!q || cardName(k).toLowerCase().includes(q) || (allCards()[k].names.en ?? '').toString().toLowerCase().includes(q)),
+      (!q || cardName(k, f.edition).toLowerCase().includes(q) || (allCards()[k].names.en ?? '').toString().toLowerCase().includes(q)),
   );
   const picked = new Set(f.picked.filter((k) => all.includes(k)));
   return h(
@@ -334,7 +354,8 @@ function pickList() {
                     c.picked = e.target.checked ? [...c.picked.filter((x) => all.includes(x)), k] : c.picked.filter((x) => x !== k);
                   }),
                 }),
-                h('span', { class: 'pick-name' }, cardName(k)),
+                h('span', { class: 'pick-name' }, cardName(k, f.edition)),
+                onlyEdition(k) ? h('span', { class: 'only-edition', 'data-testid': `only-${k}` }, t(`create.only_${onlyEdition(k)}`)) : null,
                 h('span', { class: 'cost' }, `$${cardCost(k)}`),
                 h('span', { class: 'type-label' }, `${typeMarks(k)} ${typeLabel(k)}`),
               ),
@@ -369,7 +390,7 @@ function createForm() {
         f.mode === 'recommended'
           ? { type: 'recommended', id: f.recommended }
           : f.mode === 'random'
-            ? { type: 'random' }
+            ? { type: 'random', pool: f.pool ?? f.edition }
             : { type: 'cards', cards: f.picked.filter((k) => all.includes(k)) },
       edition: f.edition,
       seats: f.seats.slice(0, f.players).map((b, i) => (i === 0 || !b ? { type: 'open' } : { type: 'bot', bot: b })),
@@ -423,10 +444,14 @@ function createForm() {
         { class: 'field' },
         h('legend', {}, t('create.edition')),
         ['2e', '1e'].map((e) =>
-          radio('edition', e, t(`edition.${e}`), f.edition === e, () => form((c) => {
-            c.edition = /** @type {'1e' | '2e'} */ (e);
-          })),
+          radio('edition', e, t(`edition.${e}`), f.edition === e, () => {
+            setEdition(e);
+            form((c) => {
+              c.edition = /** @type {'1e' | '2e'} */ (e);
+            });
+          }),
         ),
+        h('p', { class: 'note', 'data-testid': 'edition-note' }, t('create.edition_note')),
       ),
       h(
         'fieldset',
@@ -457,9 +482,30 @@ function createForm() {
                   c.recommended = e.target.value;
                 }),
               },
-              ks.map((k) => h('option', { value: k.id }, kingdomLabel(k))),
+              groups(ks).map(([group, list]) =>
+                h('optgroup', { label: group }, list.map((k) => h('option', { value: k.id }, k.name))),
+              ),
             ),
             h('p', { class: 'hint kingdom-preview' }, (ks.find((k) => k.id === f.recommended)?.cards ?? []).map((c) => cardName(c, f.edition)).join(', ')),
+          )
+        : null,
+      f.mode === 'random'
+        ? h(
+            'div',
+            { class: 'field' },
+            h('label', { for: 'pool' }, t('create.pool')),
+            h(
+              'select',
+              {
+                id: 'pool',
+                'data-testid': 'pool-select',
+                value: f.pool ?? f.edition,
+                onchange: (/** @type {any} */ e) => form((c) => {
+                  c.pool = e.target.value;
+                }),
+              },
+              ['1e', '2e', 'both'].map((p) => h('option', { value: p }, t(`create.pool_${p}`))),
+            ),
           )
         : null,
       f.mode === 'pick' ? pickList() : null,

@@ -37,11 +37,13 @@ function sentence(key, params) {
 }
 
 /**
- * One log line for an event, or null for events not worth a line.
+ * One log line for an event, or null for events not worth a line. `cleanup` says the
+ * event happened in its seat's Clean-up (after its Buy phase began).
  * @param {import('./store.js').State} s @param {GameEvent} e @param {GameEvent | undefined} prev
+ * @param {boolean} [cleanup]
  * @returns {{parts: any[], kind: string, seat?: number} | null}
  */
-export function describe(s, e, prev) {
+export function describe(s, e, prev, cleanup = false) {
   const who = (/** @type {number} */ seat) =>
     h('span', { class: ['who', seat === s.seat && 'me'] }, seatName(s, seat));
   switch (e.type) {
@@ -71,11 +73,29 @@ export function describe(s, e, prev) {
       return { kind: 'gain', seat: e.seat, parts: sentence(key, { name: who(e.seat), card: cardRef(e.card) }) };
     }
     case 'discarded':
-      if (e.private) return null; // clean-up: every turn, nothing to learn
+      if (e.private && cleanup) return null; // the hand at Clean-up: every turn, nothing to learn
       if (e.cards && e.cards.length) {
         return { kind: 'discard', seat: e.seat, parts: sentence('log.discarded', { name: who(e.seat), cards: cardsRef(e.cards) }) };
       }
+      // Another player's discard from hand: how many, and what now lies on top.
+      if (e.top) {
+        return { kind: 'discard', seat: e.seat, parts: sentence('log.discarded_top', { name: who(e.seat), n: e.count, card: cardRef(e.top) }) };
+      }
       return { kind: 'discard', seat: e.seat, parts: sentence('log.discarded_n', { name: who(e.seat), n: e.count }) };
+    case 'deck_discarded':
+      return { kind: 'discard', seat: e.seat, parts: sentence('log.deck_discarded', { name: who(e.seat), n: e.count }) };
+    case 'set_aside':
+      return { kind: 'reveal', seat: e.seat, parts: sentence('log.set_aside', { name: who(e.seat), cards: cardsRef(e.cards) }) };
+    case 'put_in_hand':
+      return { kind: 'gain', seat: e.seat, parts: sentence('log.put_in_hand', { name: who(e.seat), cards: cardsRef(e.cards) }) };
+    case 'looked_at':
+      // The cards are sent to the player who looked only.
+      if (e.cards && e.cards.length) {
+        return { kind: 'private', seat: e.seat, parts: sentence('log.looked_at_cards', { name: who(e.seat), cards: cardsRef(e.cards) }) };
+      }
+      return { kind: 'minor', seat: e.seat, parts: sentence('log.looked_at', { name: who(e.seat), n: e.count }) };
+    case 'gained_from_trash':
+      return { kind: 'gain', seat: e.seat, parts: sentence('log.gained_from_trash', { name: who(e.seat), card: cardRef(e.card) }) };
     case 'trashed':
       return { kind: 'trash', seat: e.seat, parts: sentence('log.trashed', { name: who(e.seat), cards: cardsRef(e.cards) }) };
     case 'revealed':
@@ -102,8 +122,14 @@ export function logLines(s, limit = 250) {
   const events = s.events;
   const from = Math.max(0, events.length - limit);
   const out = [];
-  for (let i = from; i < events.length; i++) {
-    const line = describe(s, events[i], events[i - 1]);
+  // Clean-up has no event of its own: it follows the Buy phase of the same turn.
+  let buying = -1;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (e.type === 'turn_started') buying = -1;
+    else if (e.type === 'phase_started') buying = e.phase === 'buy' ? e.seat : -1;
+    if (i < from) continue;
+    const line = describe(s, e, events[i - 1], 'seat' in e && e.seat === buying);
     if (line) out.push({ ...line, key: s.nextEvent - events.length + i });
   }
   return out;

@@ -165,6 +165,7 @@ function resetRoom() {
     s.selected = [];
     s.order = [];
   });
+  setEdition(state.create.edition);
 }
 
 export async function refreshRooms() {
@@ -309,7 +310,11 @@ function onMessage(msg) {
   switch (msg.type) {
     case 'room':
       update((s) => {
-        if (msg.room.id === s.roomId) s.room = msg.room;
+        if (msg.room.id === s.roomId) {
+          s.room = msg.room;
+          // Before the game's first view, the room's setting says which texts to show.
+          if (!s.view) setEdition(msg.room.settings.edition ?? '2e');
+        }
         const i = s.rooms.findIndex((r) => r.id === msg.room.id);
         if (i >= 0) s.rooms[i] = msg.room;
       });

@@ -12,6 +12,7 @@
  * @property {number} players
  * @property {string[]} seats   '' for an open seat, else a bot name; seats[0] is the creator
  * @property {'1e' | '2e'} edition
+ * @property {import('./types.js').CardPool | null} pool   a random kingdom's pool; null: the edition's
  * @property {'recommended' | 'random' | 'pick'} mode
  * @property {string} recommended
  * @property {string[]} picked

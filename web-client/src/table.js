@@ -121,7 +121,15 @@ function players(v) {
             stat(t('table.discard'), s.discard_count, 'discard'),
             stat(t('table.vp'), s.vp, 'vp'),
           ),
-          s.discard_top ? h('div', { class: 'discard-top' }, cardChip(s.discard_top)) : null,
+          s.discard_top ? h('div', { class: 'discard-top' }, h('span', { class: 'muted' }, `${t('table.discard_top')}: `), cardChip(s.discard_top)) : null,
+          s.aside.length
+            ? h(
+                'div',
+                { class: 'seat-aside', 'data-testid': `aside-${s.seat}` },
+                h('span', { class: 'muted' }, `${t('table.aside')}: `),
+                h('span', { class: 'chips' }, s.aside.map((c, i) => cardChip(c, `${i}-${c}`))),
+              )
+            : null,
         ),
       ),
     ),
@@ -210,7 +218,7 @@ function playArea(v) {
       .map((s) =>
         h(
           'div',
-          { key: `aside-${s.seat}`, class: 'aside' },
+          { key: `aside-${s.seat}`, class: 'aside', 'data-testid': `play-aside-${s.seat}` },
           h('h3', {}, `${t('table.aside')} — ${seatName(state, s.seat)}`),
           h('div', { class: 'chips' }, s.aside.map((c, i) => cardChip(c, `${i}-${c}`))),
         ),

@@ -8,13 +8,14 @@
  * @typedef {'1e' | '2e'} Edition
  * @typedef {'action' | 'buy' | 'cleanup'} Phase
  * @typedef {'hand' | 'deck' | 'discard' | 'in_play' | 'revealed' | 'trash' | 'supply'} Zone
- * @typedef {'action_phase' | 'buy_phase' | 'discard' | 'trash' | 'gain' | 'top_deck' | 'play_twice' | 'react' | 'choose_modes'} Purpose
+ * @typedef {'action_phase' | 'buy_phase' | 'discard' | 'trash' | 'gain' | 'top_deck' | 'play_twice' | 'react' | 'choose_modes' | 'set_aside' | 'play' | 'discard_deck'} Purpose
  * @typedef {'plus_card' | 'plus_action' | 'plus_buy' | 'plus_coin'} Mode
  * @typedef {'discard' | 'hand' | 'deck'} Destination
+ * @typedef {'1e' | '2e' | 'both'} CardPool
  */
 
 /**
- * @typedef {{type: 'cards', cards: CardKey[]} | {type: 'recommended', id: string} | {type: 'random'}} KingdomChoice
+ * @typedef {{type: 'cards', cards: CardKey[]} | {type: 'recommended', id: string} | {type: 'random', pool?: CardPool}} KingdomChoice
  * @typedef {{type: 'open'} | {type: 'bot', bot: string}} SeatSetting
  * @typedef {{type: 'bot_after', seconds: number, bot?: string} | {type: 'wait'}} AbandonPolicy
  * @typedef {object} RoomSettings
@@ -105,7 +106,12 @@
  *   | {type: 'played_again', seat: number, card: CardKey}
  *   | {type: 'bought', seat: number, card: CardKey}
  *   | {type: 'gained', seat: number, card: CardKey, to: Destination}
- *   | {type: 'discarded', seat: number, count: number, cards?: CardKey[], private: boolean}
+ *   | {type: 'discarded', seat: number, count: number, cards?: CardKey[], top?: CardKey, private: boolean}
+ *   | {type: 'deck_discarded', seat: number, count: number}
+ *   | {type: 'set_aside', seat: number, cards: CardKey[]}
+ *   | {type: 'put_in_hand', seat: number, cards: CardKey[]}
+ *   | {type: 'looked_at', seat: number, count: number, cards?: CardKey[]}
+ *   | {type: 'gained_from_trash', seat: number, card: CardKey}
  *   | {type: 'trashed', seat: number, cards: CardKey[]}
  *   | {type: 'revealed', seat: number, cards: CardKey[]}
  *   | {type: 'top_decked', seat: number, count: number, cards?: CardKey[], private: boolean}
@@ -126,6 +132,7 @@
  * @property {number} decision
  * @property {number} seat
  * @property {CardKey} [card]
+ * @property {number} [about]   whose cards the question is about, when another seat's (Spy, Thief)
  * @property {Purpose} purpose
  * @property {Prompt} prompt
  * @property {number} [deadline_ms]

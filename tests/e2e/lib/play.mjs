@@ -22,7 +22,8 @@ export async function enterLobby(page, url, name) {
 /**
  * Fills the create form and creates the room; waits for the waiting room.
  * @param {import('playwright-core').Page} page
- * @param {{players?: number, seats?: string[], kingdom?: string, roomName?: string}} opts  seats[i] for i ≥ 1: a bot name or '' for open
+ * @param {{players?: number, seats?: string[], kingdom?: string, cards?: string[], edition?: '1e' | '2e', roomName?: string}} opts
+ *   seats[i] for i ≥ 1: a bot name or '' for open; `cards`: ten cards picked by hand instead of a recommended kingdom
  */
 export async function createRoom(page, opts = {}) {
   const players = opts.players ?? 2;
@@ -31,8 +32,14 @@ export async function createRoom(page, opts = {}) {
     await page.getByTestId(`seat-select-${i}`).selectOption(opts.seats?.[i] ?? 'big_money');
   }
   if (opts.roomName) await page.getByTestId('room-name-input').fill(opts.roomName);
-  await page.getByTestId('kingdom-recommended').check();
-  await page.getByTestId('recommended-select').selectOption(opts.kingdom ?? 'base_2e/first_game');
+  if (opts.edition) await page.getByTestId(`edition-${opts.edition}`).check();
+  if (opts.cards) {
+    await page.getByTestId('kingdom-pick').check();
+    for (const card of opts.cards) await page.getByTestId(`pick-card-${card}`).check();
+  } else {
+    await page.getByTestId('kingdom-recommended').check();
+    await page.getByTestId('recommended-select').selectOption(opts.kingdom ?? 'base_2e/first_game');
+  }
   await page.getByTestId('create-submit').click();
   await page.waitForSelector('[data-testid=waiting-room]');
 }
@@ -59,7 +66,15 @@ export function readScreen(page) {
             card: d.dataset.card,
             min: num(d.dataset.min),
             max: num(d.dataset.max),
-            options: [...d.querySelectorAll('[data-testid^="option-"]')].map((b) => /** @type {HTMLElement} */ (b).dataset.card ?? ''),
+            // Each option once with the control that chooses it (copies of one card
+            // may be shown once when only one is to be chosen).
+            options: [...d.querySelectorAll('[data-testid^="option-"]')].map((b) => ({
+              card: /** @type {HTMLElement} */ (b).dataset.card ?? '',
+              testid: /** @type {HTMLElement} */ (b).dataset.testid ?? '',
+            })),
+            // A "may" over one card: the card, answered by the yes / no buttons.
+            single: d.dataset.single ? (d.querySelector('[data-testid=offered-0]')?.getAttribute('data-card') ?? '') : null,
+            about: num(d.dataset.about),
             pileOptions: [...d.querySelectorAll('[data-testid^="pile-option-"]')].map((b) => /** @type {HTMLElement} */ (b).dataset.card ?? ''),
             react: [...d.querySelectorAll('[data-testid^="react-"]')].map((b) => /** @type {HTMLElement} */ (b).dataset.testid ?? ''),
             playAll: Boolean(d.querySelector('[data-testid=play-all]:not([disabled])')),
@@ -80,7 +95,12 @@ export function readScreen(page) {
   });
 }
 
-const ACTION_ORDER = ['village', 'market', 'cellar', 'merchant', 'festival', 'laboratory', 'militia', 'witch', 'smithy', 'council_room', 'remodel', 'mine', 'workshop', 'moat', 'throne_room', 'chapel'];
+// Cards that give an Action back first, then the rest.
+const ACTION_ORDER = [
+  'village', 'market', 'cellar', 'merchant', 'festival', 'laboratory', 'sentry', 'spy', 'harbinger', 'poacher',
+  'militia', 'witch', 'bandit', 'thief', 'smithy', 'library', 'council_room', 'artisan', 'adventurer', 'bureaucrat',
+  'remodel', 'mine', 'moneylender', 'vassal', 'chancellor', 'woodcutter', 'feast', 'workshop', 'moat', 'throne_room', 'chapel',
+];
 
 /** Trash/discard preference: worst cards first. @param {string} c */
 function junk(c) {
@@ -91,7 +111,9 @@ function junk(c) {
 }
 
 export class Policy {
-  constructor() {
+  /** @param {string[]} [favourites]  kingdom cards to buy two of, when affordable, before the rest */
+  constructor(favourites = []) {
+    this.favourites = favourites;
     /** @type {Record<string, number>} */
     this.bought = {};
     /** @type {Record<string, number>} */
@@ -104,6 +126,7 @@ export class Policy {
     const want = [];
     if (coins >= 8) want.push('province');
     if (coins >= 6) want.push('gold');
+    for (const f of this.favourites) if (coins >= cost(f) && (this.bought[f] ?? 0) < 2) want.push(f);
     if (coins >= 5 && provincesLeft <= 4) want.push('duchy');
     if (coins >= 5 && !this.bought.market) want.push('market');
     if (coins >= 4 && !this.bought.militia) want.push('militia');
@@ -156,9 +179,13 @@ export class Policy {
           await click(d.react[0] === 'react-none' && d.react.length > 1 ? d.react[1] : d.react[0]);
           break;
         }
+        if (d.single) {
+          await click(yesToOne(d.purpose, d.single, d.about !== undefined) ? 'yes' : 'no');
+          break;
+        }
         const min = d.min ?? 0;
         const max = d.max ?? 0;
-        const idx = d.options.map((c, i) => ({ c, i }));
+        const idx = d.options.map((o) => ({ c: o.card, i: o.testid }));
         let chosen = [];
         if (d.purpose === 'discard' || d.purpose === 'trash') {
           idx.sort((a, b) => junk(a.c) - junk(b.c));
@@ -169,7 +196,7 @@ export class Policy {
         } else {
           chosen = idx.slice(0, Math.max(min, Math.min(1, max)));
         }
-        for (const { i } of chosen) await click(`option-${i}`);
+        for (const { i } of chosen) await click(i);
         await click('confirm');
         break;
       }
@@ -201,6 +228,16 @@ export class Policy {
     await waitPast(page, d.number);
     return 'acted';
   }
+}
+
+/**
+ * Whether to say yes to a "may" over one card: rid yourself of junk, keep good cards
+ * on other players' decks away from them, take what is offered otherwise.
+ * @param {string} purpose @param {string} card @param {boolean} others  the card is another player's
+ */
+function yesToOne(purpose, card, others) {
+  if (purpose === 'discard' || purpose === 'trash') return others ? junk(card) > 2 : junk(card) <= (purpose === 'trash' ? 2 : 1);
+  return purpose !== 'top_deck';
 }
 
 /** @param {string} c */

@@ -55,17 +55,27 @@ after(async () => {
 });
 
 describe('web client', { timeout: 280000 }, () => {
-  test('the lobby offers only implemented cards and complete recommended kingdoms', async () => {
+  test('the lobby offers every card and every recommended kingdom by name, and random pools', async () => {
     const p = await openPage(chrome.browser);
     await enterLobby(p.page, server.url, 'Anna');
     const kingdoms = await (await fetch(`${server.url}/api/kingdoms`)).json();
     const cards = await (await fetch(`${server.url}/api/cards`)).json();
-    const offered = await p.page.getByTestId('recommended-select').locator('option').evaluateAll((os) => os.map((o) => /** @type {HTMLOptionElement} */ (o).value));
-    assert.deepEqual(offered.sort(), kingdoms.map((/** @type {any} */ k) => k.id).sort());
+    const offered = await p.page.getByTestId('recommended-select').locator('option').evaluateAll((os) => os.map((o) => [/** @type {HTMLOptionElement} */ (o).value, o.textContent]));
+    assert.deepEqual(offered.sort(), kingdoms.map((/** @type {any} */ k) => [k.id, k.name]).sort(), 'each recommended kingdom, by its name');
+    const groups = await p.page.getByTestId('recommended-select').locator('optgroup').evaluateAll((gs) => gs.map((g) => g.getAttribute('label')));
+    assert.ok(groups.includes('Base 1E') && groups.includes('Base 2E'), `grouped by set and edition: ${groups}`);
+    assert.match(await p.page.getByTestId('edition-note').textContent() ?? '', /printed in one edition only.*text/);
     await p.page.getByTestId('kingdom-pick').check();
+    // Both editions' cards can be picked (an explicit kingdom may mix them); the ones
+    // printed in one edition only say so.
     const pickable = await p.page.locator('[data-testid^="pick-card-"]').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.testid?.slice('pick-card-'.length)));
-    const implemented = cards.filter((/** @type {any} */ c) => c.kingdom && c.editions.includes('2e')).map((/** @type {any} */ c) => c.id);
+    const implemented = cards.filter((/** @type {any} */ c) => c.kingdom).map((/** @type {any} */ c) => c.id);
     assert.deepEqual([...pickable].sort(), [...implemented].sort());
+    for (const c of cards.filter((/** @type {any} */ c) => c.kingdom)) {
+      const mark = p.page.getByTestId(`only-${c.id}`);
+      if (c.editions.length === 1) assert.equal(await mark.textContent(), `${c.editions[0].toUpperCase()} only`, c.id);
+      else assert.equal(await mark.count(), 0, c.id);
+    }
     // The search filters by name.
     await p.page.getByTestId('pick-search').fill('vill');
     assert.equal(await p.page.locator('[data-testid^="pick-card-"]').count(), 1);
@@ -94,6 +104,19 @@ describe('web client', { timeout: 280000 }, () => {
     const created = last(p.rec.sent, 'create_room');
     assert.deepEqual(created.settings.kingdom, { type: 'cards', cards: implemented.slice(0, 10) });
     assert.equal(created.settings.decision_seconds, 60);
+    await p.page.getByTestId('leave-room').click();
+    await p.page.waitForSelector('[data-testid=lobby]');
+    // A random kingdom from a chosen pool; the pool follows the edition until chosen.
+    await p.page.getByTestId('kingdom-random').check();
+    assert.equal(await p.page.getByTestId('pool-select').inputValue(), '2e');
+    await p.page.getByTestId('edition-1e').check();
+    assert.equal(await p.page.getByTestId('pool-select').inputValue(), '1e');
+    await p.page.getByTestId('pool-select').selectOption('both');
+    await p.page.getByTestId('create-submit').click();
+    await p.page.waitForSelector('[data-testid=waiting-room]');
+    const random = last(p.rec.sent, 'create_room');
+    assert.deepEqual(random.settings.kingdom, { type: 'random', pool: 'both' });
+    assert.equal(random.settings.edition, '1e');
     await p.page.getByTestId('leave-room').click();
     await p.page.waitForSelector('[data-testid=lobby]');
     assertClean(p);
@@ -138,6 +161,80 @@ describe('web client', { timeout: 280000 }, () => {
     await page.waitForSelector('[data-testid=lobby]');
     await p.context.close();
   });
+
+  test("a real game with this release's cards: Spy's and Sentry's questions answered on the page", { timeout: 200000 }, async () => {
+    const p = await openPage(chrome.browser, { viewport: { width: 1366, height: 768 } });
+    const { page } = p;
+    await enterLobby(page, server.url, 'Anna');
+    // A hand-picked 2E kingdom may hold 1E-only cards (Spy, Thief, Feast).
+    const kingdom = ['sentry', 'spy', 'thief', 'bandit', 'artisan', 'poacher', 'feast', 'village', 'smithy', 'market'];
+    await createRoom(page, { seats: ['', 'big_money'], cards: kingdom, roomName: 'New cards' });
+    assert.deepEqual(last(p.rec.sent, 'create_room').settings.kingdom, { type: 'cards', cards: kingdom });
+    await startGame(page);
+    const policy = new Policy(['sentry', 'spy']);
+    const seen = { spyAbout: 0, spyOwn: 0, sentry: 0 };
+    for (let i = 0; i < 600 && !(seen.spyAbout && seen.sentry); i++) {
+      await page.waitForSelector('[data-testid=decision], [data-testid=end-screen]', { timeout: 30000 });
+      const s = await readScreen(page);
+      if (s.end) break;
+      const d = s.decision;
+      if (d?.card === 'spy' && d.purpose === 'discard' && d.about === 1) {
+        // The bot's revealed card: on the table in its set-aside zone, and in the widget.
+        const card = /** @type {string} */ (d.single);
+        assert.equal(await page.getByTestId('aside-1').locator('[data-card]').getAttribute('data-card'), card);
+        assert.match(await page.getByTestId('decision-prompt').textContent() ?? '', /^Spy: Discard big money \(bot\)'s revealed .+\?$/);
+        if (!seen.spyAbout) await page.getByTestId('decision').screenshot({ path: path.join(ARTIFACTS, 'real-spy-discard.png') });
+        const yes = seen.spyAbout % 2 === 0;
+        await page.getByTestId(yes ? 'yes' : 'no').click();
+        await waitPast(page, d.number);
+        const frame = [...p.rec.sent].reverse().find((m) => m.type === 'reply' && m.decision === d.number);
+        assert.deepEqual(frame, { type: 'reply', id: frame.id, decision: d.number, reply: { type: 'cards', cards: yes ? [card] : [] } });
+        seen.spyAbout++;
+        continue;
+      }
+      if (d?.card === 'spy' && d.purpose === 'discard') seen.spyOwn++;
+      if (d?.card === 'sentry' && d.kind === 'choose_cards') {
+        assert.match(await page.getByTestId('decision-prompt').textContent() ?? '', /^Sentry: (Trash|Discard)/);
+        if (!seen.sentry) await page.getByTestId('decision').screenshot({ path: path.join(ARTIFACTS, 'real-sentry.png') });
+        seen.sentry++;
+      }
+      assert.notEqual(await policy.step(page), 'end');
+    }
+    assert.ok(seen.spyAbout && seen.sentry, `Spy and Sentry asked: ${JSON.stringify(seen)}`);
+    const log = await page.getByTestId('log').textContent() ?? '';
+    assert.match(log, /Anna plays Spy\./);
+    assert.match(log, /big money \(bot\) reveals/, "the bot's revealed card is in the log");
+    assert.match(log, /Anna looks at .+ on top of their deck\./, 'Sentry shows my cards to me');
+    await screenshot(page, 'table-new-cards.png');
+    assertClean(p);
+    await page.getByTestId('leave-room').click();
+    await p.context.close();
+  });
+
+  for (const [kingdom, edition, favourites] of /** @type {const} */ ([
+    ['base_2e/deck_top', '2e', ['sentry', 'harbinger', 'vassal', 'artisan', 'moneylender', 'bureaucrat']],
+    ['base_1e/interaction', '1e', ['library', 'spy', 'thief', 'bureaucrat', 'chancellor']],
+  ])) {
+    test(`a full ${edition.toUpperCase()} game of ${kingdom}: every question of its cards answered on the page`, { timeout: 200000 }, async () => {
+      const p = await openPage(chrome.browser);
+      const { page } = p;
+      await enterLobby(page, server.url, 'Anna');
+      await createRoom(page, { seats: ['', 'big_money'], kingdom, edition });
+      await startGame(page);
+      const policy = new Policy([...favourites]);
+      await playToEnd(page, policy, async () => {
+        const text = (await page.getByTestId('table').textContent()) ?? '';
+        assert.doesNotMatch(text, /\b(dec|log|table|type)\.[a-z_]+/, 'no untranslated string');
+      });
+      await page.waitForSelector('[data-testid=end-screen]');
+      const asked = favourites.filter((c) => Object.keys(policy.answered).some((k) => k.endsWith(`:${c}`)));
+      assert.ok(asked.length >= 2, `several of the new cards asked: ${JSON.stringify(policy.answered)}`);
+      assert.equal(last(p.rec.received, 'game_over').setup.edition, edition);
+      assertClean(p);
+      await page.getByTestId('back-to-lobby').click();
+      await p.context.close();
+    });
+  }
 
   test('at phone width the table fits, and a reload brings back the seat and the pending decision', async () => {
     const p = await openPage(chrome.browser, { viewport: PHONE, hasTouch: true, isMobile: true });

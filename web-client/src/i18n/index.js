@@ -66,6 +66,11 @@ export function t(key, params = {}) {
   );
 }
 
+/** Whether `key` is a UI string (every language has the same keys). @param {string} key */
+export function has(key) {
+  return key in STRINGS.en;
+}
+
 /**
  * The raw string `key` (the plural form for `n`), with `{param}`s unfilled.
  * @param {string} key @param {number} [n]
