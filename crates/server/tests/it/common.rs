@@ -376,7 +376,7 @@ pub fn simple_reply(decision: &Value) -> Value {
 /// A scripted player that buys one of each wanted card (in the order given) before
 /// Gold and Silver, plays each Action it has not played yet, and takes the optional
 /// choices often enough that every kind of move happens: revealing Moat, putting a
-/// card onto its deck, setting Library's Actions aside, discarding and trashing what
+/// card onto its deck (always: Harbinger), setting Library's Actions aside (always), discarding and trashing what
 /// Sentry looks at, gaining what Thief trashed.
 pub struct Curious {
     wants: Vec<String>,
@@ -455,7 +455,8 @@ impl Curious {
                 );
                 let often = n % 2 == 0;
                 let take = match d["purpose"].as_str().unwrap() {
-                    "react" | "top_deck" | "set_aside" | "discard" if often => 1,
+                    "top_deck" | "set_aside" => 1,
+                    "react" | "discard" if often => 1,
                     "trash" if n % 3 == 0 => 1,
                     "gain" => max,
                     _ => min,

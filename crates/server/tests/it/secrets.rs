@@ -78,6 +78,52 @@ async fn spy_thief_bandit_sentry_harbinger_and_library_frames_hide_every_secret(
         &truth,
         &["spy", "thief", "bandit", "sentry", "harbinger", "library"],
     );
+    // The private and public moves of those cards happened, so the canary saw them.
+    let events = truth.game.events();
+    let happened = |what: &str, pred: &dyn Fn(&Event) -> bool| {
+        assert!(events.iter().any(pred), "no {what} in the game");
+    };
+    happened("looked-at cards (Sentry)", &|e| {
+        matches!(e, Event::LookedAt { .. })
+    });
+    happened("card set aside (Library)", &|e| {
+        matches!(e, Event::SetAside { .. })
+    });
+    happened("private put onto a deck (Sentry, Harbinger)", &|e| {
+        matches!(e, Event::TopDecked { private: true, .. })
+    });
+    happened(
+        "revealed card discarded in the open (Spy, Bandit, Thief)",
+        &|e| matches!(e, Event::Discarded { private: false, .. }),
+    );
+    let harbinger_moved = events.iter().enumerate().any(|(i, e)| {
+        matches!(
+            e,
+            Event::Played {
+                card: CardId::Harbinger,
+                ..
+            }
+        ) && events[i + 1..]
+            .iter()
+            .take_while(|e| !matches!(e, Event::Played { .. } | Event::PhaseStarted { .. }))
+            .any(|e| {
+                matches!(
+                    e,
+                    Event::TopDecked {
+                        private: true,
+                        count: 1,
+                        ..
+                    }
+                )
+            })
+    });
+    assert!(
+        harbinger_moved,
+        "Harbinger never put a card from the discard pile onto the deck"
+    );
+    happened("revealed card put back in the open (Spy)", &|e| {
+        matches!(e, Event::TopDecked { private: false, .. })
+    });
 }
 
 /// The other new Base cards, 2E-only ones in a 1E room: Adventurer's revealed
