@@ -9,7 +9,7 @@
 use crate::agent::Agent;
 use crate::card::CardId;
 use crate::ctx::{Answers, Ctx, Suspend};
-use crate::decision::{InvalidReply, Reply, Request};
+use crate::decision::{InvalidReply, Purpose, Reply, Request};
 use crate::event::{Event, Viewer};
 use crate::score::{self, Score};
 use crate::setup::{self, Setup, SetupError};
@@ -46,6 +46,8 @@ pub struct Game {
     turn_log_start: usize,
     /// Index into `events` of the first event the current turn's replay re-creates.
     turn_events_start: usize,
+    /// Public decision numbers (see [`Game::decision_number`]).
+    numbers: DecisionNumbers,
     log: Vec<(PlayerId, Reply)>,
     events: Vec<Event>,
     pending: Option<Request>,
@@ -84,6 +86,7 @@ impl Game {
             state,
             turn_log_start: 0,
             turn_events_start: events.len(),
+            numbers: DecisionNumbers::default(),
             log: Vec::new(),
             events,
             pending: None,
@@ -214,6 +217,7 @@ impl Game {
             });
         }
         req.prompt.validate(&reply)?;
+        self.numbers.answered(req);
         let before = self.events.len();
         self.log.push((player, reply));
         self.restore_turn_start();
@@ -263,6 +267,24 @@ impl Game {
         &self.events
     }
 
+    /// The public number of the pending decision, if any. Clients name it in their reply.
+    ///
+    /// It is not simply the count of replies: only players holding a Reaction are asked
+    /// whether to reveal it, so if that question moved the numbers every other player
+    /// sees, a declined Moat would give its holder away. Every other decision is numbered
+    /// `1000 × (replies to non-Reaction questions so far)`, the same whether or not
+    /// Reaction questions were asked; a Reaction question, which only its player sees,
+    /// takes one of the numbers in between. Numbers are unique but, around Reaction
+    /// questions, not increasing.
+    pub fn decision_number(&self) -> Option<u64> {
+        self.pending.as_ref().map(|r| self.numbers.of(r))
+    }
+
+    /// The public number each accepted reply answered, in order (see `decision_number`).
+    pub fn reply_numbers(&self) -> &[u64] {
+        &self.numbers.answered
+    }
+
     /// The accepted replies so far, in order.
     pub fn replies(&self) -> &[(PlayerId, Reply)] {
         &self.log
@@ -308,6 +330,7 @@ impl Game {
             state,
             turn_log_start: 0,
             turn_events_start: 0,
+            numbers: DecisionNumbers::default(),
             log: Vec::new(),
             events: Vec::new(),
             pending: None,
@@ -315,5 +338,41 @@ impl Game {
         };
         g.advance(None);
         g
+    }
+}
+
+/// Counts behind [`Game::decision_number`].
+#[derive(Default)]
+struct DecisionNumbers {
+    /// Replies to questions other than "reveal a Reaction?".
+    settled: u64,
+    /// Reaction questions answered since the last other reply.
+    reacts: u64,
+    /// The number of every accepted reply's question.
+    answered: Vec<u64>,
+}
+
+impl DecisionNumbers {
+    /// Room for Reaction questions between two other decisions.
+    const STRIDE: u64 = 1000;
+
+    fn of(&self, req: &Request) -> u64 {
+        let base = self.settled * Self::STRIDE;
+        if req.purpose == Purpose::React {
+            base + 1 + self.reacts.min(Self::STRIDE - 2)
+        } else {
+            base
+        }
+    }
+
+    fn answered(&mut self, req: &Request) {
+        let n = self.of(req);
+        self.answered.push(n);
+        if req.purpose == Purpose::React {
+            self.reacts += 1;
+        } else {
+            self.settled += 1;
+            self.reacts = 0;
+        }
     }
 }

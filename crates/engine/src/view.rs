@@ -343,4 +343,43 @@ mod tests {
         g.choose(P1, &[]);
         assert_eq!(g.view(Viewer::Spectator).waiting_for, Some(P0));
     }
+
+    #[test]
+    fn a_declined_reaction_moves_no_decision_number_anyone_else_sees() {
+        // The same position with Moat or Copper in P1's hand: after Militia, P1 discards
+        // and then P0 decides. A declined Moat must leave both numbers as they would be.
+        let run = |holds_moat: bool| {
+            let card = if holds_moat { Moat } else { Copper };
+            let mut g = table(2)
+                .hand(P0, &[Militia, Village])
+                .deck(P0, &[Copper])
+                .hand(P1, &[card, Copper, Copper, Estate, Estate])
+                .start();
+            g.play(Village);
+            let before = g.decision_number().unwrap();
+            g.play(Militia);
+            let mut numbers = vec![before];
+            if holds_moat {
+                assert_eq!(g.req().purpose, Purpose::React);
+                let asked = g.decision_number().unwrap();
+                assert!(asked != before && asked % 1000 != 0, "in between: {asked}");
+                g.choose(P1, &[]);
+            }
+            assert_eq!(g.req().purpose, Purpose::Discard);
+            numbers.push(g.decision_number().unwrap());
+            g.choose(P1, &[Estate, Estate]);
+            assert_eq!(g.req().player, P0);
+            numbers.push(g.decision_number().unwrap());
+            (numbers, g.reply_numbers().len())
+        };
+        let (with_moat, replies_with) = run(true);
+        let (without, replies_without) = run(false);
+        assert_eq!(with_moat, without);
+        assert_eq!(
+            replies_with,
+            replies_without + 1,
+            "one more reply was logged"
+        );
+        assert_eq!(without, vec![1000, 2000, 3000]);
+    }
 }

@@ -154,11 +154,13 @@ pub struct GameView {
     pub coins: u32,
     /// Turns taken so far by all players together.
     pub turn_count: u32,
-    /// Whose decision the game waits for, and its number. Both are absent for everyone
-    /// but the asked player while a player is asked whether to reveal a Reaction: only
-    /// players holding one are asked, so naming them would give their hand away.
+    /// Whose decision the game waits for. Absent for everyone but the asked player while
+    /// a player is asked whether to reveal a Reaction: only players holding one are
+    /// asked, so naming them would give their hand away.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiting_for: Option<u8>,
+    /// The pending decision's number, in the asked seat's view only (a number others
+    /// could compare would tell them when a Reaction question was asked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<u64>,
     pub game_over: bool,
@@ -307,8 +309,10 @@ pub enum GameEvent {
 /// A question for one seat, with everything needed to answer it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct DecisionRequest {
-    /// The decision's number: name it in your `reply`. It is the number of replies the
-    /// game has accepted so far, so it only grows.
+    /// The decision's number: name it in your `reply`. An opaque id, unique within the
+    /// game but not increasing: every decision but a Reaction question is numbered
+    /// 1000 × the replies to such decisions so far, and Reaction questions take numbers
+    /// in between, so that asking one moves no number anyone else sees.
     pub decision: u64,
     pub seat: u8,
     /// The card asking; absent for the phase moves.

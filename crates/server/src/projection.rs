@@ -117,9 +117,10 @@ pub fn summary(room: &RoomState) -> wire::RoomSummary {
     }
 }
 
-/// The number of the pending decision: how many replies the game has accepted.
+/// The public number of the pending decision (0 when none is pending): see
+/// `Game::decision_number` for why it is not simply the count of replies.
 pub fn decision_id(game: &Game) -> u64 {
-    game.replies().len() as u64
+    game.decision_number().unwrap_or_default()
 }
 
 fn view(game: &Game, viewer: Viewer) -> wire::GameView {
@@ -179,8 +180,13 @@ fn view(game: &Game, viewer: Viewer) -> wire::GameView {
         coins,
         turn_count,
         waiting_for: waiting_for.map(|p| p.0),
-        // Hidden with `waiting_for` (a Reaction being considered): see the engine's view.
-        decision: waiting_for.and(game.pending()).map(|_| decision_id(game)),
+        // Only the asked seat is told the number: others learn whose turn it is from
+        // `waiting_for`, and a number they could compare would tell them when a
+        // Reaction question was asked (see `Game::decision_number`).
+        decision: game
+            .pending()
+            .filter(|r| viewer.is(r.player))
+            .map(|_| decision_id(game)),
         game_over,
     }
 }
@@ -219,9 +225,9 @@ fn result(room: &RoomState, game: &Game) -> wire::GameResult {
         replies: game
             .replies()
             .iter()
-            .enumerate()
-            .map(|(i, (p, r))| wire::NumberedReply {
-                decision: i as u64,
+            .zip(game.reply_numbers())
+            .map(|((p, r), n)| wire::NumberedReply {
+                decision: *n,
                 seat: p.0,
                 reply: reply(r),
             })

@@ -21,7 +21,7 @@ use crate::refusal::Refusal;
 use crate::store::{RoomLog, SeatRecord};
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
-use dominion_engine::{Agent, Game, Kingdom, PlayerId, Reply, Setup, Viewer, bots};
+use dominion_engine::{Agent, Game, Kingdom, PlayerId, Purpose, Reply, Setup, Viewer, bots};
 use dominion_protocol as wire;
 use dominion_protocol::{CloseCode, ErrorCode, ServerMessage};
 use state::{HumanSeat, RoomState, Seat};
@@ -633,6 +633,15 @@ impl Room {
             return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
         };
         let pending = decision_id(game);
+        // While a Reaction question is pending, whose it is stays secret (see
+        // `Game::decision_number`): every other seat gets the same answer, whatever
+        // number it names.
+        if req.purpose == Purpose::React && req.player.idx() != idx {
+            return Err(Refusal::new(
+                ErrorCode::StaleDecision,
+                format!("decision {decision} is not pending for you"),
+            ));
+        }
         if decision != pending {
             return Err(Refusal::new(
                 ErrorCode::StaleDecision,
@@ -666,7 +675,7 @@ impl Room {
                 "the game has not started",
             ));
         };
-        let index = decision_id(game);
+        let index = game.replies().len() as u64;
         match catch_unwind(AssertUnwindSafe(|| game.reply(player, reply.clone()))) {
             Ok(Ok(_events)) => {}
             Ok(Err(invalid)) => return Err(invalid.into()),
