@@ -172,6 +172,38 @@ cards! {
     Thief "thief" "Thief" 4 [ACTION | ATTACK] Base FirstOnly;
     Vassal "vassal" "Vassal" 3 [ACTION] Base SecondOnly;
     Woodcutter "woodcutter" "Woodcutter" 3 [ACTION] Base FirstOnly;
+    Courtyard "courtyard" "Courtyard" 2 [ACTION] Intrigue Both;
+    Lurker "lurker" "Lurker" 2 [ACTION] Intrigue SecondOnly;
+    Pawn "pawn" "Pawn" 2 [ACTION] Intrigue Both;
+    SecretChamber "secret_chamber" "Secret Chamber" 2 [ACTION | REACTION] Intrigue FirstOnly;
+    GreatHall "great_hall" "Great Hall" 3 [ACTION | VICTORY] Intrigue FirstOnly;
+    Masquerade "masquerade" "Masquerade" 3 [ACTION] Intrigue Both;
+    ShantyTown "shanty_town" "Shanty Town" 3 [ACTION] Intrigue Both;
+    Steward "steward" "Steward" 3 [ACTION] Intrigue Both;
+    Swindler "swindler" "Swindler" 3 [ACTION | ATTACK] Intrigue Both;
+    WishingWell "wishing_well" "Wishing Well" 3 [ACTION] Intrigue Both;
+    Baron "baron" "Baron" 4 [ACTION] Intrigue Both;
+    Bridge "bridge" "Bridge" 4 [ACTION] Intrigue Both;
+    Conspirator "conspirator" "Conspirator" 4 [ACTION] Intrigue Both;
+    Coppersmith "coppersmith" "Coppersmith" 4 [ACTION] Intrigue FirstOnly;
+    Diplomat "diplomat" "Diplomat" 4 [ACTION | REACTION] Intrigue SecondOnly;
+    Ironworks "ironworks" "Ironworks" 4 [ACTION] Intrigue Both;
+    Mill "mill" "Mill" 4 [ACTION | VICTORY] Intrigue SecondOnly;
+    MiningVillage "mining_village" "Mining Village" 4 [ACTION] Intrigue Both;
+    Scout "scout" "Scout" 4 [ACTION] Intrigue FirstOnly;
+    SecretPassage "secret_passage" "Secret Passage" 4 [ACTION] Intrigue SecondOnly;
+    Courtier "courtier" "Courtier" 5 [ACTION] Intrigue SecondOnly;
+    Duke "duke" "Duke" 5 [VICTORY] Intrigue Both;
+    Minion "minion" "Minion" 5 [ACTION | ATTACK] Intrigue Both;
+    Patrol "patrol" "Patrol" 5 [ACTION] Intrigue SecondOnly;
+    Replace "replace" "Replace" 5 [ACTION | ATTACK] Intrigue SecondOnly;
+    Saboteur "saboteur" "Saboteur" 5 [ACTION | ATTACK] Intrigue FirstOnly;
+    Torturer "torturer" "Torturer" 5 [ACTION | ATTACK] Intrigue Both;
+    TradingPost "trading_post" "Trading Post" 5 [ACTION] Intrigue Both;
+    Tribute "tribute" "Tribute" 5 [ACTION] Intrigue FirstOnly;
+    Upgrade "upgrade" "Upgrade" 5 [ACTION] Intrigue Both;
+    Harem "harem" "Harem" 6 [TREASURE | VICTORY] Intrigue Both;
+    Nobles "nobles" "Nobles" 6 [ACTION | VICTORY] Intrigue Both;
 }
 
 impl CardId {

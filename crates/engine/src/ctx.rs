@@ -182,6 +182,23 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Asks for a whole number from `min` to `max` (Secret Passage: how many cards go
+    /// above the one it places).
+    pub fn choose_number(&mut self, ask: Ask, min: u32, max: u32) -> Res<u32> {
+        match self.choose(ask.request(Prompt::ChooseNumber { min, max }))? {
+            Reply::Number(n) => Ok(n),
+            r => unreachable!("validated reply {r:?}"),
+        }
+    }
+
+    /// Asks to name one of `options` (Wishing Well).
+    pub fn name_card(&mut self, ask: Ask, options: Vec<CardId>) -> Res<CardId> {
+        match self.choose(ask.request(Prompt::NameCard { options }))? {
+            Reply::Name(c) => Ok(c),
+            r => unreachable!("validated reply {r:?}"),
+        }
+    }
+
     /// Asks for an order of `cards`; the answer lists them with the top card first.
     pub fn order(&mut self, ask: Ask, cards: Vec<CardId>) -> Res<Vec<CardId>> {
         match self.choose(ask.request(Prompt::OrderCards { cards }))? {
@@ -252,11 +269,13 @@ impl<'a> Ctx<'a> {
         min: u8,
         max: u8,
     ) -> Res<Vec<Mode>> {
-        let req = Ask::new(p, card, Purpose::ChooseModes).request(Prompt::ChooseModes {
-            options,
-            min,
-            max,
-        });
+        self.modes(Ask::new(p, card, Purpose::ChooseModes), options, min, max)
+    }
+
+    /// Asks for `min..=max` distinct modes of `options` (with `ask.about` set when the
+    /// chooser decides for another player's card).
+    pub fn modes(&mut self, ask: Ask, options: Vec<Mode>, min: u8, max: u8) -> Res<Vec<Mode>> {
+        let req = ask.request(Prompt::ChooseModes { options, min, max });
         match self.choose(req)? {
             Reply::Modes(m) => Ok(m),
             r => unreachable!("validated reply {r:?}"),

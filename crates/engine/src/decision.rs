@@ -49,6 +49,14 @@ pub enum Purpose {
     Play,
     /// Yes: put your whole deck into your discard pile (Chancellor).
     DiscardDeck,
+    /// Pass the chosen card to the next player (Masquerade).
+    Pass,
+    /// Reveal the chosen card (Courtier).
+    Reveal,
+    /// Name a card (Wishing Well).
+    Name,
+    /// Where in your deck to put a card: how many cards go above it (Secret Passage).
+    PlaceInDeck,
 }
 
 /// One of a card's labelled options (for "choose one"/"choose two" cards).
@@ -59,6 +67,30 @@ pub enum Mode {
     PlusAction,
     PlusBuy,
     PlusCoin,
+    /// +2 Cards (Steward).
+    PlusTwoCards,
+    /// +3 Cards (Nobles).
+    PlusThreeCards,
+    /// +2 Actions (Nobles).
+    PlusTwoActions,
+    /// +$2 (Steward, Minion).
+    PlusTwoCoins,
+    /// +$3 (Courtier).
+    PlusThreeCoins,
+    /// Gain a Gold (Courtier).
+    GainGold,
+    /// Trash 2 cards from your hand (Steward).
+    TrashTwo,
+    /// Discard your hand, +4 Cards; others with 5+ cards do the same (Minion's attack).
+    DiscardAndDraw,
+    /// Discard 2 cards (Torturer's victim).
+    DiscardTwo,
+    /// Gain a Curse to your hand (Torturer's victim).
+    GainCurse,
+    /// Trash an Action card from the Supply (Lurker).
+    TrashFromSupply,
+    /// Gain an Action card from the trash (Lurker).
+    GainFromTrash,
 }
 
 /// The shape of a question and its legal options.
@@ -98,6 +130,8 @@ pub enum Prompt {
     YesNo,
     /// Answer with [`Reply::Name`]: any one of `options`.
     NameCard { options: Vec<CardId> },
+    /// Answer with [`Reply::Number`]: a whole number from `min` to `max`.
+    ChooseNumber { min: u32, max: u32 },
 }
 
 /// A question addressed to one player.
@@ -127,6 +161,7 @@ pub enum Reply {
     Modes(Vec<Mode>),
     YesNo(bool),
     Name(CardId),
+    Number(u32),
 }
 
 /// Why a reply was refused. The game is unchanged when this is returned.
@@ -164,6 +199,7 @@ impl Prompt {
             Prompt::OrderCards { .. } => "order_cards",
             Prompt::YesNo => "yes_no",
             Prompt::NameCard { .. } => "name_card",
+            Prompt::ChooseNumber { .. } => "choose_number",
         }
     }
 
@@ -201,6 +237,7 @@ impl Prompt {
                 Some(Reply::Modes(options.clone()))
             }
             Prompt::NameCard { options } if options.len() == 1 => Some(Reply::Name(options[0])),
+            Prompt::ChooseNumber { min, max } if min == max => Some(Reply::Number(*min)),
             _ => None,
         }
     }
@@ -267,6 +304,13 @@ impl Prompt {
             }
             (Prompt::YesNo, Reply::YesNo(_)) => Ok(()),
             (Prompt::NameCard { options }, Reply::Name(c)) => one_of(options, *c),
+            (Prompt::ChooseNumber { min, max }, Reply::Number(n)) => {
+                if (*min..=*max).contains(n) {
+                    Ok(())
+                } else {
+                    Err(InvalidReply::NotAnOption(n.to_string()))
+                }
+            }
             _ => Err(wrong()),
         }
     }

@@ -14,31 +14,49 @@ pub struct Score {
     pub winner: bool,
 }
 
-/// The VP one copy of `card` is worth in a deck of `deck_size` cards (Gardens: 1 per
-/// full 10 cards).
-pub fn card_vp(card: CardId, deck_size: usize) -> i32 {
+/// What the worth of cards that count other cards depends on: the owner's whole deck.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Deck {
+    /// Every card the player has.
+    pub size: usize,
+    /// Duchies among them (Duke).
+    pub duchies: usize,
+}
+
+impl Deck {
+    fn of(cards: impl Iterator<Item = CardId>) -> Deck {
+        cards.fold(Deck::default(), |d, c| Deck {
+            size: d.size + 1,
+            duchies: d.duchies + usize::from(c == CardId::Duchy),
+        })
+    }
+}
+
+/// The VP one copy of `card` is worth in `deck` (Gardens: 1 per full 10 cards; Duke: 1
+/// per Duchy). Cards of two types are worth their VP whatever else they are.
+pub fn card_vp(card: CardId, deck: Deck) -> i32 {
     match card {
-        CardId::Estate => 1,
+        CardId::Estate | CardId::GreatHall | CardId::Mill => 1,
+        CardId::Harem | CardId::Nobles => 2,
         CardId::Duchy => 3,
         CardId::Province => 6,
         CardId::Curse => -1,
-        CardId::Gardens => (deck_size / 10) as i32,
+        CardId::Gardens => (deck.size / 10) as i32,
+        CardId::Duke => deck.duchies as i32,
         _ => 0,
     }
 }
 
 pub fn player_vp(pl: &PlayerState) -> i32 {
-    let size = pl.card_count();
-    pl.all_cards().map(|c| card_vp(c, size)).sum()
+    let deck = Deck::of(pl.all_cards());
+    pl.all_cards().map(|c| card_vp(c, deck)).sum()
 }
 
 /// `pl`'s VP if they gained one more `card` (a bot weighing a game-ending gain).
 pub fn vp_after_gaining(pl: &PlayerState, card: CardId) -> i32 {
-    let size = pl.card_count() + 1;
-    pl.all_cards()
-        .chain(std::iter::once(card))
-        .map(|c| card_vp(c, size))
-        .sum()
+    let all = || pl.all_cards().chain(std::iter::once(card));
+    let deck = Deck::of(all());
+    all().map(|c| card_vp(c, deck)).sum()
 }
 
 /// Scores and winners for the state as it stands.
@@ -99,6 +117,20 @@ mod tests {
         pl.deck.pop();
         assert_eq!(vp_after_gaining(&pl, Copper), 2 * 4 + 1);
         assert_eq!(vp_after_gaining(&pl, Gardens), 3 * 4 + 1);
+    }
+
+    #[test]
+    fn duke_counts_duchies_and_two_type_cards_are_worth_their_vp() {
+        use CardId::*;
+        let pl = PlayerState {
+            hand: vec![Duke, Duke, Duchy, Duchy, Duchy],
+            deck: vec![GreatHall, Mill, Harem, Nobles, Copper],
+            ..PlayerState::default()
+        };
+        // Dukes 2 × 3, Duchies 3 × 3, Great Hall 1, Mill 1, Harem 2, Nobles 2.
+        assert_eq!(player_vp(&pl), 6 + 9 + 1 + 1 + 2 + 2);
+        assert_eq!(vp_after_gaining(&pl, Duchy), 2 * 4 + 4 * 3 + 6);
+        assert_eq!(vp_after_gaining(&pl, Duke), 3 * 3 + 9 + 6);
     }
 
     #[test]

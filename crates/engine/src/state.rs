@@ -95,6 +95,10 @@ pub struct TurnState {
     pub silver_played: bool,
     /// How much every card costs less this turn (Bridge).
     pub cost_reduction: u32,
+    /// Extra coins each Copper played this turn produces (Coppersmith). Omitted from the
+    /// serialization while 0, so states that never had one hash as before.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub copper_bonus: u32,
     /// Cards put into play this turn that have left play since (Feast trashing itself),
     /// by their play number (see `Play::id`). A card played twice by Throne Room reads
     /// this to know whether its second resolution may still move it. Omitted from the
@@ -115,9 +119,14 @@ impl TurnState {
             merchants: 0,
             silver_played: false,
             cost_reduction: 0,
+            copper_bonus: 0,
             left_play: Vec::new(),
         }
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Default for TurnState {

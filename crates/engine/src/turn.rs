@@ -247,7 +247,8 @@ fn reactions(cx: &mut Ctx, attack: CardId) -> Res<u8> {
                     .hand
                     .iter()
                     .copied()
-                    .filter(|c| c.is(Types::REACTION) && !revealed.contains(c)),
+                    .filter(|c| c.is(Types::REACTION) && !revealed.contains(c))
+                    .filter(|c| cards::can_react(cx.st, *c, v)),
             );
             if options.is_empty() {
                 break;

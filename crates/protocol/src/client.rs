@@ -110,6 +110,8 @@ pub enum Reply {
     YesNo { yes: bool },
     /// A card named from `options` (`name_card`).
     Name { card: CardKey },
+    /// A number from `min` to `max` (`choose_number`).
+    Number { number: u32 },
 }
 
 /// Everything a room is created with.

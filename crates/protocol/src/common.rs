@@ -67,6 +67,15 @@ pub enum Purpose {
     Play,
     /// Answer yes to put your whole deck into your discard pile (Chancellor).
     DiscardDeck,
+    /// Pass the chosen card to the next player (Masquerade); everyone chooses before
+    /// anyone receives.
+    Pass,
+    /// Reveal the chosen card (Courtier: one choice per type it has).
+    Reveal,
+    /// Name a card (Wishing Well).
+    Name,
+    /// Where in your deck the card goes: the number of cards above it (Secret Passage).
+    PlaceInDeck,
 }
 
 /// The printings a random kingdom draws from.
@@ -91,6 +100,30 @@ pub enum Mode {
     PlusAction,
     PlusBuy,
     PlusCoin,
+    /// +2 Cards (Steward).
+    PlusTwoCards,
+    /// +3 Cards (Nobles).
+    PlusThreeCards,
+    /// +2 Actions (Nobles).
+    PlusTwoActions,
+    /// +$2 (Steward, Minion).
+    PlusTwoCoins,
+    /// +$3 (Courtier).
+    PlusThreeCoins,
+    /// Gain a Gold (Courtier).
+    GainGold,
+    /// Trash 2 cards from your hand (Steward).
+    TrashTwo,
+    /// Discard your hand and draw 4; every other player with 5+ cards does too (Minion).
+    DiscardAndDraw,
+    /// Discard 2 cards (Torturer's victim).
+    DiscardTwo,
+    /// Gain a Curse to your hand (Torturer's victim).
+    GainCurse,
+    /// Trash an Action card from the Supply (Lurker).
+    TrashFromSupply,
+    /// Gain an Action card from the trash (Lurker).
+    GainFromTrash,
 }
 
 /// Where a gained card went.

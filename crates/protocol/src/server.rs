@@ -367,6 +367,8 @@ pub enum Prompt {
     YesNo,
     /// Answer `name`: one of `options`.
     NameCard { options: Vec<CardKey> },
+    /// Answer `number`: a whole number from `min` to `max`.
+    ChooseNumber { min: u32, max: u32 },
 }
 
 /// How a game ended, sent to everyone in the room.

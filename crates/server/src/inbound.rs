@@ -135,6 +135,7 @@ pub fn reply(r: &wire::Reply) -> Result<Reply, Refusal> {
         wire::Reply::Modes { modes } => Reply::Modes(modes.iter().map(|m| mode(*m)).collect()),
         wire::Reply::YesNo { yes } => Reply::YesNo(*yes),
         wire::Reply::Name { card: c } => Reply::Name(card(c)?),
+        wire::Reply::Number { number } => Reply::Number(*number),
     })
 }
 
@@ -171,6 +172,18 @@ fn mode(m: wire::Mode) -> Mode {
         wire::Mode::PlusAction => Mode::PlusAction,
         wire::Mode::PlusBuy => Mode::PlusBuy,
         wire::Mode::PlusCoin => Mode::PlusCoin,
+        wire::Mode::PlusTwoCards => Mode::PlusTwoCards,
+        wire::Mode::PlusThreeCards => Mode::PlusThreeCards,
+        wire::Mode::PlusTwoActions => Mode::PlusTwoActions,
+        wire::Mode::PlusTwoCoins => Mode::PlusTwoCoins,
+        wire::Mode::PlusThreeCoins => Mode::PlusThreeCoins,
+        wire::Mode::GainGold => Mode::GainGold,
+        wire::Mode::TrashTwo => Mode::TrashTwo,
+        wire::Mode::DiscardAndDraw => Mode::DiscardAndDraw,
+        wire::Mode::DiscardTwo => Mode::DiscardTwo,
+        wire::Mode::GainCurse => Mode::GainCurse,
+        wire::Mode::TrashFromSupply => Mode::TrashFromSupply,
+        wire::Mode::GainFromTrash => Mode::GainFromTrash,
     }
 }
 

@@ -383,6 +383,10 @@ fn prompt(p: &Prompt) -> wire::Prompt {
         Prompt::NameCard { options } => wire::Prompt::NameCard {
             options: keys(options),
         },
+        Prompt::ChooseNumber { min, max } => wire::Prompt::ChooseNumber {
+            min: *min,
+            max: *max,
+        },
     }
 }
 
@@ -399,6 +403,7 @@ fn reply(r: &Reply) -> wire::Reply {
         },
         Reply::YesNo(yes) => wire::Reply::YesNo { yes: *yes },
         Reply::Name(c) => wire::Reply::Name { card: key(*c) },
+        Reply::Number(n) => wire::Reply::Number { number: *n },
     }
 }
 
@@ -448,6 +453,10 @@ fn purpose(p: Purpose) -> wire::Purpose {
         Purpose::SetAside => wire::Purpose::SetAside,
         Purpose::Play => wire::Purpose::Play,
         Purpose::DiscardDeck => wire::Purpose::DiscardDeck,
+        Purpose::Pass => wire::Purpose::Pass,
+        Purpose::Reveal => wire::Purpose::Reveal,
+        Purpose::Name => wire::Purpose::Name,
+        Purpose::PlaceInDeck => wire::Purpose::PlaceInDeck,
     }
 }
 
@@ -469,6 +478,18 @@ fn mode(m: Mode) -> wire::Mode {
         Mode::PlusAction => wire::Mode::PlusAction,
         Mode::PlusBuy => wire::Mode::PlusBuy,
         Mode::PlusCoin => wire::Mode::PlusCoin,
+        Mode::PlusTwoCards => wire::Mode::PlusTwoCards,
+        Mode::PlusThreeCards => wire::Mode::PlusThreeCards,
+        Mode::PlusTwoActions => wire::Mode::PlusTwoActions,
+        Mode::PlusTwoCoins => wire::Mode::PlusTwoCoins,
+        Mode::PlusThreeCoins => wire::Mode::PlusThreeCoins,
+        Mode::GainGold => wire::Mode::GainGold,
+        Mode::TrashTwo => wire::Mode::TrashTwo,
+        Mode::DiscardAndDraw => wire::Mode::DiscardAndDraw,
+        Mode::DiscardTwo => wire::Mode::DiscardTwo,
+        Mode::GainCurse => wire::Mode::GainCurse,
+        Mode::TrashFromSupply => wire::Mode::TrashFromSupply,
+        Mode::GainFromTrash => wire::Mode::GainFromTrash,
     }
 }
 

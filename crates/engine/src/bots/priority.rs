@@ -345,6 +345,7 @@ impl Agent for PriorityBot {
             // Chancellor (Purpose::DiscardDeck): always yes (bots.md).
             Prompt::YesNo => Reply::YesNo(true),
             Prompt::NameCard { options } => Reply::Name(options[0]),
+            Prompt::ChooseNumber { min, .. } => Reply::Number(*min),
         }
     }
 }

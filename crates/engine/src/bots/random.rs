@@ -63,6 +63,7 @@ impl Agent for RandomBot {
             }
             Prompt::YesNo => Reply::YesNo(rng.random()),
             Prompt::NameCard { options } => Reply::Name(*options.choose(rng).expect("options")),
+            Prompt::ChooseNumber { min, max } => Reply::Number(rng.random_range(*min..=*max)),
         }
     }
 }

@@ -2,8 +2,9 @@
 
 use crate::ctx::{Ctx, Res};
 
+/// Copper: $1, plus whatever Coppersmiths played this turn add.
 pub fn copper(cx: &mut Ctx) -> Res {
-    cx.plus_coins(1);
+    cx.plus_coins(1 + cx.st.turn.copper_bonus);
     Ok(())
 }
 

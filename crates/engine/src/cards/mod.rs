@@ -6,38 +6,70 @@
 
 use crate::card::CardId;
 use crate::ctx::{Ctx, Play, Res};
-use crate::state::PlayerId;
+use crate::state::{PlayerId, State};
 
 mod adventurer;
 mod artisan;
 mod bandit;
+mod baron;
 mod basic;
+mod bridge;
 mod bureaucrat;
 mod cellar;
 mod chancellor;
 mod chapel;
+mod conspirator;
+mod coppersmith;
 mod council_room;
+mod courtier;
+mod courtyard;
+mod diplomat;
+mod duke;
 mod feast;
 mod festival;
 mod gardens;
+mod great_hall;
 mod harbinger;
+mod harem;
+mod ironworks;
 mod laboratory;
 mod library;
+mod lurker;
 mod market;
+mod masquerade;
 mod merchant;
 mod militia;
+mod mill;
 mod mine;
+mod mining_village;
+mod minion;
 mod moat;
 mod moneylender;
+mod nobles;
+mod patrol;
+mod pawn;
 mod poacher;
 mod remodel;
+mod replace;
+mod saboteur;
+mod scout;
+mod secret_chamber;
+mod secret_passage;
 mod sentry;
+mod shanty_town;
 mod smithy;
 mod spy;
+mod steward;
+mod swindler;
 mod thief;
 mod throne_room;
+mod torturer;
+mod trading_post;
+mod tribute;
+mod upgrade;
 mod vassal;
 mod village;
+mod wishing_well;
 mod witch;
 mod woodcutter;
 mod workshop;
@@ -69,7 +101,38 @@ pub(crate) fn on_play(cx: &mut Ctx, play: &Play) -> Res {
         Market => market::play(cx, play),
         Mine => mine::play(cx, play),
         Witch => witch::play(cx, play),
-        Gardens => Ok(()),
+        Gardens | Duke => Ok(()),
+        Courtyard => courtyard::play(cx, play),
+        Lurker => lurker::play(cx, play),
+        Pawn => pawn::play(cx, play),
+        SecretChamber => secret_chamber::play(cx, play),
+        GreatHall => great_hall::play(cx, play),
+        Masquerade => masquerade::play(cx, play),
+        ShantyTown => shanty_town::play(cx, play),
+        Steward => steward::play(cx, play),
+        Swindler => swindler::play(cx, play),
+        WishingWell => wishing_well::play(cx, play),
+        Baron => baron::play(cx, play),
+        Bridge => bridge::play(cx, play),
+        Conspirator => conspirator::play(cx, play),
+        Coppersmith => coppersmith::play(cx, play),
+        Diplomat => diplomat::play(cx, play),
+        Ironworks => ironworks::play(cx, play),
+        Mill => mill::play(cx, play),
+        MiningVillage => mining_village::play(cx, play),
+        Scout => scout::play(cx, play),
+        SecretPassage => secret_passage::play(cx, play),
+        Courtier => courtier::play(cx, play),
+        Minion => minion::play(cx, play),
+        Patrol => patrol::play(cx, play),
+        Replace => replace::play(cx, play),
+        Saboteur => saboteur::play(cx, play),
+        Torturer => torturer::play(cx, play),
+        TradingPost => trading_post::play(cx, play),
+        Tribute => tribute::play(cx, play),
+        Upgrade => upgrade::play(cx, play),
+        Harem => harem::play(cx, play),
+        Nobles => nobles::play(cx, play),
         Adventurer => adventurer::play(cx, play),
         Artisan => artisan::play(cx, play),
         Bandit => bandit::play(cx, play),
@@ -88,11 +151,22 @@ pub(crate) fn on_play(cx: &mut Ctx, play: &Play) -> Res {
     }
 }
 
+/// Whether `who` may reveal the Reaction `card` against an Attack now (Diplomat needs
+/// 5 or more cards in hand).
+pub(crate) fn can_react(st: &State, card: CardId, who: PlayerId) -> bool {
+    match card {
+        CardId::Diplomat => st.player(who).hand.len() >= 5,
+        _ => true,
+    }
+}
+
 /// `who` has revealed the Reaction `card` against an Attack. Returns whether it makes
 /// them unaffected by that Attack.
-pub(crate) fn react(_cx: &mut Ctx, card: CardId, _who: PlayerId) -> Res<bool> {
+pub(crate) fn react(cx: &mut Ctx, card: CardId, who: PlayerId) -> Res<bool> {
     match card {
         CardId::Moat => Ok(true),
+        CardId::SecretChamber => secret_chamber::react(cx, who),
+        CardId::Diplomat => diplomat::react(cx, who),
         _ => Ok(false),
     }
 }

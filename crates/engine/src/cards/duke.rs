@@ -1,0 +1,1 @@
+//! Duke: TODO (Victory: its worth is in `score::card_vp`).
