@@ -53,11 +53,12 @@ mod tests {
             }
         );
         g.choose(P0, &[Silver]);
-        // Only Treasures costing up to $6 are offered; no Victory cards.
+        // Only Treasures costing up to $6 are offered (Harem is one too); no Victory
+        // cards.
         assert_eq!(
             g.prompt(),
             &Prompt::ChoosePile {
-                options: vec![Copper, Silver, Gold],
+                options: vec![Copper, Silver, Gold, Harem],
                 optional: false
             }
         );
