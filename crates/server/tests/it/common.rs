@@ -382,6 +382,10 @@ pub struct Curious {
     wants: Vec<String>,
     bought: BTreeSet<String>,
     played: BTreeSet<String>,
+    /// Questions answered so far: the optional choices alternate with it. (Not the
+    /// decision number, an opaque id: most are multiples of 1000, all Reaction
+    /// questions' are not.)
+    answered: u64,
 }
 
 impl Curious {
@@ -390,12 +394,14 @@ impl Curious {
             wants: wants.to_vec(),
             bought: BTreeSet::new(),
             played: BTreeSet::new(),
+            answered: 0,
         }
     }
 
     pub fn reply(&mut self, d: &Value) -> Value {
         let p = &d["prompt"];
-        let n = d["decision"].as_u64().unwrap();
+        let n = self.answered;
+        self.answered += 1;
         let strs = |v: &Value| -> Vec<String> {
             v.as_array()
                 .map(|a| {
@@ -501,7 +507,8 @@ pub fn engine_reply(r: &Value) -> Reply {
 
 /// Rebuilds a finished game from the record in its `game_over` message (setup, seed,
 /// replies) with the engine, calling `each` on the game before the first reply and
-/// after every one.
+/// after every one. Each reply in the record must name the number the engine gives the
+/// decision it answers.
 pub fn replay_record(result: &Value, mut each: impl FnMut(&Game)) -> Game {
     let setup = &result["setup"];
     assert_eq!(
@@ -523,7 +530,12 @@ pub fn replay_record(result: &Value, mut each: impl FnMut(&Game)) -> Game {
     let seed: u64 = result["seed"].as_str().unwrap().parse().unwrap();
     let mut game = Game::new(&setup, seed).unwrap();
     each(&game);
-    for r in result["replies"].as_array().unwrap() {
+    for (i, r) in result["replies"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(
+            r["decision"].as_u64(),
+            game.decision_number(),
+            "reply {i} of the record names the decision it answered: {r}"
+        );
         let seat = PlayerId(r["seat"].as_u64().unwrap() as u8);
         game.reply(seat, engine_reply(&r["reply"]))
             .expect("the record replays");

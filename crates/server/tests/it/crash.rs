@@ -10,7 +10,8 @@ use crate::process::{
 };
 use dominion_engine::{Game, PlayerId};
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
+use std::cmp::Ordering as Order;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,8 +40,9 @@ struct Player {
     acked: Vec<(u64, Value)>,
     /// Replies sent whose result had not been seen when the server died.
     in_doubt: u64,
-    /// Every decision below this was answered and acknowledged.
-    floor: u64,
+    /// The latest decision (in game order: see [`game_order`]) answered and acknowledged;
+    /// every one before it was too.
+    floor: Option<u64>,
     /// Resumes that were answered with `seated`.
     resumes: u64,
     /// The `game_over` frame, or the history record if the room was gone after a restart.
@@ -55,11 +57,46 @@ struct Outstanding {
     reply: Value,
 }
 
+/// How two decision numbers of one game compare in time. Numbers are unique but not
+/// increasing: every decision but a Reaction question is numbered 1000 × the replies to
+/// such decisions so far, and a Reaction question takes `1000 × s + 1 + k` (its `k`-th
+/// since), so it comes after the decisions numbered below `1000 × s` and before `1000 × s`
+/// itself, the next other decision.
+fn game_order(a: u64, b: u64) -> Order {
+    let key = |n: u64| match n % 1000 {
+        0 => (n / 1000, u64::MAX),
+        react => (n / 1000, react),
+    };
+    key(a).cmp(&key(b))
+}
+
+#[test]
+fn game_order_puts_reaction_questions_before_the_decision_after_them() {
+    // 1000, then Reaction questions 2001 and 2002, then 2000, then 3000.
+    let asked = [1000, 2001, 2002, 2000, 3000];
+    for (i, a) in asked.iter().enumerate() {
+        for (j, b) in asked.iter().enumerate() {
+            assert_eq!(game_order(*a, *b), i.cmp(&j), "{a} against {b}");
+        }
+    }
+}
+
 impl Player {
+    /// Whether the game asking `d` means an acknowledged reply was lost: `d` is not
+    /// after the latest acknowledged decision.
+    fn lost_at(&self, d: u64) -> Option<u64> {
+        self.floor.filter(|&f| game_order(d, f) != Order::Greater)
+    }
+
     fn acknowledge(&mut self, out: &mut Option<Outstanding>, acks: &AtomicU64, notify: &Notify) {
         if let Some(o) = out.take() {
             self.acked.push((o.decision, o.reply));
-            self.floor = self.floor.max(o.decision + 1);
+            if self
+                .floor
+                .is_none_or(|f| game_order(o.decision, f) == Order::Greater)
+            {
+                self.floor = Some(o.decision);
+            }
             acks.fetch_add(1, Ordering::SeqCst);
             notify.notify_one();
         }
@@ -124,20 +161,28 @@ async fn play_one_life(
                         }
                     }
                 }
+                // A view carries the decision number in the asked seat's view only.
                 let view = &v["view"];
                 if view["game_over"] == true {
                     p.acknowledge(&mut out, &acks, &notify);
                 } else if let Some(d) = view["decision"].as_u64() {
-                    if d < p.floor {
+                    if let Some(f) = p.lost_at(d) {
                         return Err(format!(
-                            "{who}: the game waits for decision {d}, but decision {} was \
-                             answered and acknowledged: an acknowledged reply was lost",
-                            p.floor - 1
+                            "{who}: the game waits for decision {d}, but decision {f} (no \
+                             earlier) was answered and acknowledged: an acknowledged reply \
+                             was lost"
                         ));
                     }
-                    if out.as_ref().is_some_and(|o| d > o.decision) {
+                    if out
+                        .as_ref()
+                        .is_some_and(|o| game_order(d, o.decision) == Order::Greater)
+                    {
                         p.acknowledge(&mut out, &acks, &notify);
                     }
+                } else if out.is_some() {
+                    // The reply's decision was pending and this seat's: now none of this
+                    // seat's is, so the reply was applied.
+                    p.acknowledge(&mut out, &acks, &notify);
                 }
             }
             "decision" => {
@@ -145,11 +190,10 @@ async fn play_one_life(
                 if v["seat"] != p.seat {
                     return Err(format!("{who}: got another seat's decision {v}"));
                 }
-                if d < p.floor {
+                if let Some(f) = p.lost_at(d) {
                     return Err(format!(
-                        "{who}: asked decision {d} again, though decision {} was answered \
-                         and acknowledged: an acknowledged reply was lost",
-                        p.floor - 1
+                        "{who}: asked decision {d}, though decision {f} (no earlier) was \
+                         answered and acknowledged: an acknowledged reply was lost"
                     ));
                 }
                 if let Some(o) = &out {
@@ -209,7 +253,7 @@ fn seat_player(c: &Client, room: &str) -> Player {
         last_id: c.last_id(),
         acked: Vec::new(),
         in_doubt: 0,
-        floor: 0,
+        floor: None,
         resumes: 0,
         over: None,
     }
@@ -255,13 +299,15 @@ enum Moment {
     Acks(u64),
 }
 
-/// A `game_over` frame against the served record and its replay.
+/// A `game_over` frame against the served record and its replay (`numbers`: the
+/// decision number each reply answered, by the replay).
 fn compare_game_over(
     p: &Player,
     over: &Value,
     history: &Value,
     scores: &Value,
     record: &dominion_engine::GameRecord,
+    numbers: &[u64],
 ) {
     assert_eq!(
         score_fields(&over["scores"]),
@@ -288,6 +334,17 @@ fn compare_game_over(
         p.name,
         told.len(),
         record.replies.len()
+    );
+    let told: Vec<u64> = over["replies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["decision"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        told, numbers,
+        "{}: the decision numbers in game_over differ from the replay's",
+        p.name
     );
 }
 
@@ -426,6 +483,19 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
             "room {room}: the replayed log does not end the game"
         );
         let scores = wire_scores(&game.scores());
+        // Where each decision's reply is in the log.
+        let position: BTreeMap<u64, usize> = game
+            .reply_numbers()
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (*n, i))
+            .collect();
+        assert_eq!(
+            position.len(),
+            record.replies.len(),
+            "room {room}: decision numbers repeat: {:?}",
+            game.reply_numbers()
+        );
         assert_eq!(
             score_fields(&history["scores"]),
             scores,
@@ -433,7 +503,7 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
         );
         for p in players.iter().filter(|p| &p.room == room) {
             let over = p.over.as_ref().unwrap();
-            compare_game_over(p, over, &history, &scores, &record);
+            compare_game_over(p, over, &history, &scores, &record, game.reply_numbers());
             // The point of it all: every acknowledged reply is in the log, where it was.
             let mut decisions = BTreeSet::new();
             for (d, wire) in &p.acked {
@@ -442,12 +512,13 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
                     "{}: decision {d} acknowledged twice",
                     p.name
                 );
-                let logged = record.replies.get(*d as usize);
+                let at = position.get(d);
+                let logged = at.and_then(|&i| record.replies.get(i));
                 let expected = (PlayerId(p.seat as u8), engine_reply(wire));
                 assert!(
                     logged == Some(&expected),
                     "{} (room {room}): acknowledged reply {wire} to decision {d} is not in the \
-                     log (log has {logged:?})",
+                     log (at {at:?} the log has {logged:?})",
                     p.name
                 );
             }

@@ -1,7 +1,9 @@
 //! A player who holds Moat and chooses not to reveal it cannot be identified: while a
 //! player is asked whether to reveal a Reaction, no other seat (nor a spectator) is told
 //! whom the game waits for. Only holders of a Reaction are asked, so naming them would
-//! give their hand away.
+//! give their hand away. Nor do the decision numbers tell: a Reaction question takes a
+//! number between two others, so the numbers everyone else gets are what they would be
+//! had it not been asked.
 
 use crate::common::{Client, config, simple_reply, start};
 use serde_json::{Value, json};
@@ -50,6 +52,7 @@ async fn a_player_declining_to_reveal_moat_is_not_named_to_anyone_else() {
 
     let mut windows = 0;
     let mut declined = 0;
+    let mut numbers_checked = 0;
     for (holder, seat) in &clients[..3] {
         let holder_seat = seat.unwrap();
         let mut events = BTreeMap::new();
@@ -61,6 +64,13 @@ async fn a_player_declining_to_reveal_moat_is_not_named_to_anyone_else() {
             }
             assert_eq!(v["prompt"]["options"], json!(["moat"]), "{v}");
             declined += 1;
+            let asked = v["decision"].as_u64().unwrap();
+            assert_ne!(
+                asked % 1000,
+                0,
+                "a Reaction question is numbered in between: {v}"
+            );
+            let base = asked - asked % 1000;
             // The Attack this question answers: the last one played before it.
             let (&attack, played) = events
                 .iter()
@@ -97,6 +107,16 @@ async fn a_player_declining_to_reveal_moat_is_not_named_to_anyone_else() {
                     }
                 }
                 windows += 1;
+                // The next decision of its own another seat gets (but a Reaction question)
+                // is numbered as if no Reaction question had been asked.
+                if let Some(n) = other_seat.and_then(|_| next_decision(other, attack)) {
+                    assert!(
+                        n % 1000 == 0 && n >= base,
+                        "{}: decision {n} after seat {holder_seat} declined Moat at {asked}",
+                        other.name
+                    );
+                    numbers_checked += 1;
+                }
             }
         }
     }
@@ -105,6 +125,57 @@ async fn a_player_declining_to_reveal_moat_is_not_named_to_anyone_else() {
         "a Moat holder declined at least once ({declined}), and each time the three \
          others' frames were checked ({windows})"
     );
+    assert!(
+        numbers_checked >= declined,
+        "other seats got decisions after the declined Moats ({numbers_checked})"
+    );
+    check_numbers(&clients);
+}
+
+/// Every decision a seat got is numbered as the protocol says: a multiple of 1000 unless
+/// it is a Reaction question; and the record's decision numbers are, in order, 0, 1000,
+/// 2000, … for the replies to other questions, whatever Reaction questions came between
+/// (those are numbered `1000 × s + 1`, `+ 2`, … before decision `1000 × s`).
+fn check_numbers(clients: &[(&Client, Option<u64>)]) {
+    let mut purposes = BTreeMap::new();
+    for (c, _) in &clients[..3] {
+        for v in frames(c).filter(|v| v["type"] == "decision") {
+            let n = v["decision"].as_u64().unwrap();
+            assert_eq!(n % 1000 == 0, v["purpose"] != "react", "{}: {v}", c.name);
+            purposes.insert(n, v["purpose"].clone());
+        }
+    }
+    let over = frames(clients[0].0)
+        .find(|v| v["type"] == "game_over")
+        .expect("game_over received");
+    let (mut settled, mut reacts) = (0, 0);
+    for r in over["replies"].as_array().unwrap() {
+        let n = r["decision"].as_u64().unwrap();
+        let purpose = purposes
+            .get(&n)
+            .unwrap_or_else(|| panic!("reply {r} answers a decision no seat was asked"));
+        if purpose == "react" {
+            assert_eq!(n, 1000 * settled + 1 + reacts, "{r}");
+            reacts += 1;
+        } else {
+            assert_eq!(n, 1000 * settled, "{r}");
+            settled += 1;
+            reacts = 0;
+        }
+    }
+}
+
+/// The number of the first decision other than a Reaction question that `c` got after
+/// the frame holding event `n`, if any.
+fn next_decision(c: &Client, n: u64) -> Option<u64> {
+    frames(c)
+        .skip_while(|f| !ends_at(f, n))
+        .find(|f| f["type"] == "decision" && f["purpose"] != "react")
+        .map(|f| f["decision"].as_u64().unwrap())
+}
+
+fn frames(c: &Client) -> impl Iterator<Item = Value> + '_ {
+    c.frames.iter().map(|f| serde_json::from_str(f).unwrap())
 }
 
 /// Plays with `simple_reply`, first buying the Attacks and two Moats, and never

@@ -251,28 +251,40 @@ struct Truth {
     /// The first step at which the game had emitted this many events: the state a
     /// frame carrying the events up to there was made from.
     by_events: BTreeMap<usize, usize>,
+    /// The step at which the decision with this number was pending.
+    by_number: BTreeMap<u64, usize>,
 }
 
 struct Step {
     players: Vec<PlayerState>,
     pending: Option<Request>,
+    /// The pending decision's number (`Game::decision_number`).
+    number: Option<u64>,
 }
 
 impl Truth {
     fn replay(result: &Value) -> Truth {
         let mut steps = Vec::new();
         let mut by_events = BTreeMap::new();
+        let mut by_number = BTreeMap::new();
         let game = replay_record(result, |game| {
             by_events.entry(game.events().len()).or_insert(steps.len());
+            let number = game.decision_number();
+            if let Some(n) = number {
+                let again = by_number.insert(n, steps.len());
+                assert_eq!(again, None, "decision number {n} given twice");
+            }
             steps.push(Step {
                 players: game.state().players.clone(),
                 pending: game.pending().cloned(),
+                number,
             });
         });
         Truth {
             game,
             steps,
             by_events,
+            by_number,
         }
     }
 
@@ -334,12 +346,16 @@ fn check_frames(
 /// A decision goes only to the seat asked, is exactly the engine's question, and offers
 /// only cards the asked seat may know: its own, or revealed ones.
 fn check_decision(truth: &Truth, v: &Value, seat: Option<u8>, who: &str) {
-    let n = v["decision"].as_u64().unwrap() as usize;
-    let step = &truth.steps[n];
+    let n = v["decision"].as_u64().unwrap();
+    let at = *truth
+        .by_number
+        .get(&n)
+        .unwrap_or_else(|| panic!("{who} got decision {n}, but no decision had that number"));
+    let step = &truth.steps[at];
     let req = step
         .pending
         .as_ref()
-        .unwrap_or_else(|| panic!("{who} got decision {n}, but nothing was pending"));
+        .expect("a numbered decision is pending");
     assert_eq!(
         seat,
         Some(req.player.0),
@@ -415,10 +431,11 @@ const SEAT_KEYS: &[&str] = &[
 ];
 
 /// A view shows its seat's hand as it truly is, every other zone as the public facts
-/// (counts, the discard pile's top, cards in play and revealed), nothing else; and
-/// whom the game waits for, except a Reaction question to anyone but the viewer.
-fn check_view(truth: &Truth, view: &Value, number: usize, seat: Option<u8>, who: &str) {
-    let step = &truth.steps[number];
+/// (counts, the discard pile's top, cards in play and revealed), nothing else; whom the
+/// game waits for, except a Reaction question to anyone but the viewer; and the pending
+/// decision's number to the asked seat only (others could compare numbers).
+fn check_view(truth: &Truth, view: &Value, at: usize, seat: Option<u8>, who: &str) {
+    let step = &truth.steps[at];
     for k in view.as_object().unwrap().keys() {
         assert!(VIEW_KEYS.contains(&k.as_str()), "{who}: view carries {k}");
     }
@@ -460,9 +477,24 @@ fn check_view(truth: &Truth, view: &Value, number: usize, seat: Option<u8>, who:
         }
         Some(req) => {
             assert_eq!(view["waiting_for"], req.player.0, "{who}");
-            assert_eq!(view["decision"], number, "{who}");
+            if seat == Some(req.player.0) {
+                assert_eq!(
+                    view.get("decision").and_then(Value::as_u64),
+                    step.number,
+                    "{who}: the number of its own decision"
+                );
+            } else {
+                assert!(
+                    view.get("decision").is_none(),
+                    "{who} is told the number of seat {}'s decision: {view}",
+                    req.player
+                );
+            }
         }
-        None => assert!(view.get("waiting_for").is_none(), "{who}"),
+        None => assert!(
+            view.get("waiting_for").is_none() && view.get("decision").is_none(),
+            "{who}: {view}"
+        ),
     }
 }
 

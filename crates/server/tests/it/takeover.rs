@@ -147,14 +147,22 @@ async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Ve
     assert_eq!(bot_playing, BTreeSet::from([0, 1]));
     assert!(!ran_out.is_empty(), "Bob had card decisions to let run out");
 
-    // Who answered what: the humans know which decisions they answered; every other
-    // reply for their seats came from a stand-in.
+    // Who answered what: the humans know which decisions they answered (by number; each
+    // reply in the record names its decision's number, which `replay_record` checks
+    // against the engine's); every other reply for their seats came from a stand-in.
     let mut asked: Vec<Option<Request>> = Vec::new();
     replay_record(&over, |g| asked.push(g.pending().cloned()));
+    let replies = over["replies"].as_array().unwrap();
+    let number = |r: &serde_json::Value| r["decision"].as_u64().unwrap();
+    // Where Bob's last own reply is in the log: numbers do not order decisions.
+    let bob_last = replies
+        .iter()
+        .rposition(|r| r["seat"] == 1 && bob_answered.contains(&number(r)))
+        .expect("Bob's replies are in the record");
     let mut stand_in = Vec::new();
     let mut answered_for = [0, 0];
-    for (d, r) in over["replies"].as_array().unwrap().iter().enumerate() {
-        let req = asked[d]
+    for (i, r) in replies.iter().enumerate() {
+        let req = asked[i]
             .as_ref()
             .expect("a reply answers a pending question");
         let seat = r["seat"].as_u64().unwrap() as usize;
@@ -163,13 +171,13 @@ async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Ve
         let Some(human) = human else {
             continue; // the room's own bot
         };
-        let d = d as u64;
+        let d = number(r);
         if human.contains(&d) {
             continue;
         }
         assert!(
-            seat == 0 || ran_out.contains(&d) || d > *bob_answered.last().unwrap(),
-            "decision {d} of Bob's was answered for him while he was there: {r}"
+            seat == 0 || ran_out.contains(&d) || i > bob_last,
+            "decision {d} (reply {i}) of Bob's was answered for him while he was there: {r}"
         );
         answered_for[seat] += 1;
         if req.card.is_some_and(|c| kingdom.contains(&c.key())) && req.purpose != Purpose::React {
