@@ -694,6 +694,31 @@ impl<'a> Ctx<'a> {
         }
     }
     // ----- end [cards2] -----------------------------------------------------------------
+
+    // ----- [i9b] a pile chosen for another player (Swindler) ---------------------------
+
+    /// Like `choose_pile`, with `ask.about` said in the request: the chooser picks the
+    /// card another player gains (Swindler).
+    pub fn choose_pile_about(
+        &mut self,
+        ask: Ask,
+        optional: bool,
+        filter: impl Fn(&State, CardId) -> bool,
+    ) -> Res<Option<CardId>> {
+        let options: Vec<CardId> = self
+            .st
+            .supply
+            .iter()
+            .filter(|pile| pile.count > 0 && filter(self.st, pile.card))
+            .map(|pile| pile.card)
+            .collect();
+        let optional = optional || options.is_empty();
+        match self.choose(ask.request(Prompt::ChoosePile { options, optional }))? {
+            Reply::Pile(c) => Ok(c),
+            r => unreachable!("validated reply {r:?}"),
+        }
+    }
+    // ----- end [i9b] --------------------------------------------------------------------
 }
 
 /// Removes one `card` from `zone`. Panics if absent: callers pass cards they validated

@@ -1,7 +1,242 @@
-//! Masquerade: TODO.
+//! Masquerade: +2 Cards. Each player (2E: each player with any cards in hand) passes a
+//! card from their hand to the next such player to their left, at once. Then you may
+//! trash a card from your hand.
+//!
+//! Passing is simultaneous: every passer is asked in turn order starting with you, and
+//! the chosen cards stay in their hands (only named here) until the last one has chosen;
+//! then all move at once, so no one sees what they receive before choosing. In 1E every
+//! player is in the circle: one with an empty hand passes nothing but still receives
+//! from their right. In 2E players with empty hands are left out of the circle. With
+//! fewer than two in the circle there is no one to pass to, so nothing is asked.
+//!
+//! Passing is neither gaining nor trashing, and Masquerade is no Attack (no Reaction is
+//! offered). Only the passer and the receiver learn the passed card, so the move adds
+//! no event: everyone's view still shows the right hand sizes.
 
+use crate::card::{CardId, Edition};
 use crate::ctx::{Ctx, Play, Res};
+use crate::decision::Purpose;
+use crate::state::PlayerId;
 
-pub fn play(_cx: &mut Ctx, _play: &Play) -> Res {
+pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
+    let me = cx.current();
+    cx.draw(me, 2);
+    let circle: Vec<PlayerId> = std::iter::once(me)
+        .chain(cx.st.others(me))
+        .filter(|p| cx.st.edition == Edition::First || !cx.st.player(*p).hand.is_empty())
+        .collect();
+    if circle.len() >= 2 {
+        let mut passed: Vec<Option<CardId>> = Vec::with_capacity(circle.len());
+        for &p in &circle {
+            let chosen =
+                cx.choose_from_hand(p, CardId::Masquerade, Purpose::Pass, |_| true, 1, 1)?;
+            passed.push(chosen.first().copied());
+        }
+        for (&p, card) in circle.iter().zip(&passed) {
+            if let Some(c) = card {
+                cx.remove_from_hand(p, *c);
+            }
+        }
+        for (i, card) in passed.iter().enumerate() {
+            if let Some(c) = card {
+                let to = circle[(i + 1) % circle.len()];
+                cx.st.player_mut(to).hand.push(*c);
+            }
+        }
+    }
+    let trashed = cx.choose_from_hand(me, CardId::Masquerade, Purpose::Trash, |_| true, 0, 1)?;
+    cx.trash_from_hand(me, &trashed);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardId::*;
+    use crate::card::Edition;
+    use crate::cards::testkit::*;
+    use crate::{CardId, Event, Prompt, Purpose, Viewer, Zone};
+
+    fn hand_prompt(options: Vec<CardId>, min: u8, max: u8) -> Prompt {
+        Prompt::ChooseCards {
+            zone: Zone::Hand,
+            options,
+            min,
+            max,
+        }
+    }
+
+    fn four_players(edition: Edition) -> crate::Game {
+        table(4)
+            .edition(edition)
+            .current(P2)
+            .hand(P2, &[Masquerade, Copper])
+            .deck(P2, &[Estate, Gold, Silver])
+            .hand(P3, &[Moat, Curse])
+            .hand(P1, &[Duchy, Silver])
+            .start()
+    }
+
+    #[test]
+    fn second_edition_leaves_empty_hands_out_and_passes_all_at_once() {
+        let mut g = four_players(Edition::Second);
+        g.play(Masquerade);
+        assert_eq!(g.hand(P2), vec![Copper, Gold, Estate], "+2 Cards first");
+        // Not an Attack: P3's Moat is not offered. P2 (you) is asked first.
+        let r = g.req();
+        assert_eq!(
+            (r.player, r.card, r.about, r.purpose),
+            (P2, Some(Masquerade), None, Purpose::Pass)
+        );
+        assert_eq!(r.prompt, hand_prompt(vec![Copper, Gold, Estate], 1, 1));
+        g.choose(P2, &[Estate]);
+        assert_eq!(
+            g.hand(P2),
+            vec![Copper, Gold, Estate],
+            "stays until all chose"
+        );
+        let r = g.req();
+        assert_eq!(
+            (r.player, r.card, r.about, r.purpose),
+            (P3, Some(Masquerade), None, Purpose::Pass)
+        );
+        assert_eq!(r.prompt, hand_prompt(vec![Curse, Moat], 1, 1));
+        assert_eq!(g.hand(P3), vec![Curse, Moat], "nothing received yet");
+        g.choose(P3, &[Curse]);
+        // P0 has no cards: skipped in 2E; P1 passes to P2 (the next player with cards).
+        let r = g.req();
+        assert_eq!(
+            (r.player, r.card, r.about, r.purpose),
+            (P1, Some(Masquerade), None, Purpose::Pass)
+        );
+        assert_eq!(r.prompt, hand_prompt(vec![Silver, Duchy], 1, 1));
+        assert_eq!(g.hand(P1), vec![Silver, Duchy]);
+        let n = g.events().len();
+        g.choose(P1, &[Duchy]);
+        assert!(g.events_since(n).is_empty(), "passing adds no event");
+        assert_eq!(g.hand(P2), vec![Copper, Gold, Duchy]);
+        assert_eq!(g.hand(P3), vec![Estate, Moat]);
+        assert_eq!(g.hand(P0), vec![], "left out: receives nothing");
+        assert_eq!(g.hand(P1), vec![Silver, Curse]);
+        // Then only you may trash.
+        let r = g.req();
+        assert_eq!(
+            (r.player, r.card, r.about, r.purpose),
+            (P2, Some(Masquerade), None, Purpose::Trash)
+        );
+        assert_eq!(r.prompt, hand_prompt(vec![Copper, Gold, Duchy], 0, 1));
+        g.choose(P2, &[Copper]);
+        assert_eq!(g.hand(P2), vec![Gold, Duchy]);
+        assert_eq!(g.deck(P2), vec![Silver]);
+        assert_eq!(g.in_play(P2), vec![Masquerade]);
+        assert_eq!(g.trash(), vec![Copper]);
+        for p in [P0, P1, P2, P3] {
+            assert_eq!(g.discard(p), vec![], "passing is no discard");
+        }
+        assert_eq!(g.supply(Curse), 30, "passing is no gain");
+        assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
+        assert_eq!(g.req().player, P2);
+    }
+
+    #[test]
+    fn first_edition_every_player_passes_left_and_an_empty_hand_still_receives() {
+        let mut g = four_players(Edition::First);
+        g.play(Masquerade);
+        g.choose(P2, &[Estate]);
+        g.choose(P3, &[Curse]);
+        // P0 has no card to pass (not asked) but is in the circle.
+        let r = g.req();
+        assert_eq!((r.player, r.purpose), (P1, Purpose::Pass));
+        g.choose(P1, &[Duchy]);
+        assert_eq!(g.hand(P2), vec![Copper, Gold, Duchy]);
+        assert_eq!(g.hand(P3), vec![Estate, Moat]);
+        assert_eq!(g.hand(P0), vec![Curse], "receives from its right");
+        assert_eq!(g.hand(P1), vec![Silver], "P0 passed nothing to P1");
+        let r = g.req();
+        assert_eq!((r.player, r.purpose), (P2, Purpose::Trash));
+        g.choose(P2, &[]);
+        assert_eq!(g.trash(), vec![]);
+        assert_eq!(g.hand(P2), vec![Copper, Gold, Duchy]);
+        assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
+    }
+
+    #[test]
+    fn alone_with_cards_in_second_edition_nothing_is_passed_in_first_it_is() {
+        let start = |e| {
+            table(3)
+                .edition(e)
+                .hand(P0, &[Masquerade])
+                .deck(P0, &[Estate, Copper])
+                .start()
+        };
+        let mut g = start(Edition::Second);
+        g.play(Masquerade);
+        let r = g.req();
+        assert_eq!(
+            (r.player, r.purpose, &r.prompt),
+            (P0, Purpose::Trash, &hand_prompt(vec![Copper, Estate], 0, 1))
+        );
+        assert_eq!(g.hand(P0), vec![Copper, Estate]);
+        assert_eq!((g.hand(P1), g.hand(P2)), (vec![], vec![]));
+
+        let mut g = start(Edition::First);
+        g.play(Masquerade);
+        assert_eq!(g.req().purpose, Purpose::Pass);
+        g.choose(P0, &[Estate]);
+        assert_eq!(g.hand(P0), vec![Copper]);
+        assert_eq!(g.hand(P1), vec![Estate]);
+        assert_eq!(g.hand(P2), vec![]);
+        // One card left: trashing it or not is still a choice.
+        assert_eq!(g.prompt(), &hand_prompt(vec![Copper], 0, 1));
+    }
+
+    #[test]
+    fn a_hand_of_one_kind_passes_unasked() {
+        let mut g = table(2)
+            .hand(P0, &[Masquerade])
+            .deck(P0, &[Silver, Gold])
+            .hand(P1, &[Copper, Copper])
+            .start();
+        g.play(Masquerade).choose(P0, &[Gold]);
+        // P1's Coppers are all the same answer: no question; straight to the trash.
+        let r = g.req();
+        assert_eq!((r.player, r.purpose), (P0, Purpose::Trash));
+        assert_eq!(g.hand(P0), vec![Copper, Silver]);
+        assert_eq!(g.hand(P1), vec![Copper, Gold]);
+    }
+
+    #[test]
+    fn the_passed_cards_are_seen_only_by_passer_and_receiver() {
+        let mut g = table(3)
+            .hand(P0, &[Masquerade])
+            .deck(P0, &[Province, Copper])
+            .hand(P1, &[Gold, Estate])
+            .hand(P2, &[Silver, Curse])
+            .start();
+        g.play(Masquerade)
+            .choose(P0, &[Province])
+            .choose(P1, &[Gold])
+            .choose(P2, &[Curse]);
+        assert_eq!(g.hand(P0), vec![Copper, Curse]);
+        assert_eq!(g.hand(P1), vec![Estate, Province]);
+        assert_eq!(g.hand(P2), vec![Silver, Gold]);
+        // The receiver's view holds the card; nobody else's view or events name it.
+        let p1 = g.view(Viewer::Player(P1));
+        assert_eq!(p1.hand, Some(vec![Estate, Province]));
+        for viewer in [Viewer::Player(P2), Viewer::Spectator] {
+            let v = g.view(viewer);
+            let counts: Vec<usize> = v.seats.iter().map(|s| s.hand_count).collect();
+            assert_eq!(counts, vec![2, 2, 2], "{viewer:?}");
+            assert!(!v.hand.unwrap_or_default().contains(&Province));
+            for e in g.events() {
+                let seen = serde_json::to_string(&e.for_viewer(viewer)).unwrap();
+                assert!(!seen.contains("province"), "{viewer:?} sees {seen}");
+            }
+        }
+        // The drawn Province itself was private to P0.
+        assert!(g.events().contains(&Event::Drew {
+            player: P0,
+            count: 2,
+            cards: Some(vec![Province, Copper])
+        }));
+    }
 }
