@@ -140,6 +140,9 @@ function headline(d) {
 
 /** "Choose one." / "Choose two different." and, when asked over another seat, who. @param {DecisionRequest} d @param {Prompt & {kind: 'choose_modes'}} p */
 function modesQuestion(d, p) {
+  const revealed = state.answered?.purpose === 'reveal' ? justChosen(d) : null;
+  // Courtier: one choice per type of the card just revealed.
+  if (revealed && p.min === p.max) return t('dec.modes_revealed', { card: cardName(revealed), n: p.min });
   const q = p.min === p.max ? t('dec.choose_modes_n', { n: p.min }) : t('dec.choose_modes_range', { min: p.min, max: p.max });
   const name = aboutName(d);
   if (!name) return q;
@@ -516,12 +519,13 @@ function nameCard(p) {
                 disabled: busy(),
                 onclick: () => pickName(c),
               },
-              h('span', { class: 'card-name' }, cardName(c)),
-              english && cardNameIn(c, 'en') !== cardName(c) ? h('span', { class: 'muted', lang: 'en' }, ` (${cardNameIn(c, 'en')})`) : null,
-              ' ',
-              h('span', { class: 'cost' }, `$${cardCost(c)}`),
-              ' ',
-              h('span', { class: 'type-label' }, typeLabel(c)),
+              h(
+                'span',
+                {},
+                h('span', { class: 'card-name' }, cardName(c)),
+                english && cardNameIn(c, 'en') !== cardName(c) ? h('span', { class: 'muted', lang: 'en' }, ` (${cardNameIn(c, 'en')})`) : null,
+              ),
+              h('span', { class: 'card-meta' }, h('span', { class: 'cost' }, `$${cardCost(c)}`), ' ', h('span', { class: 'type-label' }, typeLabel(c))),
             ),
           )
         : h('p', { class: 'muted' }, t('create.no_match')),

@@ -296,7 +296,7 @@ export async function answer(reply) {
   if (!d || busy()) return;
   update((s) => {
     s.sending = true;
-    s.answered = { decision: d.decision, card: d.card, reply };
+    s.answered = { decision: d.decision, card: d.card, purpose: d.purpose, reply };
   });
   const result = await command({ type: 'reply', decision: d.decision, reply });
   update((s) => {

@@ -44,8 +44,8 @@
  * @property {string} named                 the card chosen for name_card
  * @property {string} nameQuery             what is typed into name_card's search
  * @property {number | null} number         the number chosen for choose_number
- * @property {{decision: number, card?: string, reply: import('./types.js').Reply} | null} answered
- *   this seat's last answer (Secret Passage names the card it places)
+ * @property {{decision: number, card?: string, purpose: import('./types.js').Purpose, reply: import('./types.js').Reply} | null} answered
+ *   this seat's last answer (Secret Passage names the card it places, Courtier the card it revealed)
  * @property {boolean} sending
  * @property {GameResult | null} result
  * @property {string | null} notice         a message for the person (errors), cleared on the next action
