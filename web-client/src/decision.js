@@ -609,7 +609,7 @@ function chooseNumber(p) {
     h(
       'div',
       { class: 'choice-row' },
-      h('button', { type: 'button', class: 'btn small', 'data-testid': 'number-down', 'aria-label': t('dec.number_down'), disabled: busy() || (state.number ?? p.min) <= p.min, onclick: () => pickNumber((state.number ?? p.min) - 1) }, '−'),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'number-down', 'aria-label': t('dec.number_down'), disabled: busy() || (state.number ?? p.min) <= p.min, onclick: () => pickNumber((state.number ?? p.min) - 1) }, '−'),
       h('input', {
         type: 'number',
         inputmode: 'numeric',
@@ -630,7 +630,7 @@ function chooseNumber(p) {
           }
         },
       }),
-      h('button', { type: 'button', class: 'btn small', 'data-testid': 'number-up', 'aria-label': t('dec.number_up'), disabled: busy() || (state.number ?? p.min) >= p.max, onclick: () => pickNumber(state.number == null ? p.min : state.number + 1) }, '+'),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'number-up', 'aria-label': t('dec.number_up'), disabled: busy() || (state.number ?? p.min) >= p.max, onclick: () => pickNumber(state.number == null ? p.min : state.number + 1) }, '+'),
       confirmButton(t('common.confirm'), numberOk()),
     ),
   ];
