@@ -119,13 +119,16 @@ fn public_waiting_for(req: &Request, viewer: Viewer) -> Option<PlayerId> {
 }
 
 /// What one card counts towards a reference bot's "money" (shared bots.md): a Treasure
-/// its coins, an Action that gives a fixed +$ that amount (Moneylender 1, Chancellor 2,
-/// Festival 2, and later Bridge, Minion, Baron), anything else 0.
+/// its coins (Harem 2), and the Actions bots.md lists: Moneylender 1, Chancellor 2,
+/// Festival 2, Bridge 2, Minion 2, Baron 4; anything else 0. Bridge counts 2 though it
+/// gives +$1, as bots.md says: its cost reduction is worth about another $1.
 pub fn money_value(card: CardId) -> u32 {
+    use CardId::*;
     match card {
-        CardId::Copper | CardId::Moneylender => 1,
-        CardId::Silver | CardId::Chancellor | CardId::Festival => 2,
-        CardId::Gold => 3,
+        Copper | Moneylender => 1,
+        Silver | Harem | Chancellor | Festival | Bridge | Minion => 2,
+        Gold => 3,
+        Baron => 4,
         _ => 0,
     }
 }
@@ -184,6 +187,10 @@ impl<'a> Observation<'a> {
     }
     pub fn deck_count(&self, p: PlayerId) -> usize {
         self.st.player(p).deck.len()
+    }
+    /// Discard pile size (public).
+    pub fn discard_count(&self, p: PlayerId) -> usize {
+        self.st.player(p).discard.len()
     }
     /// Supply piles that are empty now (Poacher).
     pub fn empty_piles(&self) -> usize {

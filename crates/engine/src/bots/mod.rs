@@ -29,6 +29,19 @@ pub const NAMES: &[&str] = &[
     "chancellor",
     "adventurer",
     "bureaucrat",
+    "courtyard",
+    "baron",
+    "nobles",
+    "great_hall",
+    "shanty_town",
+    "duke",
+    "bridge",
+    "coppersmith",
+    "masquerade",
+    "minion",
+    "saboteur",
+    "torturer",
+    "workshop_gardens",
 ];
 
 /// Builds the named bot. `seed` feeds bots that use randomness (`random`).

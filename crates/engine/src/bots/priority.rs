@@ -10,14 +10,19 @@
 //! - Its own discards and trashes go Curse, Estate, Duchy, Province (while its list does
 //!   not want them now), Copper, then the cheapest card.
 //! - As a victim it discards Duchy, Province, Curse, Estate first, then the cheapest
-//!   (Militia) and puts back a Victory card in that order (Bureaucrat).
+//!   (Militia, Torturer) and puts back a Victory card in that order (Bureaucrat).
+//! - The card rules bots.md gives with one bot are answers every `PriorityBot` gives,
+//!   as the other players' choices follow them too (Masquerade's passing, Torturer's
+//!   and Saboteur's victims): see [`PriorityBot::plays`], [`PriorityBot::modes`],
+//!   [`PriorityBot::pass_rank`], [`PriorityBot::masquerade_trash`] and the Saboteur
+//!   gain in `decide`.
 //!
 //! Choices bots.md does not settle are answered by the plain heuristics documented on
 //! [`PriorityBot::choose_cards`] and the helpers it uses.
 
 use crate::agent::Agent;
 use crate::card::{CardId, Types};
-use crate::decision::{Prompt, Purpose, Reply, Request, Zone};
+use crate::decision::{Mode, Prompt, Purpose, Reply, Request, Zone};
 use crate::view::{Observation, money_value};
 use std::cmp::Reverse;
 
@@ -53,7 +58,8 @@ pub struct PriorityBot {
 const KEEP_MONEY: u32 = 6;
 
 /// Cards that give +Actions are played before terminal ones. Throne Room counts: it is
-/// played first so that it can double a Village.
+/// played first so that it can double a Village. Cards whose +Actions depend on a choice
+/// or on the hand (Nobles, Pawn, Courtier, Conspirator, Diplomat, Ironworks) do not.
 fn gives_actions(c: CardId) -> bool {
     use CardId::*;
     matches!(
@@ -68,6 +74,16 @@ fn gives_actions(c: CardId) -> bool {
             | Harbinger
             | Poacher
             | Sentry
+            | GreatHall
+            | ShantyTown
+            | WishingWell
+            | Lurker
+            | Scout
+            | Mill
+            | MiningVillage
+            | Minion
+            | SecretPassage
+            | Upgrade
     )
 }
 
@@ -116,6 +132,16 @@ fn sorted_by<K: Ord>(options: &[CardId], key: impl Fn(CardId) -> K) -> Vec<CardI
     let mut v = options.to_vec();
     v.sort_by_key(|c| key(*c));
     v
+}
+
+/// The coins it will have this turn: those it has plus the Treasures in its hand.
+fn coins_this_turn(obs: &Observation) -> u32 {
+    obs.coins() + obs.hand().iter().map(|c| coin_value(*c)).sum::<u32>()
+}
+
+/// What playing `c` from hand adds to this turn's coins: a Treasure's value, else 0.
+fn coin_value(c: CardId) -> u32 {
+    if c.is_treasure() { money_value(c) } else { 0 }
 }
 
 /// Whether gaining `card` is allowed by the end-of-game rule: it does not end the game,
@@ -195,34 +221,134 @@ impl PriorityBot {
         }
     }
 
-    /// Which card to put from hand onto the deck (Artisan), best first — the put-back
-    /// rule bots.md gives for Courtyard, the same situation: an Action card it cannot
+    /// Which card to put from hand onto the deck (Courtyard, Artisan), best first — the
+    /// put-back rule bots.md gives for Courtyard: an Action card it cannot
     /// play (no Actions left), the most expensive first; else the most valuable Treasure
     /// whose removal still buys the same card this turn; else a Victory card or Curse;
     /// else its cheapest card.
     fn put_back_order(&self, obs: &Observation, options: &[CardId]) -> Vec<CardId> {
-        let coins = obs.coins()
-            + obs
-                .hand()
-                .iter()
-                .filter(|c| c.is_treasure())
-                .map(|c| money_value(*c))
-                .sum::<u32>();
+        let coins = coins_this_turn(obs);
         let buys = self.would_buy(obs, coins);
         sorted_by(options, |c| {
             let cost = i32::from(c.base_cost());
             if c.is_action() && obs.actions() == 0 {
                 (0, -cost)
             } else if c.is_treasure()
-                && self.would_buy(obs, coins.saturating_sub(money_value(c))) == buys
+                && self.would_buy(obs, coins.saturating_sub(coin_value(c))) == buys
             {
-                (1, -(money_value(c) as i32))
+                (1, -(coin_value(c) as i32))
             } else if c.is(Types::VICTORY.union(Types::CURSE)) {
                 (2, cost)
             } else {
                 (3, cost)
             }
         })
+    }
+
+    /// Whether its play rule wants to play `c` now (bots.md): Baron only with an Estate
+    /// in hand or while 2 or fewer Provinces are left; every other Action card always.
+    fn plays(&self, obs: &Observation, c: CardId) -> bool {
+        match c {
+            CardId::Baron => {
+                obs.hand().contains(&CardId::Estate) || obs.supply_count(CardId::Province) <= 2
+            }
+            _ => true,
+        }
+    }
+
+    /// Modes chosen for `req` (bots.md), else the first `min` offered (Steward: +2
+    /// Cards; Pawn: +1 Card +1 Action).
+    ///
+    /// - Nobles: +2 Actions only when it holds another Nobles or has no cards left to
+    ///   draw (deck and discard pile empty); else +3 Cards.
+    /// - Minion: +$2 when it holds another Minion; else when the coins it will have this
+    ///   turn plus 2 reach the cost of its target, the first card of its list whose
+    ///   condition holds ignoring cost (in the Supply, not ending the game in a loss);
+    ///   else the attack. With no target, +$2.
+    /// - Torturer, as the victim: discard when it holds 2 or more Victory cards, Curses
+    ///   or Coppers, or at most 1 card; else the Curse when it holds 3 or fewer cards;
+    ///   else discard.
+    fn modes(&self, obs: &Observation, req: &Request, options: &[Mode], min: usize) -> Vec<Mode> {
+        let hand = obs.hand();
+        let mode = match req.card {
+            Some(CardId::Nobles) => {
+                let me = obs.me();
+                if hand.contains(&CardId::Nobles) || obs.deck_count(me) + obs.discard_count(me) == 0
+                {
+                    Mode::PlusTwoActions
+                } else {
+                    Mode::PlusThreeCards
+                }
+            }
+            Some(CardId::Minion) => {
+                let target = self.first_rule(obs, |c| obs.supply_count(c) > 0);
+                let reaches = target.is_none_or(|t| coins_this_turn(obs) + 2 >= obs.cost(t));
+                if hand.contains(&CardId::Minion) || reaches {
+                    Mode::PlusTwoCoins
+                } else {
+                    Mode::DiscardAndDraw
+                }
+            }
+            Some(CardId::Torturer) => {
+                let junk = hand
+                    .iter()
+                    .filter(|c| c.is(Types::VICTORY.union(Types::CURSE)) || **c == CardId::Copper)
+                    .count();
+                if junk >= 2 || hand.len() <= 1 || hand.len() > 3 {
+                    Mode::DiscardTwo
+                } else {
+                    Mode::GainCurse
+                }
+            }
+            _ => return options[..min].to_vec(),
+        };
+        debug_assert!(options.contains(&mode), "{mode:?} not in {options:?}");
+        vec![mode]
+    }
+
+    /// Masquerade's passing order (bots.md), for every player: Curse; Duchy and Estate
+    /// while its list does not want them now; Copper; Silver; Masquerade; Gold; Estate;
+    /// Duchy; Province. A card bots.md does not list comes last, the cheapest first.
+    fn pass_rank(&self, obs: &Observation, c: CardId) -> (u8, u8) {
+        use CardId::*;
+        let unwanted = |v| !self.wants(obs, v);
+        let listed = match c {
+            Curse => 0,
+            Duchy if unwanted(Duchy) => 1,
+            Estate if unwanted(Estate) => 2,
+            Copper => 3,
+            Silver => 4,
+            Masquerade => 5,
+            Gold => 6,
+            Estate => 7,
+            Duchy => 8,
+            Province => 9,
+            c => return (10, c.base_cost()),
+        };
+        (listed, 0)
+    }
+
+    /// Masquerade's trash (bots.md): the first of Curse, an Estate or Duchy its list
+    /// does not want now, Copper, but only if losing it does not change what it would
+    /// buy with this turn's coins; otherwise nothing.
+    fn masquerade_trash(&self, obs: &Observation, options: &[CardId]) -> Vec<CardId> {
+        use CardId::*;
+        let rank = |c: CardId| match c {
+            Curse => Some(0),
+            Estate | Duchy if !self.wants(obs, c) => Some(if c == Estate { 1 } else { 2 }),
+            Copper => Some(3),
+            _ => None,
+        };
+        let coins = coins_this_turn(obs);
+        options
+            .iter()
+            .copied()
+            .filter_map(|c| rank(c).map(|r| (r, c)))
+            .min()
+            .map(|(_, c)| c)
+            .filter(|c| self.would_buy(obs, coins - coin_value(*c)) == self.would_buy(obs, coins))
+            .into_iter()
+            .collect()
     }
 
     /// Answers a [`Prompt::ChooseCards`]. "Own" choices are about the bot's own cards on
@@ -236,6 +362,9 @@ impl PriorityBot {
     /// - Trash about a victim (Thief): the victim's most expensive Treasure.
     /// - Trash as a victim (Bandit): its cheapest Treasure offered.
     /// - Trash for Moneylender: the Copper (bots.md: always).
+    /// - Trash for Masquerade: see `masquerade_trash`.
+    /// - Pass (Masquerade): the first card of `pass_rank`'s order.
+    /// - Discard for Baron: the Estate (bots.md: always).
     /// - Other own trashes: the own order, then voluntarily see `trash_voluntarily`.
     /// - Discard for Spy: a victim's card when it is a good draw, its own when it is not.
     /// - Discard or put back as a victim (Militia, Bureaucrat): the victim order.
@@ -279,6 +408,14 @@ impl PriorityBot {
                 take(&sorted_by(options, CardId::base_cost), min, max, no_more)
             }
             Purpose::Trash if req.card == Some(CardId::Moneylender) => take(options, min, max, all),
+            Purpose::Trash if req.card == Some(CardId::Masquerade) => {
+                self.masquerade_trash(obs, options)
+            }
+            Purpose::Pass => {
+                let ranked = sorted_by(options, |c| self.pass_rank(obs, c));
+                take(&ranked, min, max, no_more)
+            }
+            Purpose::Discard if req.card == Some(CardId::Baron) => take(options, min, max, all),
             Purpose::Trash => {
                 let ranked = sorted_by(options, |c| self.own_rank(obs, c, true));
                 take(&ranked, min, max, |chosen, c| {
@@ -312,14 +449,12 @@ impl Agent for PriorityBot {
 
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         match &req.prompt {
-            Prompt::ActionPhase { playable } => {
-                let best = playable
-                    .iter()
-                    .copied()
-                    .max_by_key(|c| (gives_actions(*c), c.base_cost()))
-                    .expect("playable is never empty");
-                Reply::Play(best)
-            }
+            Prompt::ActionPhase { playable } => playable
+                .iter()
+                .copied()
+                .filter(|c| self.plays(obs, *c))
+                .max_by_key(|c| (gives_actions(*c), c.base_cost()))
+                .map_or(Reply::EndPhase, Reply::Play),
             Prompt::BuyPhase { treasures, buyable } => {
                 if treasures.is_empty() {
                     match self.first_rule(obs, |c| buyable.contains(&c)) {
@@ -331,11 +466,26 @@ impl Agent for PriorityBot {
                 }
             }
             Prompt::ChooseCards { .. } => Reply::Cards(self.choose_cards(obs, req)),
+            // Saboteur's victim (bots.md): the first card of its own list among those
+            // offered, else nothing.
+            Prompt::ChoosePile {
+                options,
+                optional: true,
+            } if req.card == Some(CardId::Saboteur) => {
+                Reply::Pile(self.first_rule(obs, |c| options.contains(&c)))
+            }
+            // Choosing what a victim gains (Swindler): a Curse, else a Victory card
+            // that only clogs their deck, else the first offered.
+            Prompt::ChoosePile { options, .. } if req.about.is_some() => Reply::Pile(
+                sorted_by(options, |c| (c != CardId::Curse, !is_dead(c)))
+                    .first()
+                    .copied(),
+            ),
             Prompt::ChoosePile { options, optional } => {
                 Reply::Pile(self.gain(obs, options, *optional))
             }
             Prompt::ChooseModes { options, min, .. } => {
-                Reply::Modes(options[..*min as usize].to_vec())
+                Reply::Modes(self.modes(obs, req, options, *min as usize))
             }
             // Best on top (Sentry): the most expensive Treasure or Action first, Victory
             // cards and Curses last.

@@ -558,7 +558,13 @@ fn a_bot_owning_every_kingdom_card_answers_every_decision_legally() {
                         .iter()
                         .map(|&c| Rule::when(c, move |o| o.count_owned(c) < 2)),
                 );
-                rules.extend([Rule::always(Gold), Rule::always(Silver)]);
+                // Copper last: a deck trashed down to no Treasures (Chapel,
+                // Masquerade) can still buy, so every game ends.
+                rules.extend([
+                    Rule::always(Gold),
+                    Rule::always(Silver),
+                    Rule::always(Copper),
+                ]);
                 Box::new(PriorityBot {
                     name: "everything",
                     rules,
