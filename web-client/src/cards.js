@@ -43,9 +43,17 @@ export function setEdition(e) {
  * @param {string} key @param {string} [ed]
  */
 export function cardName(key, ed = edition) {
+  return cardNameIn(key, lang(), ed);
+}
+
+/**
+ * The card's name in language `want`, falling back to English (and to the id).
+ * @param {string} key @param {string} want @param {string} [ed]
+ */
+export function cardNameIn(key, want, ed = edition) {
   const names = CARDS[key]?.names;
   if (!names) return key.replace(/_/g, ' ');
-  for (const l of [lang(), 'en']) {
+  for (const l of [want, 'en']) {
     const n = names[l];
     if (typeof n === 'string') return n;
     if (n && typeof n === 'object') return n[ed] ?? n['2e'] ?? Object.values(n)[0];

@@ -1,9 +1,9 @@
 // The decision panel: one widget per prompt kind, each answerable by mouse, touch and
 // keyboard. A confirm button stays disabled until the choice is legal.
 import { h } from './dom.js';
-import { cardCost, cardName, cardText, cardTypes, typeLabel } from './cards.js';
+import { cardCost, cardName, cardNameIn, cardText, cardTypes, typeClass, typeLabel } from './cards.js';
 import { cardButton, cardChip } from './cardview.js';
-import { has, t } from './i18n/index.js';
+import { has, lang, t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
 import { busy, state, update } from './store.js';
@@ -42,9 +42,49 @@ function aboutName(d) {
   return d.about != null && d.about !== state.seat ? seatName(state, d.about) : null;
 }
 
+/**
+ * Who receives the card this seat passes (Masquerade), or null when the view cannot
+ * tell. 1E: the player to the left. 2E: the next player to the left with cards in
+ * hand; a neighbour holding none may only have chosen their own card already (the
+ * engine may hold chosen cards out of the hand), so then the rule is said in words.
+ */
+function passTarget() {
+  const v = state.view;
+  if (!v || state.seat == null || v.seats.length < 2) return null;
+  const left = v.seats[(state.seat + 1) % v.seats.length];
+  return v.edition === '1e' || left.hand_count > 0 ? left.seat : null;
+}
+
+/**
+ * Whether this seat already revealed a Reaction to the Attack now asking: scans the
+ * events back to the Attack's play.
+ * @param {DecisionRequest} d
+ */
+function reactedAlready(d) {
+  const events = state.events;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    // Reactions are asked right after the Attack is played (or played again).
+    if (e.type === 'played' || e.type === 'played_again' || e.type === 'turn_started') return false;
+    if (e.type === 'revealed' && e.seat === state.seat && e.cards.every((c) => cardTypes(c).includes('reaction'))) return true;
+  }
+  return false;
+}
+
+/** The question a Reaction prompt asks: who attacks, and whether one was revealed already. @param {DecisionRequest} d */
+function reactQuestion(d) {
+  if (reactedAlready(d)) return t('dec.react_again');
+  const attacker = state.view?.current;
+  return attacker != null && attacker !== state.seat ? t('dec.react_by', { name: seatName(state, attacker) }) : t('dec.react');
+}
+
 /** The question a choose_cards prompt asks, in words. @param {DecisionRequest} d @param {Prompt & {kind: 'choose_cards'}} p */
 function cardsQuestion(d, p) {
-  if (d.purpose === 'react') return t('dec.react');
+  if (d.purpose === 'react') return reactQuestion(d);
+  if (d.purpose === 'pass') {
+    const to = passTarget();
+    return to != null ? t('dec.q.pass', { name: seatName(state, to) }) : t('dec.q.pass_left');
+  }
   const name = aboutName(d);
   const zone = `${d.purpose}.${p.zone}`;
   const one = singleCard(d);
@@ -78,19 +118,64 @@ function headline(d) {
       return p.buyable.length || p.treasures.length ? t('dec.buy_phase') : t('dec.buy_none');
     case 'choose_cards':
       return cardsQuestion(d, p);
-    case 'choose_pile':
+    case 'choose_pile': {
+      const name = aboutName(d);
+      if (name && has(`dec.choose_pile.${d.purpose}_of`)) return t(`dec.choose_pile.${d.purpose}_of`, { name });
       return t('dec.choose_pile', { verb });
+    }
     case 'choose_modes':
-      return t('dec.choose_modes');
+      return modesQuestion(d, p);
     case 'order_cards':
       return d.purpose === 'top_deck' ? t('dec.order_back') : t('dec.order');
     case 'yes_no':
       return t(firstKey([`dec.yes_no.${d.purpose}`]) ?? 'dec.yes_no');
     case 'name_card':
       return t('dec.name_card');
+    case 'choose_number':
+      return numberQuestion(d, p);
     default:
       return '';
   }
+}
+
+/** "Choose one." / "Choose two different." and, when asked over another seat, who. @param {DecisionRequest} d @param {Prompt & {kind: 'choose_modes'}} p */
+function modesQuestion(d, p) {
+  const revealed = state.answered?.purpose === 'reveal' ? justChosen(d) : null;
+  // Courtier: one choice per type of the card just revealed.
+  if (revealed && p.min === p.max) return t('dec.modes_revealed', { card: cardName(revealed), n: p.min });
+  const q = p.min === p.max ? t('dec.choose_modes_n', { n: p.min }) : t('dec.choose_modes_range', { min: p.min, max: p.max });
+  const name = aboutName(d);
+  if (!name) return q;
+  // Torturer: the victim chooses, and the question names the attacker.
+  const attack = d.card != null && cardTypes(d.card).includes('attack');
+  return t(attack ? 'dec.modes_attacked' : 'dec.modes_about', { name, question: q });
+}
+
+/**
+ * The card this seat chose just before, when the same card asks again (Secret
+ * Passage: which card is being placed), else null.
+ * @param {DecisionRequest} d
+ */
+function justChosen(d) {
+  const a = state.answered;
+  if (!a || a.card !== d.card || a.reply.type !== 'cards' || a.reply.cards.length !== 1) return null;
+  return a.reply.cards[0];
+}
+
+/** @param {DecisionRequest} d @param {Prompt & {kind: 'choose_number'}} p */
+function numberQuestion(d, p) {
+  if (d.purpose === 'place_in_deck') {
+    const card = justChosen(d);
+    return card ? t('dec.place_card', { card: cardName(card) }) : t('dec.place');
+  }
+  return t('dec.choose_number', { min: p.min, max: p.max });
+}
+
+/** The words for a place in the deck: how many cards lie above it. @param {number} n @param {number} max */
+export function placeText(n, max) {
+  if (n === 0) return t('dec.place.top');
+  if (n === max) return t('dec.place.bottom', { n });
+  return t('dec.place.under', { n });
 }
 
 /** The legal-count check for choose_cards / choose_modes. */
@@ -115,7 +200,14 @@ function toggle(i) {
   });
 }
 
-/** Sends the choice for choose_cards / choose_modes / order_cards / name_card. */
+/** Whether the chosen number is one the prompt allows. */
+function numberOk() {
+  const p = state.decision?.prompt;
+  const n = state.number;
+  return p?.kind === 'choose_number' && n != null && Number.isInteger(n) && n >= p.min && n <= p.max;
+}
+
+/** Sends the choice for choose_cards / choose_modes / order_cards / name_card / choose_number. */
 export function confirm() {
   const d = state.decision;
   if (!d || busy()) return;
@@ -129,6 +221,8 @@ export function confirm() {
     answer({ type: 'cards', cards: [...state.order] });
   } else if (p.kind === 'name_card' && state.named) {
     answer({ type: 'name', card: state.named });
+  } else if (p.kind === 'choose_number' && numberOk()) {
+    answer({ type: 'number', number: /** @type {number} */ (state.number) });
   }
 }
 
@@ -186,31 +280,41 @@ function yesNoCard(d, p, card) {
 function chooseCards(d, p) {
   if (d.purpose === 'react') {
     const distinct = [...new Set(p.options)];
+    // Each Reaction with what it does: the asking card is the Attack, whose text is above.
     return [
       h(
-        'div',
-        { class: 'choice-row' },
+        'ul',
+        { class: 'react-list' },
         distinct.map((c) =>
           h(
-            'button',
-            {
-              type: 'button',
-              class: 'btn primary',
-              'data-testid': `react-${c}`,
-              disabled: busy(),
-              onclick: () => answer({ type: 'cards', cards: [c] }),
-            },
-            `${t('dec.purpose.react')}: ${cardName(c)}`.replace(/^./, (x) => x.toUpperCase()),
+            'li',
+            { key: c },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn primary',
+                'data-testid': `react-${c}`,
+                disabled: busy(),
+                onclick: () => answer({ type: 'cards', cards: [c] }),
+              },
+              `${t('dec.purpose.react')}: ${cardName(c)}`.replace(/^./, (x) => x.toUpperCase()),
+            ),
+            h('span', { class: 'react-text', lang: 'en' }, cardText(c)),
           ),
         ),
-        p.min === 0
-          ? h(
+      ),
+      p.min === 0
+        ? h(
+            'div',
+            { class: 'choice-row' },
+            h(
               'button',
               { type: 'button', class: 'btn', 'data-testid': 'react-none', disabled: busy(), onclick: () => answer({ type: 'cards', cards: [] }) },
-              t('common.no'),
-            )
-          : null,
-      ),
+              t('dec.react_none'),
+            ),
+          )
+        : null,
     ];
   }
   const one = singleCard(d);
@@ -266,13 +370,18 @@ function choosePile(p) {
   ];
 }
 
-/** @param {Prompt & {kind: 'choose_modes'}} p */
-function chooseModes(p) {
+/** A mode's label ("+2 Cards", "Gain a Gold"): card names in the UI language. @param {import('./types.js').Mode} m */
+export function modeText(m) {
+  return t(`mode.${m}`, { gold: cardName('gold'), curse: cardName('curse') });
+}
+
+/** @param {DecisionRequest} d @param {Prompt & {kind: 'choose_modes'}} p */
+function chooseModes(d, p) {
+  const n = state.selected.length;
   return [
-    h('p', { class: 'dec-count' }, countText(p.min, p.max, p.options.length)),
     h(
       'div',
-      { class: 'choice-row', role: 'group' },
+      { class: 'choice-row modes', role: 'group', 'aria-label': headline(d) },
       p.options.map((m, i) =>
         h(
           'button',
@@ -281,13 +390,19 @@ function chooseModes(p) {
             class: ['btn', 'toggle', state.selected.includes(i) && 'pressed'],
             'aria-pressed': String(state.selected.includes(i)),
             'data-testid': `mode-${m}`,
+            disabled: busy(),
             onclick: () => toggle(i),
           },
-          t(`mode.${m}`),
+          modeText(m),
         ),
       ),
     ),
-    h('div', { class: 'choice-row' }, confirmButton(t('common.confirm'), selectionOk())),
+    h(
+      'div',
+      { class: 'choice-row' },
+      p.max > 1 ? h('span', { class: 'selected-count', 'aria-live': 'polite' }, n ? t('dec.selected', { n }) : t('dec.none_selected')) : null,
+      confirmButton(t('common.confirm'), selectionOk()),
+    ),
   ];
 }
 
@@ -333,26 +448,190 @@ function yesNo() {
   ];
 }
 
-/** @param {Prompt & {kind: 'name_card'}} p */
+/** Lower case without accents, for matching what is typed. @param {string} s */
+function fold(s) {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
+}
+
+/** Whether `card` matches the typed `query`: by its name in the UI language or in English. @param {string} card @param {string} query */
+function nameMatches(card, query) {
+  const q = fold(query);
+  if (!q) return true;
+  return [cardName(card), cardNameIn(card, 'en')].some((n) => fold(n).includes(q));
+}
+
+/** @param {string} c */
+function pickName(c) {
+  update((s) => {
+    s.named = c;
+  });
+}
+
+/**
+ * Name a card (Wishing Well): every option listed, narrowed by typing (in the UI
+ * language or English). Enter in the search picks the only match, or confirms the
+ * picked card when it is still shown.
+ * @param {Prompt & {kind: 'name_card'}} p
+ */
 function nameCard(p) {
-  const sorted = [...p.options].sort((a, b) => cardName(a).localeCompare(cardName(b)));
+  const sorted = [...p.options].sort((a, b) => cardName(a).localeCompare(cardName(b), lang()));
+  const shown = sorted.filter((c) => nameMatches(c, state.nameQuery));
+  const english = lang() !== 'en';
   return [
     h(
       'div',
       { class: 'choice-row' },
-      h(
-        'select',
-        {
-          'data-testid': 'name-select',
-          'aria-label': t('dec.name_card'),
-          value: state.named,
-          onchange: (/** @type {any} */ e) => update((s) => {
-            s.named = e.target.value;
-          }),
+      h('input', {
+        type: 'search',
+        class: 'name-search',
+        'data-testid': 'name-search',
+        'aria-label': t('dec.name_search'),
+        'aria-controls': 'name-options',
+        placeholder: t('dec.name_search'),
+        autocomplete: 'off',
+        value: state.nameQuery,
+        oninput: (/** @type {any} */ e) => update((s) => {
+          s.nameQuery = e.target.value;
+        }),
+        onkeydown: (/** @type {KeyboardEvent} */ e) => {
+          if (e.key !== 'Enter') return;
+          e.preventDefault();
+          if (state.named && shown.includes(state.named)) confirm();
+          else if (shown.length === 1) pickName(shown[0]);
         },
-        sorted.map((c) => h('option', { value: c }, `${cardName(c)} ($${cardCost(c)}, ${typeLabel(c)})`)),
-      ),
+      }),
+      h('span', { class: 'muted', 'aria-live': 'polite', 'data-testid': 'name-count' }, t('dec.name_shown', { n: shown.length, total: sorted.length })),
+    ),
+    h(
+      'div',
+      { id: 'name-options', class: 'name-options', role: 'group', 'aria-label': t('dec.name_card') },
+      shown.length
+        ? shown.map((c) =>
+            h(
+              'button',
+              {
+                type: 'button',
+                key: c,
+                class: ['name-option', typeClass(c), state.named === c && 'pressed'],
+                'data-testid': `name-option-${c}`,
+                'data-card': c,
+                'aria-pressed': String(state.named === c),
+                disabled: busy(),
+                onclick: () => pickName(c),
+              },
+              h(
+                'span',
+                {},
+                h('span', { class: 'card-name' }, cardName(c)),
+                english && cardNameIn(c, 'en') !== cardName(c) ? h('span', { class: 'muted', lang: 'en' }, ` (${cardNameIn(c, 'en')})`) : null,
+              ),
+              h('span', { class: 'card-meta' }, h('span', { class: 'cost' }, `$${cardCost(c)}`), ' ', h('span', { class: 'type-label' }, typeLabel(c))),
+            ),
+          )
+        : h('p', { class: 'muted' }, t('create.no_match')),
+    ),
+    h(
+      'div',
+      { class: 'choice-row' },
+      h('span', { class: 'selected-count', 'aria-live': 'polite' }, state.named ? t('dec.named', { card: cardName(state.named) }) : t('dec.none_selected')),
       confirmButton(t('common.confirm'), Boolean(state.named)),
+    ),
+  ];
+}
+
+/** @param {number} n */
+function pickNumber(n) {
+  update((s) => {
+    s.number = n;
+  });
+}
+
+/** How many places in the deck get a button each; deeper ones are in a list. */
+const PLACE_BUTTONS = 8;
+
+/**
+ * Where in the deck a card goes (Secret Passage): each place in words, top to bottom.
+ * A deep deck lists the middle places in a select instead of a wall of buttons.
+ * @param {Prompt & {kind: 'choose_number'}} p
+ */
+function placeInDeck(p) {
+  const all = Array.from({ length: p.max - p.min + 1 }, (_, i) => p.min + i);
+  const many = all.length > PLACE_BUTTONS + 4;
+  const buttons = many ? [...all.slice(0, PLACE_BUTTONS), p.max] : all;
+  const deep = many ? all.slice(PLACE_BUTTONS, -1) : [];
+  const place = (/** @type {number} */ n) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        key: `place-${n}`,
+        class: ['btn', 'toggle', state.number === n && 'pressed'],
+        'data-testid': `place-${n}`,
+        'aria-pressed': String(state.number === n),
+        disabled: busy(),
+        onclick: () => pickNumber(n),
+      },
+      placeText(n, p.max),
+    );
+  return [
+    h(
+      'div',
+      { class: 'place-list', role: 'group', 'aria-label': t('dec.place') },
+      buttons.filter((n) => n !== p.max).map(place),
+      deep.length
+        ? h(
+            'select',
+            {
+              key: 'place-deep',
+              'data-testid': 'place-deep',
+              'aria-label': t('dec.place_deeper'),
+              value: deep.includes(state.number ?? -1) ? String(state.number) : '',
+              onchange: (/** @type {any} */ e) => e.target.value !== '' && pickNumber(Number(e.target.value)),
+            },
+            h('option', { value: '' }, t('dec.place_deeper')),
+            deep.map((n) => h('option', { value: String(n) }, placeText(n, p.max))),
+          )
+        : null,
+      buttons.includes(p.max) ? place(p.max) : null,
+    ),
+    h(
+      'div',
+      { class: 'choice-row' },
+      h('span', { class: 'selected-count', 'aria-live': 'polite' }, state.number != null ? placeText(state.number, p.max) : t('dec.none_selected')),
+      confirmButton(t('common.confirm'), numberOk()),
+    ),
+  ];
+}
+
+/** Any other whole number from min to max. @param {Prompt & {kind: 'choose_number'}} p */
+function chooseNumber(p) {
+  return [
+    h(
+      'div',
+      { class: 'choice-row' },
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'number-down', 'aria-label': t('dec.number_down'), disabled: busy() || (state.number ?? p.min) <= p.min, onclick: () => pickNumber((state.number ?? p.min) - 1) }, '−'),
+      h('input', {
+        type: 'number',
+        inputmode: 'numeric',
+        class: 'number-input',
+        'data-testid': 'number-input',
+        'aria-label': t('dec.choose_number', { min: p.min, max: p.max }),
+        min: p.min,
+        max: p.max,
+        step: 1,
+        value: state.number ?? '',
+        oninput: (/** @type {any} */ e) => update((s) => {
+          s.number = e.target.value === '' ? null : Number(e.target.value);
+        }),
+        onkeydown: (/** @type {KeyboardEvent} */ e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            confirm();
+          }
+        },
+      }),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'number-up', 'aria-label': t('dec.number_up'), disabled: busy() || (state.number ?? p.min) >= p.max, onclick: () => pickNumber(state.number == null ? p.min : state.number + 1) }, '+'),
+      confirmButton(t('common.confirm'), numberOk()),
     ),
   ];
 }
@@ -416,7 +695,7 @@ export function decisionPanel() {
       body = choosePile(p);
       break;
     case 'choose_modes':
-      body = chooseModes(p);
+      body = chooseModes(d, p);
       break;
     case 'order_cards':
       body = orderCards();
@@ -426,6 +705,9 @@ export function decisionPanel() {
       break;
     case 'name_card':
       body = nameCard(p);
+      break;
+    case 'choose_number':
+      body = d.purpose === 'place_in_deck' ? placeInDeck(p) : chooseNumber(p);
       break;
     default:
       body = [phaseButtons(d)];

@@ -164,6 +164,7 @@ function resetRoom() {
     s.sending = false;
     s.selected = [];
     s.order = [];
+    s.answered = null;
   });
   setEdition(state.create.edition);
 }
@@ -295,6 +296,7 @@ export async function answer(reply) {
   if (!d || busy()) return;
   update((s) => {
     s.sending = true;
+    s.answered = { decision: d.decision, card: d.card, purpose: d.purpose, reply };
   });
   const result = await command({ type: 'reply', decision: d.decision, reply });
   update((s) => {
@@ -347,7 +349,11 @@ function onMessage(msg) {
         if (!same) {
           s.selected = [];
           s.order = msg.prompt.kind === 'order_cards' ? [...msg.prompt.cards] : [];
-          s.named = msg.prompt.kind === 'name_card' ? (msg.prompt.options[0] ?? '') : '';
+          // A named card or a place in the deck is never preselected: a stray Enter
+          // must not answer for the player.
+          s.named = '';
+          s.nameQuery = '';
+          s.number = msg.prompt.kind === 'choose_number' && msg.purpose !== 'place_in_deck' ? msg.prompt.min : null;
         }
       });
       break;

@@ -42,6 +42,10 @@
  * @property {number[]} selected            indices into a choose_cards/choose_modes prompt's options
  * @property {string[]} order               the current order for order_cards
  * @property {string} named                 the card chosen for name_card
+ * @property {string} nameQuery             what is typed into name_card's search
+ * @property {number | null} number         the number chosen for choose_number
+ * @property {{decision: number, card?: string, purpose: import('./types.js').Purpose, reply: import('./types.js').Reply} | null} answered
+ *   this seat's last answer (Secret Passage names the card it places, Courtier the card it revealed)
  * @property {boolean} sending
  * @property {GameResult | null} result
  * @property {string | null} notice         a message for the person (errors), cleared on the next action

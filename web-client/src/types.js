@@ -8,8 +8,11 @@
  * @typedef {'1e' | '2e'} Edition
  * @typedef {'action' | 'buy' | 'cleanup'} Phase
  * @typedef {'hand' | 'deck' | 'discard' | 'in_play' | 'revealed' | 'trash' | 'supply'} Zone
- * @typedef {'action_phase' | 'buy_phase' | 'discard' | 'trash' | 'gain' | 'top_deck' | 'play_twice' | 'react' | 'choose_modes' | 'set_aside' | 'play' | 'discard_deck'} Purpose
- * @typedef {'plus_card' | 'plus_action' | 'plus_buy' | 'plus_coin'} Mode
+ * @typedef {'action_phase' | 'buy_phase' | 'discard' | 'trash' | 'gain' | 'top_deck' | 'play_twice' | 'react' | 'choose_modes' | 'set_aside' | 'play' | 'discard_deck'
+ *   | 'pass' | 'reveal' | 'name' | 'place_in_deck'} Purpose
+ * @typedef {'plus_card' | 'plus_action' | 'plus_buy' | 'plus_coin' | 'plus_two_cards' | 'plus_three_cards'
+ *   | 'plus_two_actions' | 'plus_two_coins' | 'plus_three_coins' | 'gain_gold' | 'trash_two'
+ *   | 'discard_and_draw' | 'discard_two' | 'gain_curse' | 'trash_from_supply' | 'gain_from_trash'} Mode
  * @typedef {'discard' | 'hand' | 'deck'} Destination
  * @typedef {'1e' | '2e' | 'both'} CardPool
  */
@@ -36,7 +39,8 @@
  *   | {type: 'pile', card: CardKey | null}
  *   | {type: 'modes', modes: Mode[]}
  *   | {type: 'yes_no', yes: boolean}
- *   | {type: 'name', card: CardKey}} Reply
+ *   | {type: 'name', card: CardKey}
+ *   | {type: 'number', number: number}} Reply
  */
 
 /**
@@ -127,12 +131,13 @@
  *   | {kind: 'choose_modes', options: Mode[], min: number, max: number}
  *   | {kind: 'order_cards', cards: CardKey[]}
  *   | {kind: 'yes_no'}
- *   | {kind: 'name_card', options: CardKey[]}} Prompt
+ *   | {kind: 'name_card', options: CardKey[]}
+ *   | {kind: 'choose_number', min: number, max: number}} Prompt
  * @typedef {object} DecisionRequest
  * @property {number} decision
  * @property {number} seat
  * @property {CardKey} [card]
- * @property {number} [about]   whose cards the question is about, when another seat's (Spy, Thief)
+ * @property {number} [about]   whose cards the question is about, when another seat's (Spy, Thief, Torturer)
  * @property {Purpose} purpose
  * @property {Prompt} prompt
  * @property {number} [deadline_ms]

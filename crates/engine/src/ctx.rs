@@ -238,19 +238,7 @@ impl<'a> Ctx<'a> {
         optional: bool,
         filter: impl Fn(&State, CardId) -> bool,
     ) -> Res<Option<CardId>> {
-        let options: Vec<CardId> = self
-            .st
-            .supply
-            .iter()
-            .filter(|pile| pile.count > 0 && filter(self.st, pile.card))
-            .map(|pile| pile.card)
-            .collect();
-        let optional = optional || options.is_empty();
-        let req = Ask::new(p, card, purpose).request(Prompt::ChoosePile { options, optional });
-        match self.choose(req)? {
-            Reply::Pile(c) => Ok(c),
-            r => unreachable!("validated reply {r:?}"),
-        }
+        self.choose_pile_about(Ask::new(p, card, purpose), optional, filter)
     }
 
     pub fn yes_no(&mut self, p: PlayerId, card: CardId, purpose: Purpose) -> Res<bool> {
@@ -719,6 +707,64 @@ impl<'a> Ctx<'a> {
         }
     }
     // ----- end [i9b] --------------------------------------------------------------------
+
+    // ----- [i9c] cards put into the deck unseen (Scout, Patrol, Secret Passage); a card
+    // trashed from the Supply (Lurker)
+
+    /// Puts `cards` from `p`'s set-aside zone back onto their deck, `cards[0]` ending on
+    /// top (Scout, Patrol). Everyone saw them revealed, but the order is the player's
+    /// secret: others see only how many went back.
+    pub fn aside_to_deck_secretly(&mut self, p: PlayerId, cards: &[CardId]) {
+        if cards.is_empty() {
+            return;
+        }
+        for c in cards.iter().rev() {
+            take_one(&mut self.st.player_mut(p).aside, *c, "set-aside zone", p);
+            self.st.player_mut(p).deck.push(*c);
+        }
+        self.emit(|| Event::TopDecked {
+            player: p,
+            count: cards.len(),
+            cards: Some(cards.to_vec()),
+            private: true,
+        });
+    }
+
+    /// `p` puts `card` from hand into their deck with `above` cards over it (0: on top;
+    /// the deck's size: at the bottom). Others see that one card went into the deck, not
+    /// which.
+    pub fn hand_into_deck(&mut self, p: PlayerId, card: CardId, above: usize) {
+        self.remove_from_hand(p, card);
+        let deck = &mut self.st.player_mut(p).deck;
+        // The top is the last element: `above` cards end after it.
+        let at = deck.len() - above;
+        deck.insert(at, card);
+        self.emit(|| Event::TopDecked {
+            player: p,
+            count: 1,
+            cards: Some(vec![card]),
+            private: true,
+        });
+    }
+
+    /// `p` trashes one `card` from its Supply pile (Lurker). Returns false if the pile
+    /// is empty.
+    pub fn trash_from_supply(&mut self, p: PlayerId, card: CardId) -> bool {
+        let Some(pile) = self.st.supply.iter_mut().find(|pile| pile.card == card) else {
+            return false;
+        };
+        if pile.count == 0 {
+            return false;
+        }
+        pile.count -= 1;
+        self.st.trash.push(card);
+        self.emit(|| Event::Trashed {
+            player: p,
+            cards: vec![card],
+        });
+        true
+    }
+    // ----- end [i9c] -------------------------------------------------------------------
 }
 
 /// Removes one `card` from `zone`. Panics if absent: callers pass cards they validated

@@ -196,8 +196,16 @@ impl State {
             && self.players.iter().all(|pl| !pl.all_cards().any(can_act))
     }
 
-    /// Whether the end condition holds now (checked at the end of each turn).
+    /// Turns per player after which a game ends whatever else holds. Real games take
+    /// 15 to 40; this only stops games no one will ever end — bots whose lists buy
+    /// nothing they can afford after trashing their money — from running forever.
+    pub const TURN_LIMIT_PER_PLAYER: u32 = 250;
+
+    /// Whether the end condition holds now (checked at the end of each turn): Provinces
+    /// gone, 3 (with 5–6 players 4) empty piles, or the turn limit.
     pub fn end_condition(&self) -> bool {
-        self.supply_count(CardId::Province) == 0 || self.empty_piles() >= self.piles_to_end()
+        self.supply_count(CardId::Province) == 0
+            || self.empty_piles() >= self.piles_to_end()
+            || self.turn_count >= Self::TURN_LIMIT_PER_PLAYER * self.num_players() as u32
     }
 }

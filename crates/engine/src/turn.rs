@@ -651,6 +651,33 @@ mod tests {
     }
 
     #[test]
+    fn a_game_that_no_one_ends_stops_at_the_turn_limit() {
+        use crate::bots::PriorityBot;
+        use crate::{Agent, Game, Kingdom, Setup};
+        // Bots that never buy anything: no pile ever empties.
+        let setup = Setup {
+            players: 2,
+            kingdom: Kingdom::Recommended("base_2e/first_game".into()),
+            edition: crate::Edition::Second,
+        };
+        let mut g = Game::new_unrecorded(&setup, 3).unwrap();
+        let mut idle: Vec<Box<dyn Agent + Send>> = (0..2)
+            .map(|_| {
+                Box::new(PriorityBot {
+                    name: "idle",
+                    rules: vec![],
+                }) as Box<dyn Agent + Send>
+            })
+            .collect();
+        g.play_out(&mut idle);
+        assert!(g.is_over());
+        assert_eq!(
+            g.state().turn_count,
+            2 * crate::state::State::TURN_LIMIT_PER_PLAYER
+        );
+    }
+
+    #[test]
     fn a_game_where_nobody_can_do_anything_ends() {
         // No Treasures or Actions anywhere, Copper and Curse piles empty: every Buy phase
         // is forced, so no question is ever asked and no pile ever empties.

@@ -219,7 +219,16 @@ export class Policy {
         await click('yes');
         break;
       case 'order_cards':
+        await click('confirm');
+        break;
       case 'name_card':
+        // Nothing is preselected: name the first card listed.
+        await page.locator('[data-testid^="name-option-"]').first().click();
+        await click('confirm');
+        break;
+      case 'choose_number':
+        // Secret Passage: the top of the deck; any other number: the one offered first.
+        if (d.purpose === 'place_in_deck') await click('place-0');
         await click('confirm');
         break;
       default:

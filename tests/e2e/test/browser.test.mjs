@@ -54,7 +54,9 @@ after(async () => {
   await server?.stop();
 });
 
-describe('web client', { timeout: 280000 }, () => {
+// A bound on a hung suite, not a speed target: the full games take most of it on a
+// busy 2-core machine.
+describe('web client', { timeout: 900000 }, () => {
   test('the lobby offers every card and every recommended kingdom by name, and random pools', async () => {
     const p = await openPage(chrome.browser);
     await enterLobby(p.page, server.url, 'Anna');
@@ -78,7 +80,8 @@ describe('web client', { timeout: 280000 }, () => {
     }
     // The search filters by name.
     await p.page.getByTestId('pick-search').fill('vill');
-    assert.equal(await p.page.locator('[data-testid^="pick-card-"]').count(), 1);
+    const found = await p.page.locator('[data-testid^="pick-card-"]').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.testid?.slice('pick-card-'.length)));
+    assert.deepEqual(found.sort(), implemented.filter((/** @type {string} */ c) => c.includes('village')).sort()); // Village, Mining Village
     await p.page.getByTestId('kingdom-recommended').check();
     // Rooms made elsewhere appear without a reload.
     const other = await openPage(chrome.browser);

@@ -1,6 +1,9 @@
 // Unit tests of the client's translations, run in Node (no browser needed).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
+import { ROOT } from '../lib/server.mjs';
 import en from '../../../web-client/src/i18n/en.js';
 import hu from '../../../web-client/src/i18n/hu.js';
 import ru from '../../../web-client/src/i18n/ru.js';
@@ -49,4 +52,14 @@ test('no string is left empty or untranslated by accident', () => {
   }
   // A few words are the same in English and Swedish (Lobby, Attack, Silver, Bot …).
   assert.ok(same.length < 12, `suspiciously many strings equal to English:\n${same.join('\n')}`);
+});
+
+test('every literal key the client looks up exists', () => {
+  const src = path.join(ROOT, 'web-client/src');
+  const missing = [];
+  for (const f of fs.readdirSync(src).filter((x) => x.endsWith('.js'))) {
+    const code = fs.readFileSync(path.join(src, f), 'utf8');
+    for (const m of code.matchAll(/\bt\('([^'`]+)'/g)) if (!(m[1] in en)) missing.push(`${f}: ${m[1]}`);
+  }
+  assert.deepEqual(missing, []);
 });

@@ -193,6 +193,16 @@ async function headline() {
   return (await page.getByTestId('decision-prompt').textContent())?.replace(/\s+/g, ' ').trim() ?? '';
 }
 
+/** The labels of the mode buttons, in order. */
+async function modeLabels() {
+  return page.locator('[data-testid=decision] [data-testid^=mode-]').allTextContents();
+}
+
+/** The cards the name-a-card list shows now. */
+async function shownNames() {
+  return page.locator('[data-testid^=name-option-]').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.card ?? ''));
+}
+
 /** Tabs until the control with `testid` has focus. @param {string} testid */
 async function tabTo(testid) {
   for (let i = 0; i < 80; i++) {
@@ -225,8 +235,10 @@ after(async () => {
 describe('decision widgets', { timeout: 120000 }, () => {
   // ----- the prompt kinds as the earlier cards ask them ----------------------------------
 
-  test('Pawn: choose two modes', async () => {
+  test('Pawn: choose two different modes', async () => {
     const { n, reply } = await s.ask({ card: 'pawn', purpose: 'choose_modes', prompt: { kind: 'choose_modes', options: ['plus_card', 'plus_action', 'plus_buy', 'plus_coin'], min: 2, max: 2 } });
+    assert.equal(await headline(), 'Pawn: Choose 2 different.');
+    assert.deepEqual(await modeLabels(), ['+1 Card', '+1 Action', '+1 Buy', '+$1']);
     await shot('pawn-choose_modes');
     assert.ok(await page.getByTestId('confirm').isDisabled(), 'confirm waits for a legal choice');
     await page.getByTestId('mode-plus_card').click();
@@ -236,14 +248,6 @@ describe('decision widgets', { timeout: 120000 }, () => {
     assert.equal(await page.getByTestId('mode-plus_buy').getAttribute('aria-pressed'), 'false');
     await page.getByTestId('confirm').click();
     assertReply(await reply, n, { type: 'modes', modes: ['plus_card', 'plus_coin'] });
-  });
-
-  test('Wishing Well: name a card', async () => {
-    const { n, reply } = await s.ask({ card: 'wishing_well', purpose: 'gain', prompt: { kind: 'name_card', options: ['copper', 'silver', 'gold', 'village', 'market'] } });
-    await shot('wishing_well-name_card');
-    await page.getByTestId('name-select').selectOption('gold');
-    await page.getByTestId('confirm').click();
-    assertReply(await reply, n, { type: 'name', card: 'gold' });
   });
 
   test('Workshop: an optional pile, answered with none', async () => {
@@ -581,6 +585,257 @@ describe('decision widgets', { timeout: 120000 }, () => {
     } finally {
       await page.setViewportSize({ width: 1366, height: 768 });
     }
+  });
+
+  // ----- Intrigue: modes, passing, revealing, naming, placing ---------------------------
+
+  test('Steward: choose one of three, by keyboard', async () => {
+    const { n, reply } = await s.ask({ card: 'steward', purpose: 'choose_modes', prompt: { kind: 'choose_modes', options: ['plus_two_cards', 'plus_two_coins', 'trash_two'], min: 1, max: 1 } });
+    assert.equal(await headline(), 'Steward: Choose one.');
+    assert.match(await page.getByTestId('decision-card-text').textContent() ?? '', /Choose one: \+2 Cards; or \+\$2; or trash 2 cards from your hand\./);
+    assert.deepEqual(await modeLabels(), ['+2 Cards', '+$2', 'Trash 2 cards from your hand']);
+    await shot('steward-choose_modes');
+    await page.getByTestId('mode-trash_two').click();
+    await tabTo('mode-plus_two_coins');
+    await page.keyboard.press('Space'); // one of: the new choice replaces the old
+    assert.equal(await page.getByTestId('mode-trash_two').getAttribute('aria-pressed'), 'false');
+    await tabTo('confirm');
+    await page.keyboard.press('Enter');
+    assertReply(await reply, n, { type: 'modes', modes: ['plus_two_coins'] });
+    await language('hu');
+    const again = await s.ask({ card: 'steward', purpose: 'choose_modes', prompt: { kind: 'choose_modes', options: ['plus_two_cards', 'plus_two_coins', 'trash_two'], min: 1, max: 1 } });
+    assert.equal(await headline(), 'Intéző: Válassz egyet.');
+    assert.deepEqual(await modeLabels(), ['+2 lap', '+2 pénz', '2 lapot a szemétbe teszel a kezedből']);
+    await language('en');
+    await page.getByTestId('mode-plus_two_cards').click();
+    await page.getByTestId('confirm').click();
+    assertReply(await again.reply, again.n, { type: 'modes', modes: ['plus_two_cards'] });
+  });
+
+  test("Torturer: the victim chooses, and the question names the attacker (about), by touch", async () => {
+    const { n, reply } = await s.ask({
+      card: 'torturer',
+      purpose: 'choose_modes',
+      about: 1,
+      prompt: { kind: 'choose_modes', options: ['discard_two', 'gain_curse'], min: 1, max: 1 },
+      over: { current: 1, seats: [{}, { in_play: ['torturer'] }] },
+    });
+    assert.equal(await headline(), 'Torturer: Bob attacks you. Choose one.');
+    assert.equal(await page.getByTestId('decision').getAttribute('data-about'), '1');
+    assert.deepEqual(await modeLabels(), ['Discard 2 cards', 'Gain a Curse to your hand']);
+    await shot('torturer-choose_modes');
+    for (const [lang, head, curse] of [
+      ['hu', 'Kínvallató: Bob megtámadott. Válassz egyet.', 'A kezedbe kapsz egy lapot: Átok'],
+      ['ru', 'Torturer: Bob атакует вас. Выберите один вариант.', 'Получить «Проклятие» в руку'],
+      ['sv', 'Torturer: Bob attackerar dig. Välj ett.', 'Få Förbannelse till handen'],
+    ]) {
+      await language(lang);
+      assert.equal(await headline(), head);
+      assert.equal(await page.getByTestId('mode-gain_curse').textContent(), curse);
+    }
+    await language('en');
+    await page.getByTestId('mode-gain_curse').tap();
+    await page.getByTestId('confirm').tap();
+    assertReply(await reply, n, { type: 'modes', modes: ['gain_curse'] });
+  });
+
+  test('Minion: +$2, or discard your hand and draw 4 (the attack)', async () => {
+    const { n, reply } = await s.ask({ card: 'minion', purpose: 'choose_modes', prompt: { kind: 'choose_modes', options: ['plus_two_coins', 'discard_and_draw'], min: 1, max: 1 } });
+    assert.equal(await headline(), 'Minion: Choose one.');
+    assert.deepEqual(await modeLabels(), ['+$2', 'Discard your hand, +4 Cards (attack)']);
+    await shot('minion-choose_modes');
+    await page.getByTestId('mode-discard_and_draw').click();
+    await page.getByTestId('confirm').click();
+    assertReply(await reply, n, { type: 'modes', modes: ['discard_and_draw'] });
+  });
+
+  test('Courtier: reveal a card, then one choice per type it has', async () => {
+    const hand = ['harem', 'copper', 'estate', 'courtier'];
+    {
+      const { n, reply } = await s.ask({ card: 'courtier', purpose: 'reveal', prompt: { kind: 'choose_cards', zone: 'hand', options: ['harem', 'copper', 'estate'], min: 1, max: 1 }, over: { hand } });
+      assert.equal(await headline(), 'Courtier: Reveal a card from your hand.');
+      await shot('courtier-reveal');
+      await page.getByTestId('option-0').click();
+      await page.getByTestId('confirm').click();
+      assertReply(await reply, n, { type: 'cards', cards: ['harem'] });
+    }
+    const { n, reply } = await s.ask({
+      card: 'courtier',
+      purpose: 'choose_modes',
+      prompt: { kind: 'choose_modes', options: ['plus_action', 'plus_buy', 'plus_three_coins', 'gain_gold'], min: 2, max: 2 },
+      events: [{ type: 'revealed', seat: 0, cards: ['harem'] }],
+      over: { hand },
+    });
+    assert.equal(await headline(), 'Courtier: Harem has 2 types: choose 2 different.');
+    assert.deepEqual(await modeLabels(), ['+1 Action', '+1 Buy', '+$3', 'Gain a Gold']);
+    await shot('courtier-choose_modes');
+    await page.getByTestId('mode-gain_gold').click();
+    await page.getByTestId('mode-plus_three_coins').click();
+    await page.getByTestId('confirm').click();
+    assertReply(await reply, n, { type: 'modes', modes: ['plus_three_coins', 'gain_gold'] });
+  });
+
+  test('Masquerade: choose a card to pass to the next player', async () => {
+    const hand = ['copper', 'estate', 'silver', 'curse'];
+    const ask = () =>
+      s.ask({ card: 'masquerade', purpose: 'pass', prompt: { kind: 'choose_cards', zone: 'hand', options: hand, min: 1, max: 1 }, over: { current: 1, hand, seats: [{ hand_count: 4 }, { in_play: ['masquerade'], hand_count: 6 }] } });
+    {
+      const { n, reply } = await ask();
+      assert.equal(await headline(), 'Masquerade: Choose a card to pass to Bob.');
+      await shot('masquerade-pass');
+      await language('hu');
+      assert.equal(await headline(), 'Álarcosbál: Válaszd ki a lapot, amelyet továbbadsz neki: Bob.');
+      await language('en');
+      await page.getByTestId('option-3').click();
+      await page.getByTestId('confirm').click();
+      assertReply(await reply, n, { type: 'cards', cards: ['curse'] });
+    }
+    // 2E: with no card in Bob's hand now, who receives is said as the rule says it.
+    const { n, reply } = await s.ask({ card: 'masquerade', purpose: 'pass', prompt: { kind: 'choose_cards', zone: 'hand', options: hand, min: 1, max: 1 }, over: { hand, seats: [{ hand_count: 4 }, { hand_count: 0 }] } });
+    assert.equal(await headline(), 'Masquerade: Choose a card to pass to the next player to your left who has cards in hand.');
+    await page.getByTestId('option-1').click();
+    await page.getByTestId('confirm').click();
+    assertReply(await reply, n, { type: 'cards', cards: ['estate'] });
+  });
+
+  test('Wishing Well: name a card — every Supply card listed, found by typing', async () => {
+    const options = SUPPLY.map((p) => p.card).sort();
+    {
+      const { n, reply } = await s.ask({ card: 'wishing_well', purpose: 'name', prompt: { kind: 'name_card', options } });
+      assert.equal(await headline(), 'Wishing Well: Name a card.');
+      assert.equal(await page.locator('[data-testid^=name-option-]').count(), options.length, 'every option listed');
+      assert.ok(await page.getByTestId('confirm').isDisabled(), 'nothing is named until the player names it');
+      await shot('wishing_well-name');
+      await page.getByTestId('name-search').fill('mar');
+      assert.deepEqual(await shownNames(), ['market']);
+      await page.getByTestId('name-search').press('Enter'); // the only match is picked …
+      assert.equal(await page.getByTestId('name-option-market').getAttribute('aria-pressed'), 'true');
+      await shot('wishing_well-name-typed');
+      await page.getByTestId('name-search').press('Enter'); // … and Enter again names it
+      assertReply(await reply, n, { type: 'name', card: 'market' });
+    }
+    await language('hu');
+    const { n, reply } = await s.ask({ card: 'wishing_well', purpose: 'name', prompt: { kind: 'name_card', options } });
+    assert.equal(await headline(), 'Kívánságok kútja: Nevezz meg egy lapot.');
+    await page.getByTestId('name-search').fill('atok'); // without the accent: Átok
+    assert.deepEqual(await shownNames(), ['curse']);
+    await page.getByTestId('name-search').fill('smi'); // English: Smithy (Kovácsműhely)
+    assert.deepEqual(await shownNames(), ['smithy']);
+    await page.getByTestId('name-search').fill('ar'); // Arany, Várárok … and in English Market, Cellar, Library
+    const shown = await shownNames();
+    assert.ok(shown.includes('gold') && shown.includes('moat') && shown.includes('market'), shown.join());
+    assert.ok(!shown.includes('copper'), 'Réz / Copper does not match');
+    await shot('wishing_well-name-hu');
+    await page.getByTestId('name-option-gold').tap();
+    assert.match(await page.getByTestId('decision').textContent() ?? '', /Megnevezett lap: Arany/);
+    await language('en');
+    await page.getByTestId('confirm').click();
+    assertReply(await reply, n, { type: 'name', card: 'gold' });
+  });
+
+  test('Secret Passage: take a card, then choose its place in the deck by keyboard', async () => {
+    const hand = ['gold', 'copper', 'estate', 'silver'];
+    {
+      const { n, reply } = await s.ask({ card: 'secret_passage', purpose: 'place_in_deck', prompt: { kind: 'choose_cards', zone: 'hand', options: hand, min: 1, max: 1 }, over: { hand } });
+      assert.equal(await headline(), 'Secret Passage: Choose a card from your hand to put into your deck.');
+      await shot('secret_passage-place_in_deck-card');
+      await page.getByTestId('option-0').click();
+      await page.getByTestId('confirm').click();
+      assertReply(await reply, n, { type: 'cards', cards: ['gold'] });
+    }
+    const { n, reply } = await s.ask({
+      card: 'secret_passage',
+      purpose: 'place_in_deck',
+      prompt: { kind: 'choose_number', min: 0, max: 5 },
+      over: { hand: hand.slice(1), seats: [{ deck_count: 5 }, {}] },
+    });
+    assert.equal(await headline(), 'Secret Passage: Where in your deck does Gold go?');
+    const places = await page.locator('[data-testid^=place-]').allTextContents();
+    assert.deepEqual(places, ['Top of your deck', 'Under 1 card', 'Under 2 cards', 'Under 3 cards', 'Under 4 cards', 'Bottom of your deck (under 5 cards)']);
+    assert.ok(await page.getByTestId('confirm').isDisabled(), 'no place is chosen for the player');
+    await shot('secret_passage-place_in_deck');
+    await tabTo('place-2');
+    await page.keyboard.press('Space');
+    assert.equal(await page.getByTestId('place-2').getAttribute('aria-pressed'), 'true');
+    await tabTo('confirm');
+    await page.keyboard.press('Enter');
+    assertReply(await reply, n, { type: 'number', number: 2 });
+  });
+
+  test('Secret Passage: a deep deck lists the deeper places in a select; touch answers', async () => {
+    const { n, reply } = await s.ask({ card: 'secret_passage', purpose: 'place_in_deck', prompt: { kind: 'choose_number', min: 0, max: 23 }, over: { seats: [{ deck_count: 23 }, {}] } });
+    assert.equal(await headline(), 'Secret Passage: Where in your deck does the card go?');
+    assert.equal(await page.locator('button[data-testid^=place-]').count(), 9, 'top, under 1 … 7, and bottom');
+    await page.getByTestId('place-deep').selectOption('13');
+    assert.match(await page.getByTestId('decision').textContent() ?? '', /Under 13 cards/);
+    await shot('secret_passage-place_in_deck-deep');
+    await page.getByTestId('place-23').tap(); // changed my mind: the bottom
+    await page.getByTestId('confirm').tap();
+    assertReply(await reply, n, { type: 'number', number: 23 });
+  });
+
+  test('a number from min to max (no card asks one yet but Secret Passage)', async () => {
+    const { n, reply } = await s.ask({ purpose: 'gain', prompt: { kind: 'choose_number', min: 1, max: 4 } });
+    assert.equal(await headline(), 'Choose a number from 1 to 4.');
+    assert.equal(await page.getByTestId('number-input').inputValue(), '1');
+    assert.ok(await page.getByTestId('number-down').isDisabled());
+    await page.getByTestId('number-up').click();
+    await page.getByTestId('number-up').click();
+    await shot('number-gain');
+    await page.getByTestId('number-input').fill('9');
+    assert.ok(await page.getByTestId('confirm').isDisabled(), 'over the maximum');
+    await page.getByTestId('number-input').fill('3');
+    await page.getByTestId('number-input').press('Enter');
+    assertReply(await reply, n, { type: 'number', number: 3 });
+  });
+
+  test('a Reaction question asked twice in a row: Secret Chamber, then Moat', async () => {
+    const hand = ['secret_chamber', 'moat', 'copper', 'estate', 'copper'];
+    const over = { current: 1, hand, seats: [{}, { in_play: ['militia'] }] };
+    {
+      const { n, reply } = await s.ask({
+        card: 'militia',
+        purpose: 'react',
+        prompt: { kind: 'choose_cards', zone: 'hand', options: ['secret_chamber', 'moat'], min: 0, max: 1 },
+        events: [{ type: 'played', seat: 1, card: 'militia' }],
+        over: { ...over, edition: '1e' },
+      });
+      assert.equal(await headline(), 'Militia: Bob plays an Attack. Reveal a Reaction?');
+      assert.match(await page.getByTestId('decision').textContent() ?? '', /put 2 cards from your hand onto your deck/, "each Reaction's text is shown");
+      assert.equal(await page.getByTestId('react-none').textContent(), 'Reveal nothing');
+      await shot('militia-react');
+      await page.getByTestId('react-secret_chamber').click();
+      assertReply(await reply, n, { type: 'cards', cards: ['secret_chamber'] });
+    }
+    const drawn = [...hand, 'gold', 'estate'];
+    {
+      const { n, reply } = await s.ask({
+        card: 'secret_chamber',
+        purpose: 'top_deck',
+        prompt: { kind: 'choose_cards', zone: 'hand', options: drawn, min: 2, max: 2 },
+        events: [
+          { type: 'revealed', seat: 0, cards: ['secret_chamber'] },
+          { type: 'drew', seat: 0, count: 2, cards: ['gold', 'estate'] },
+        ],
+        over: { ...over, edition: '1e', hand: drawn },
+      });
+      await page.getByTestId('option-3').click();
+      await page.getByTestId('option-6').click();
+      await page.getByTestId('confirm').click();
+      assertReply(await reply, n, { type: 'cards', cards: ['estate', 'estate'] });
+    }
+    const { n, reply } = await s.ask({
+      card: 'militia',
+      purpose: 'react',
+      prompt: { kind: 'choose_cards', zone: 'hand', options: ['moat'], min: 0, max: 1 },
+      events: [{ type: 'top_decked', seat: 0, count: 2, cards: ['estate', 'estate'], private: true }],
+      over: { ...over, edition: '1e' },
+    });
+    assert.equal(await headline(), 'Militia: Reveal another Reaction?');
+    assert.equal(await page.getByTestId('react-secret_chamber').count(), 0, 'Secret Chamber is not offered twice');
+    await shot('militia-react-again');
+    await page.getByTestId('react-moat').click();
+    assertReply(await reply, n, { type: 'cards', cards: ['moat'] });
   });
 
   // ----- the table around the decisions ------------------------------------------------
