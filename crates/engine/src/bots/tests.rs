@@ -559,7 +559,8 @@ fn a_bot_owning_every_kingdom_card_answers_every_decision_legally() {
                         .map(|&c| Rule::when(c, move |o| o.count_owned(c) < 2)),
                 );
                 // Copper last: a deck trashed down to no Treasures (Chapel,
-                // Masquerade) can still buy, so every game ends.
+                // Masquerade) can still buy, so games end by play, not by the turn
+                // limit (which would make this test slow).
                 rules.extend([
                     Rule::always(Gold),
                     Rule::always(Silver),
