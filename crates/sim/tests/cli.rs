@@ -166,6 +166,49 @@ fn base_recommended_kingdoms_of_both_editions_play() {
 }
 
 #[test]
+fn intrigue_reference_bots_play_against_big_money_in_their_kingdoms() {
+    // Each bot with its card(s) and cards neither bot buys; the 1E-only cards in 1E.
+    let filler = "cellar,chapel,moat,village,remodel,smithy,market,laboratory";
+    for bot in [
+        "courtyard",
+        "baron",
+        "nobles",
+        "great_hall",
+        "shanty_town",
+        "duke",
+        "bridge",
+        "coppersmith",
+        "masquerade",
+        "minion",
+        "saboteur",
+        "torturer",
+        "workshop_gardens",
+    ] {
+        let kingdom = match bot {
+            "workshop_gardens" => format!("workshop,gardens,{filler}"),
+            _ => format!("{bot},festival,{filler}"),
+        };
+        let edition = match bot {
+            "great_hall" | "coppersmith" | "saboteur" => "1e",
+            _ => "2e",
+        };
+        let bots = format!("{bot},big_money");
+        let v = sim_json(&[
+            "--games",
+            "20",
+            "--bots",
+            &bots,
+            "--kingdom",
+            &kingdom,
+            "--edition",
+            edition,
+        ]);
+        assert_eq!(v["games"], 20, "{bot}");
+        assert_eq!(v["bots"][0]["name"], bot);
+    }
+}
+
+#[test]
 fn random_kingdoms_from_both_pools() {
     let v = sim_json(&[
         "--games",

@@ -7,7 +7,7 @@ use super::by_name;
 use crate::card::CardId::{self, *};
 use crate::cards::testkit::*;
 use crate::decision::Purpose::{self, *};
-use crate::decision::{Prompt, Reply, Request, Zone};
+use crate::decision::{Mode, Prompt, Reply, Request, Zone};
 use crate::game::Game;
 use crate::state::PlayerId;
 use crate::view::Observation;
@@ -559,7 +559,8 @@ fn a_bot_owning_every_kingdom_card_answers_every_decision_legally() {
                         .map(|&c| Rule::when(c, move |o| o.count_owned(c) < 2)),
                 );
                 // Copper last: a deck trashed down to no Treasures (Chapel,
-                // Masquerade) can still buy, so every game ends.
+                // Masquerade) can still buy, so games end by play, not by the turn
+                // limit (which would make this test slow).
                 rules.extend([
                     Rule::always(Gold),
                     Rule::always(Silver),
@@ -586,4 +587,558 @@ fn a_bot_owning_every_kingdom_card_answers_every_decision_legally() {
         .filter(|c| c.is_kingdom() && !played.contains(c))
         .collect();
     assert!(missed.is_empty(), "never played: {missed:?}");
+}
+
+// ----- Intrigue reference bots (bots.md) ------------------------------------------------
+
+impl Q<'_> {
+    /// The modes chosen for `card`'s question offering `options`, one to choose.
+    fn modes(&self, card: CardId, about: Option<PlayerId>, options: &[Mode]) -> Vec<Mode> {
+        let prompt = Prompt::ChooseModes {
+            options: options.to_vec(),
+            min: 1,
+            max: 1,
+        };
+        match self.answer(Some(card), about, ChooseModes, prompt) {
+            Reply::Modes(m) => m,
+            r => panic!("{r:?}"),
+        }
+    }
+
+    /// What it does in the Action phase with `playable` (its hand is the game's).
+    fn plays(&self, playable: &[CardId]) -> Reply {
+        let prompt = Prompt::ActionPhase {
+            playable: playable.to_vec(),
+        };
+        self.answer(None, None, ActionPhase, prompt)
+    }
+
+    /// The pile chosen for `card`'s gain among `options`.
+    fn pile(
+        &self,
+        card: CardId,
+        about: Option<PlayerId>,
+        options: &[CardId],
+        optional: bool,
+    ) -> Option<CardId> {
+        let prompt = Prompt::ChoosePile {
+            options: options.to_vec(),
+            optional,
+        };
+        match self.answer(Some(card), about, Gain, prompt) {
+            Reply::Pile(c) => c,
+            r => panic!("{r:?}"),
+        }
+    }
+}
+
+/// Player 0 holds `hand` and owns the starting deck besides (in the discard pile) plus
+/// `extra`; `left` Provinces.
+fn holding(hand: &[CardId], extra: &[CardId], left: u32) -> Game {
+    let mut discard = vec![Copper; 7];
+    discard.extend_from_slice(&[Estate; 3]);
+    discard.extend_from_slice(extra);
+    table(2)
+        .hand(P0, hand)
+        .discard(P0, &discard)
+        .supply(Province, left)
+        .start()
+}
+
+/// Lets `bot` play player 0's whole turn, phases included; stops when another
+/// player's turn begins.
+fn bot_turn(g: &mut Game, bot: &str) {
+    while let Some(req) = g.pending().cloned() {
+        if g.state().current != P0 {
+            return;
+        }
+        let reply = by_name(bot, 0)
+            .unwrap()
+            .decide(&Observation::for_player(g, req.player), &req);
+        g.ok(req.player, reply);
+    }
+}
+
+fn played(g: &Game, card: CardId) -> bool {
+    g.events()
+        .iter()
+        .any(|e| matches!(e, crate::event::Event::Played { card: c, .. } if *c == card))
+}
+
+#[test]
+fn money_counts_bridge_minion_baron_and_harem() {
+    let g = owning(
+        &[Bridge, Minion, Baron, Harem, GreatHall, Nobles, Courtyard],
+        8,
+    );
+    // 7 Coppers + Bridge 2 + Minion 2 + Baron 4 + Harem 2; the others count 0.
+    assert_eq!(Observation::for_player(&g, P0).money(), 7 + 2 + 2 + 4 + 2);
+    // 7 + 3 Golds = 16: Baron's 4 takes the baron bot over 18.
+    assert_eq!(buys("baron", &[Gold; 3], 8, 8), Some(Gold));
+    assert_eq!(
+        buys("baron", &[Gold, Gold, Gold, Baron], 8, 8),
+        Some(Province)
+    );
+}
+
+#[test]
+fn courtyard_buys_a_silver_first_then_courtyards_per_eight_treasures() {
+    let bot = "courtyard";
+    assert_eq!(buys(bot, &[], 8, 4), Some(Silver), "owns no Silver");
+    assert_eq!(buys(bot, &[Silver], 8, 4), Some(Courtyard), "owns none");
+    // 8 Treasures: 1 < 8/8 is false; with 10, 1 < 10/8.
+    assert_eq!(buys(bot, &[Silver, Courtyard], 8, 4), Some(Silver));
+    let three = [Silver, Silver, Silver, Courtyard];
+    assert_eq!(buys(bot, &three, 8, 4), Some(Courtyard));
+    // $2: Courtyard while it owns fewer than 2.
+    assert_eq!(buys(bot, &[Silver, Courtyard], 8, 2), Some(Courtyard));
+    let two = [Silver, Courtyard, Courtyard];
+    assert_eq!(buys(bot, &two, 8, 2), None);
+    assert_eq!(buys(bot, &[], 8, 8), Some(Gold));
+    assert_eq!(buys(bot, &[Gold], 8, 8), Some(Province));
+    assert_eq!(buys(bot, &[], 5, 5), Some(Duchy), "left 5");
+    assert_eq!(buys(bot, &[], 6, 5), Some(Silver), "left 6");
+}
+
+#[test]
+fn baron_torturer_nobles_coppersmith_masquerade_buy_their_card_once() {
+    for (bot, card, cost) in [
+        ("baron", Baron, 4),
+        ("torturer", Torturer, 5),
+        ("coppersmith", Coppersmith, 4),
+        ("masquerade", Masquerade, 3),
+    ] {
+        assert_eq!(buys(bot, &[], 8, cost), Some(card), "{bot}");
+        assert_eq!(buys(bot, &[card], 8, cost), Some(Silver), "{bot}");
+        assert_eq!(buys(bot, &[], 8, 6), Some(Gold), "{bot}");
+        assert_eq!(buys(bot, &[], 4, 5), Some(Duchy), "{bot}");
+        assert_eq!(buys(bot, &[], 2, 2), Some(Estate), "{bot}");
+    }
+    // Nobles comes before Gold, once.
+    assert_eq!(buys("nobles", &[], 8, 6), Some(Nobles));
+    assert_eq!(buys("nobles", &[Nobles], 8, 6), Some(Gold));
+    assert_eq!(buys("nobles", &[Nobles], 6, 5), Some(Duchy));
+    assert_eq!(buys("nobles", &[Gold; 4], 8, 8), Some(Province), "money 19");
+    // Masquerade: a Province only with 2 Golds; Duchy from 5 left.
+    assert_eq!(buys("masquerade", &[Gold], 8, 8), Some(Gold));
+    assert_eq!(buys("masquerade", &[Gold, Gold], 8, 8), Some(Province));
+    assert_eq!(buys("masquerade", &[Masquerade], 5, 5), Some(Duchy));
+    assert_eq!(buys("masquerade", &[Masquerade], 6, 5), Some(Silver));
+    // Coppersmith: a Province with one Gold; Duchy from 6 left.
+    assert_eq!(buys("coppersmith", &[Gold], 8, 8), Some(Province));
+    assert_eq!(buys("coppersmith", &[Coppersmith], 6, 5), Some(Duchy));
+}
+
+#[test]
+fn great_hall_with_seven_silvers_or_late() {
+    let bot = "great_hall";
+    let mut silvers = vec![Silver; 6];
+    assert_eq!(buys(bot, &silvers, 8, 3), Some(Silver));
+    silvers.push(Silver);
+    assert_eq!(buys(bot, &silvers, 8, 3), Some(GreatHall));
+    assert_eq!(buys(bot, &[], 4, 3), Some(GreatHall), "left 4");
+    assert_eq!(buys(bot, &[], 4, 5), Some(Duchy), "left 4");
+    assert_eq!(buys(bot, &[], 2, 2), Some(Estate), "left 2");
+    assert_eq!(buys(bot, &[], 8, 8), Some(Gold));
+    assert_eq!(buys(bot, &[Gold], 8, 8), Some(Province));
+}
+
+#[test]
+fn shanty_town_needs_nine_treasures_and_one_per_fourteen() {
+    let bot = "shanty_town";
+    assert_eq!(buys(bot, &[Silver], 8, 3), Some(Silver), "8 Treasures");
+    assert_eq!(buys(bot, &[Silver, Silver], 8, 3), Some(ShantyTown), "9");
+    // With one: 1 < 14/14 is false, 1 < 15/14 true.
+    let mut t = vec![ShantyTown];
+    t.extend_from_slice(&[Silver; 7]);
+    assert_eq!(buys(bot, &t, 8, 3), Some(Silver));
+    t.push(Silver);
+    assert_eq!(buys(bot, &t, 8, 3), Some(ShantyTown));
+    // money > 17: 7 + 3 Golds + Silver = 18.
+    assert_eq!(buys(bot, &[Gold, Gold, Gold], 8, 8), Some(Gold));
+    assert_eq!(buys(bot, &[Gold, Gold, Gold, Silver], 8, 8), Some(Province));
+}
+
+#[test]
+fn duke_buys_duchies_then_provinces_and_dukes_once_duchies_are_gone() {
+    let bot = "duke";
+    // money 7 + 2 Golds = 13: Silver at $5; one more Copper makes 14: Duchy.
+    assert_eq!(buys(bot, &[Gold, Gold], 8, 5), Some(Silver));
+    assert_eq!(buys(bot, &[Gold, Gold, Copper], 8, 5), Some(Duchy));
+    assert_eq!(buys(bot, &[Gold, Gold, Copper], 8, 8), Some(Duchy));
+    assert_eq!(buys(bot, &[], 8, 8), Some(Gold), "no Province yet");
+    assert_eq!(buys(bot, &[], 8, 2), Some(Copper));
+    let no_duchies = |extra: &[CardId], dukes: u32, coins| {
+        let mut discard = vec![Copper; 7];
+        discard.extend_from_slice(&[Estate; 3]);
+        discard.extend_from_slice(extra);
+        let g = table(2)
+            .discard(P0, &discard)
+            .supply(Duchy, 0)
+            .supply(Duke, dukes)
+            .start();
+        q(bot, &g, P0).buys(coins)
+    };
+    assert_eq!(no_duchies(&[], 8, 8), Some(Province));
+    assert_eq!(no_duchies(&[Duchy; 7], 8, 8), Some(Duke), "7 Duchies");
+    assert_eq!(no_duchies(&[], 8, 5), Some(Duke));
+    assert_eq!(no_duchies(&[], 4, 2), Some(Copper));
+    assert_eq!(no_duchies(&[], 3, 2), Some(Estate), "3 Dukes left");
+}
+
+#[test]
+fn bridge_buys_one_per_ten_treasures_and_one_at_first() {
+    let bot = "bridge";
+    assert_eq!(buys(bot, &[], 8, 4), Some(Bridge), "0 <= 7/10");
+    assert_eq!(
+        buys(bot, &[Bridge], 8, 4),
+        Some(Silver),
+        "1 <= 7/10 is false"
+    );
+    let t = [Bridge, Silver, Silver, Silver];
+    assert_eq!(buys(bot, &t, 8, 4), Some(Bridge), "1 <= 10/10");
+    assert_eq!(buys(bot, &[Gold], 8, 8), Some(Province));
+    assert_eq!(buys(bot, &[], 6, 5), Some(Duchy));
+}
+
+#[test]
+fn minion_buys_minions_never_gold_and_provinces_after_six() {
+    let bot = "minion";
+    assert_eq!(buys(bot, &[], 8, 7), Some(Minion));
+    assert_eq!(buys(bot, &[Minion; 5], 8, 8), Some(Minion));
+    assert_eq!(buys(bot, &[Minion; 6], 8, 8), Some(Province));
+    assert_eq!(buys(bot, &[], 8, 4), Some(Silver));
+    assert_eq!(buys(bot, &[], 4, 5), Some(Duchy));
+}
+
+#[test]
+fn saboteur_buys_provinces_always_and_two_saboteurs() {
+    let bot = "saboteur";
+    assert_eq!(buys(bot, &[], 8, 8), Some(Province));
+    assert_eq!(buys(bot, &[Saboteur], 8, 5), Some(Saboteur));
+    assert_eq!(buys(bot, &[Saboteur, Saboteur], 8, 5), Some(Silver));
+    assert_eq!(buys(bot, &[], 8, 6), Some(Gold));
+    assert_eq!(buys(bot, &[], 5, 5), Some(Duchy), "left 5");
+    assert_eq!(buys(bot, &[], 6, 5), Some(Saboteur), "left 6");
+}
+
+#[test]
+fn workshop_gardens_buys_and_gains_by_its_list() {
+    let bot = "workshop_gardens";
+    assert_eq!(buys(bot, &[], 8, 4), Some(Workshop));
+    assert_eq!(buys(bot, &[Workshop; 8], 8, 4), Some(Workshop));
+    assert_eq!(buys(bot, &[Workshop; 9], 8, 4), Some(Gardens));
+    assert_eq!(buys(bot, &[], 8, 2), Some(Estate));
+    assert_eq!(buys(bot, &[], 8, 1), Some(Copper));
+    assert_eq!(buys(bot, &[], 8, 3), Some(Workshop));
+    let g = table(2).supply(Estate, 0).supply(Workshop, 0).start();
+    assert_eq!(
+        q(bot, &g, P0).buys(3),
+        Some(Silver),
+        "no Estates or Workshops left"
+    );
+    let up_to_4 = costing_up_to(4);
+    let gain = |g: &Game| q(bot, g, P0).pile(Workshop, None, &up_to_4, false);
+    assert_eq!(gain(&owning(&[], 8)), Some(Workshop));
+    assert_eq!(gain(&owning(&[Workshop; 9], 8)), Some(Gardens));
+    // The last Gardens with two piles empty ends the game: behind (5 VP to 12), it
+    // takes a Workshop instead; ahead, the Gardens.
+    let last_gardens = |theirs: &[CardId]| {
+        let mut mine = vec![Copper; 7];
+        mine.extend_from_slice(&[Estate; 3]);
+        mine.extend_from_slice(&[Workshop; 9]);
+        table(2)
+            .discard(P0, &mine)
+            .discard(P1, theirs)
+            .supply(Gardens, 1)
+            .supply(Chapel, 0)
+            .supply(Cellar, 0)
+            .start()
+    };
+    assert_eq!(gain(&last_gardens(&[Province, Province])), Some(Workshop));
+    assert_eq!(gain(&last_gardens(&[Estate])), Some(Gardens));
+}
+
+#[test]
+fn baron_is_played_only_with_an_estate_or_late_and_always_discards_it() {
+    let plays = |hand: &[CardId], left| q("baron", &holding(hand, &[], left), P0).plays(&[Baron]);
+    assert_eq!(plays(&[Baron, Copper, Copper], 8), Reply::EndPhase);
+    assert_eq!(plays(&[Baron, Estate, Copper], 8), Reply::Play(Baron));
+    assert_eq!(plays(&[Baron, Copper, Copper], 2), Reply::Play(Baron));
+    // Discards the Estate even while its list wants Estates (2 left).
+    let g = holding(&[Estate, Copper], &[], 2);
+    let discarded = q("baron", &g, P0).cards(Baron, Discard, Zone::Hand, &[Estate], 0..=1);
+    assert_eq!(discarded, vec![Estate]);
+    // With the card (owning a second Baron): the Estate gives +$4; $5 buys a Silver,
+    // the second Buy finds nothing for $2; no Estate is gained.
+    let mut g = table(2)
+        .hand(P0, &[Baron, Estate, Copper])
+        .discard(P0, &[Baron])
+        .start();
+    bot_turn(&mut g, "baron");
+    assert!(played(&g, Baron));
+    let me = g.state().player(P0);
+    assert_eq!((me.count_owned(Silver), me.card_count()), (1, 5));
+    assert_eq!(me.count_owned(Estate), 1, "not gained");
+    // Without an Estate it keeps Baron in hand and buys with its Coppers.
+    let mut g = table(2).hand(P0, &[Baron, Copper, Copper, Copper]).start();
+    bot_turn(&mut g, "baron");
+    assert!(!played(&g, Baron));
+    assert_eq!(g.state().player(P0).count_owned(Estate), 0);
+}
+
+#[test]
+fn intrigue_cards_giving_actions_are_played_first() {
+    let g = owning(&[], 8);
+    let me = q("big_money", &g, P0);
+    assert_eq!(me.plays(&[Torturer, Minion]), Reply::Play(Minion));
+    assert_eq!(me.plays(&[Courtyard, ShantyTown]), Reply::Play(ShantyTown));
+    assert_eq!(me.plays(&[Masquerade, GreatHall]), Reply::Play(GreatHall));
+    assert_eq!(me.plays(&[Bridge, Nobles]), Reply::Play(Nobles), "by cost");
+}
+
+#[test]
+fn nobles_takes_actions_only_with_another_nobles_or_nothing_to_draw() {
+    let options = [Mode::PlusThreeCards, Mode::PlusTwoActions];
+    let mode = |g: &Game| q("nobles", g, P0).modes(Nobles, None, &options);
+    assert_eq!(
+        mode(&holding(&[Nobles, Copper], &[], 8)),
+        vec![Mode::PlusTwoActions]
+    );
+    assert_eq!(
+        mode(&holding(&[Copper, Estate], &[], 8)),
+        vec![Mode::PlusThreeCards]
+    );
+    // Deck and discard pile empty: nothing to draw.
+    let g = table(2).hand(P0, &[Copper]).start();
+    assert_eq!(mode(&g), vec![Mode::PlusTwoActions]);
+    let g = table(2).hand(P0, &[Copper]).deck(P0, &[Gold]).start();
+    assert_eq!(mode(&g), vec![Mode::PlusThreeCards]);
+    // With the card: the second Nobles is played with the Actions the first gave.
+    let mut g = table(2)
+        .hand(P0, &[Nobles, Nobles, Copper])
+        .deck(P0, &[Gold, Gold, Gold, Silver, Silver, Silver])
+        .start();
+    g.play(Nobles);
+    bot_answers(&mut g, "nobles");
+    assert_eq!((g.actions(), g.hand(P0)), (2, vec![Copper, Nobles]));
+    g.play(Nobles);
+    bot_answers(&mut g, "nobles");
+    assert_eq!(g.hand(P0), vec![Copper, Gold, Gold, Gold]);
+}
+
+#[test]
+fn minion_takes_two_coins_with_another_minion_or_when_they_reach_its_target() {
+    let options = [Mode::PlusTwoCoins, Mode::DiscardAndDraw];
+    let mode = |hand: &[CardId], extra: &[CardId]| {
+        q("minion", &holding(hand, extra, 8), P0).modes(Minion, None, &options)
+    };
+    let coins = vec![Mode::PlusTwoCoins];
+    let attack = vec![Mode::DiscardAndDraw];
+    assert_eq!(mode(&[Minion, Estate, Estate, Estate], &[]), coins);
+    // Target Minion ($5): $3 + 2 reach it, $2 + 2 do not.
+    assert_eq!(mode(&[Silver, Copper, Estate, Estate], &[]), coins);
+    assert_eq!(mode(&[Copper, Copper, Estate, Estate], &[]), attack);
+    // Owning 6 Minions the target is a Province: $6 + 2 reach it, $5 + 2 do not.
+    let six = [Minion; 6];
+    assert_eq!(mode(&[Gold, Silver, Copper, Estate], &six), coins);
+    assert_eq!(mode(&[Gold, Copper, Copper, Estate], &six), attack);
+    // Coins already played count.
+    let mut g = table(2)
+        .hand(P0, &[Minion, Minion, Copper, Estate])
+        .deck(P0, &[Estate, Estate, Estate, Estate])
+        .start();
+    g.play(Minion);
+    bot_answers(&mut g, "minion");
+    assert_eq!(g.coins(), 2, "another Minion in hand");
+    g.play(Minion);
+    bot_answers(&mut g, "minion");
+    assert_eq!(
+        (g.coins(), g.hand(P0)),
+        (4, vec![Copper, Estate]),
+        "2 + 2 + 1 >= 5"
+    );
+}
+
+#[test]
+fn torturer_victims_discard_junk_and_take_the_curse_with_a_small_good_hand() {
+    let options = [Mode::DiscardTwo, Mode::GainCurse];
+    let mode = |hand: &[CardId]| {
+        let g = table(2).hand(P1, hand).start();
+        q("big_money", &g, P1).modes(Torturer, None, &options)
+    };
+    let discard = vec![Mode::DiscardTwo];
+    let curse = vec![Mode::GainCurse];
+    assert_eq!(mode(&[Copper, Estate, Silver, Gold, Gold]), discard);
+    assert_eq!(
+        mode(&[Curse, GreatHall, Gold]),
+        discard,
+        "2 Victory or Curse"
+    );
+    assert_eq!(
+        mode(&[Silver, Gold, Gold, Silver, Gold]),
+        discard,
+        "5 cards"
+    );
+    assert_eq!(mode(&[Silver, Gold, Gold, Silver]), discard, "4 cards");
+    assert_eq!(mode(&[Silver, Estate, Gold]), curse, "3 cards, 1 junk");
+    assert_eq!(mode(&[Silver, Gold]), curse);
+    assert_eq!(mode(&[Gold]), discard, "1 card");
+    assert_eq!(mode(&[]), discard);
+    // With the card: the Curse goes to the hand; the big hand discards its Estates.
+    let mut g = table(3)
+        .hand(P0, &[Torturer])
+        .deck(P0, &[Copper, Copper, Copper])
+        .hand(P1, &[Silver, Gold, Gold])
+        .hand(P2, &[Estate, Estate, Silver, Gold, Gold])
+        .start();
+    g.play(Torturer);
+    bot_answers(&mut g, "big_money");
+    assert_eq!(g.hand(P1), vec![Silver, Gold, Gold, Curse]);
+    assert_eq!(
+        (g.hand(P2), g.discard(P2)),
+        (vec![Silver, Gold, Gold], vec![Estate, Estate])
+    );
+}
+
+#[test]
+fn masquerade_passes_junk_first_for_every_player() {
+    let pass = |left, options: &[CardId]| {
+        let g = owning(&[], left);
+        q("big_money", &g, P1).cards(Masquerade, Pass, Zone::Hand, options, 1..=1)
+    };
+    assert_eq!(pass(8, &[Copper, Curse, Estate]), vec![Curse]);
+    assert_eq!(
+        pass(8, &[Copper, Estate, Duchy]),
+        vec![Duchy],
+        "neither wanted"
+    );
+    // big_money wants Duchies from 6 left, Estates from 2.
+    assert_eq!(pass(6, &[Copper, Estate, Duchy]), vec![Estate]);
+    assert_eq!(pass(2, &[Copper, Estate, Duchy]), vec![Copper]);
+    assert_eq!(pass(8, &[Gold, Masquerade, Silver]), vec![Silver]);
+    assert_eq!(pass(8, &[Gold, Masquerade]), vec![Masquerade]);
+    assert_eq!(pass(2, &[Province, Estate, Gold]), vec![Gold]);
+    assert_eq!(pass(2, &[Province, Duchy, Estate]), vec![Estate]);
+    assert_eq!(pass(4, &[Province, Duchy]), vec![Duchy]);
+    assert_eq!(pass(8, &[Province, Harem, Smithy]), vec![Province]);
+    assert_eq!(
+        pass(8, &[Harem, Smithy]),
+        vec![Smithy],
+        "unlisted: the cheapest"
+    );
+}
+
+#[test]
+fn masquerade_trashes_junk_only_when_the_buy_stays_the_same() {
+    // It owns a Masquerade, so $3 and $4 buy a Silver, $6 and $7 a Gold.
+    let trash = |hand: &[CardId], left| {
+        let g = holding(hand, &[Masquerade], left);
+        q("masquerade", &g, P0).cards(Masquerade, Trash, Zone::Hand, hand, 0..=1)
+    };
+    assert_eq!(trash(&[Copper, Estate, Curse], 8), vec![Curse]);
+    assert_eq!(trash(&[Copper, Duchy, Estate], 8), vec![Estate]);
+    assert_eq!(trash(&[Copper, Silver, Duchy], 8), vec![Duchy]);
+    // Estates wanted (2 left): Copper next, as $7 and $6 both buy a Duchy.
+    assert_eq!(trash(&[Copper, Estate, Gold, Gold], 2), vec![Copper]);
+    assert_eq!(
+        trash(&[Copper, Silver, Silver], 8),
+        vec![Copper],
+        "$5, $4: Silver"
+    );
+    assert_eq!(
+        trash(&[Copper, Gold, Silver], 8),
+        vec![],
+        "$6 Gold, $5 Silver"
+    );
+    assert_eq!(trash(&[Silver, Gold], 8), vec![]);
+    // With the card, against big_money: both pass their Curse, then it trashes the one
+    // it received.
+    let mut g = table(2)
+        .hand(P0, &[Masquerade, Curse, Gold])
+        .deck(P0, &[Silver, Silver])
+        .discard(P0, &[Masquerade])
+        .hand(P1, &[Curse, Copper, Silver, Gold, Estate])
+        .start();
+    g.play(Masquerade);
+    bot_answers(&mut g, "masquerade");
+    assert_eq!(g.hand(P0), vec![Silver, Silver, Gold]);
+    assert_eq!(g.trash(), vec![Curse]);
+    assert_eq!(g.hand(P1), vec![Copper, Silver, Gold, Estate, Curse]);
+}
+
+#[test]
+fn courtyard_puts_back_an_unplayable_action_then_a_spare_treasure_then_junk() {
+    let run = |hand: &[CardId], deck: &[CardId]| {
+        let mut g = table(2).hand(P0, hand).deck(P0, deck).start();
+        g.play(Courtyard);
+        bot_answers(&mut g, "courtyard");
+        (g.deck(P0), g.hand(P0))
+    };
+    // No Actions left: the drawn Courtyard goes back.
+    let (deck, _) = run(&[Courtyard, Copper, Silver], &[Estate, Gold, Courtyard]);
+    assert_eq!(deck, vec![Courtyard]);
+    // $12 buys a Province (it holds a Gold) with or without a Gold: a Gold goes back.
+    let (deck, hand) = run(&[Courtyard, Gold, Gold, Silver], &[Copper, Copper, Silver]);
+    assert_eq!(deck, vec![Gold]);
+    assert_eq!(hand, vec![Copper, Copper, Silver, Silver, Gold]);
+    // $8 exactly: no Treasure is spare, so the Estate.
+    let (deck, _) = run(
+        &[Courtyard, Copper, Silver, Gold],
+        &[Estate, Copper, Copper],
+    );
+    assert_eq!(deck, vec![Estate]);
+    // Only Treasures, none spare: the cheapest card.
+    let (deck, _) = run(&[Courtyard, Gold], &[Gold, Silver]);
+    assert_eq!(deck, vec![Silver]);
+}
+
+#[test]
+fn saboteur_victims_gain_the_first_card_of_their_list_else_nothing() {
+    let g = owning(&[], 8);
+    let gain = |bot, up_to| q(bot, &g, P0).pile(Saboteur, None, &costing_up_to(up_to), true);
+    assert_eq!(gain("big_money", 6), Some(Gold));
+    assert_eq!(gain("big_money", 4), Some(Silver));
+    assert_eq!(
+        gain("big_money", 1),
+        None,
+        "Copper and Curse are not on its list"
+    );
+    assert_eq!(gain("workshop_gardens", 1), Some(Copper));
+    assert_eq!(gain("saboteur", 3), Some(Silver));
+    let g = owning(&[], 2);
+    let estate = q("big_money", &g, P0).pile(Saboteur, None, &costing_up_to(2), true);
+    assert_eq!(estate, Some(Estate), "left 2");
+    // With the card: big_money loses its Gold and takes a Silver.
+    let mut g = table(2)
+        .edition(crate::card::Edition::First)
+        .hand(P0, &[Saboteur])
+        .deck(P1, &[Copper, Gold, Estate])
+        .start();
+    g.play(Saboteur);
+    bot_answers(&mut g, "big_money");
+    assert_eq!(g.trash(), vec![Gold]);
+    assert_eq!(g.discard(P1), vec![Copper, Silver]);
+    assert_eq!(g.deck(P1), vec![Estate]);
+}
+
+#[test]
+fn bridge_bot_plays_bridge_before_treasures_and_uses_every_buy() {
+    // Bridge: 2 Buys, $1 + $6 with costs $1 less: a Gold ($5), then a Silver ($2).
+    let mut g = table(2)
+        .hand(P0, &[Bridge, Silver, Silver, Copper, Copper])
+        .start();
+    bot_turn(&mut g, "bridge");
+    assert!(played(&g, Bridge));
+    let me = g.state().player(P0);
+    assert_eq!((me.count_owned(Gold), me.count_owned(Silver)), (1, 3));
+}
+
+#[test]
+fn swindler_gives_victims_curses_and_victory_cards() {
+    let g = owning(&[], 8);
+    let give = |options: &[CardId]| q("big_money", &g, P0).pile(Swindler, Some(P1), options, false);
+    assert_eq!(give(&[Copper, Curse]), Some(Curse));
+    assert_eq!(give(&[Laboratory, Duchy, Market]), Some(Duchy));
+    assert_eq!(give(&[Silver, Village]), Some(Silver));
 }
