@@ -293,11 +293,12 @@ impl<'a> Ctx<'a> {
         let st = &mut *self.st;
         let pl = &mut st.players[p.idx()];
         if pl.deck.len() < n && !pl.discard.is_empty() {
-            let mut new = std::mem::take(&mut pl.discard);
-            new.shuffle(&mut st.rng);
-            // The deck's top is its last element: the old deck stays on top.
-            new.append(&mut pl.deck);
-            pl.deck = new;
+            pl.discard.shuffle(&mut st.rng);
+            // The deck's top is its last element: the old deck stays on top. Swapping
+            // keeps both piles' allocations (this runs at every reshuffle of a simulation).
+            pl.discard.extend_from_slice(&pl.deck);
+            std::mem::swap(&mut pl.deck, &mut pl.discard);
+            pl.discard.clear();
             self.emit(|| Event::Shuffled { player: p });
         }
         self.st.player(p).deck.len().min(n)
