@@ -2,7 +2,8 @@
 """Static checks of the self-hosting files, since no Docker engine runs in CI.
 
 - docker-compose.yml validates against the Compose Specification's JSON Schema
-  (../shared/schemas/compose-spec.json, or --schema PATH).
+  (scripts/schemas/compose-spec.json, a copy of the Compose Specification's
+  schema under its Apache-2.0 licence, or --schema PATH).
 - The Dockerfile builds the package that owns the `dominion-server` binary, copies the
   binary from the path cargo writes it to, runs as a non-root user, keeps data in a
   volume, exposes the port the compose file publishes and the server listens on, and
@@ -65,7 +66,7 @@ def server_package() -> tuple[str, str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--schema", default=str(ROOT.parent / "shared/schemas/compose-spec.json"))
+    ap.add_argument("--schema", default=str(ROOT / "scripts/schemas/compose-spec.json"))
     ap.add_argument("--binary", help="a built dominion-server to ask for --help")
     args = ap.parse_args()
 
