@@ -26,6 +26,8 @@ pub mod ctx;
 pub mod decision;
 pub mod event;
 pub mod game;
+#[cfg(test)]
+mod game_end_tests;
 pub mod score;
 pub mod setup;
 pub mod state;

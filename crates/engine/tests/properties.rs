@@ -8,6 +8,10 @@
 //! asked). Every game ends, and replaying its record reproduces the same state hash.
 //! Over all games every kingdom card is played at least once (Gardens, which cannot
 //! be played, gained), so no card escapes these checks.
+//!
+//! Every game ends for a reason the rules give — Provinces gone, three empty piles (four
+//! with 5–6 players), or the engine's own turn limit / nobody-can-act stop — and enough
+//! 5–6 player games end on four piles that the four-pile ending is exercised too.
 
 use dominion_engine::setup::CardPool;
 use dominion_engine::state::State;
@@ -78,7 +82,49 @@ fn exercised(events: &[Event], seen: &mut BTreeSet<CardId>) {
     }
 }
 
-fn play_one(seed: u64, seen: &mut BTreeSet<CardId>) -> (usize, u32) {
+/// Why a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Ending {
+    Provinces,
+    /// With 5–6 players: four piles (and Provinces left).
+    FourPiles,
+    /// With 2–4 players: three piles (and Provinces left).
+    ThreePiles,
+    TurnLimit,
+    Stuck,
+}
+
+fn ending(seed: u64, st: &State) -> Ending {
+    let piles = st.empty_piles();
+    let ending = if st.supply_count(CardId::Province) == 0 {
+        Ending::Provinces
+    } else if piles >= st.piles_to_end() {
+        if st.num_players() >= 5 {
+            Ending::FourPiles
+        } else {
+            Ending::ThreePiles
+        }
+    } else if st.turn_count >= State::TURN_LIMIT_PER_PLAYER * st.num_players() as u32 {
+        Ending::TurnLimit
+    } else {
+        assert!(
+            st.stuck(),
+            "seed {seed}: ended with {piles} empty piles, Provinces left, nobody stuck"
+        );
+        Ending::Stuck
+    };
+    if st.num_players() >= 5 && ending != Ending::Provinces {
+        // Three empty piles never end a 5–6 player game.
+        assert!(
+            piles >= 4 || matches!(ending, Ending::TurnLimit | Ending::Stuck),
+            "seed {seed}: a {}-player game ended on {piles} piles",
+            st.num_players()
+        );
+    }
+    ending
+}
+
+fn play_one(seed: u64, seen: &mut BTreeSet<CardId>) -> (usize, u32, Ending) {
     let players = 2 + (seed % 5) as u8;
     let edition = if seed.is_multiple_of(2) {
         Edition::Second
@@ -122,7 +168,7 @@ fn play_one(seed: u64, seen: &mut BTreeSet<CardId>) -> (usize, u32) {
         "seed {seed}: replay events differ"
     );
     exercised(g.events(), seen);
-    (replies, g.state().turn_count)
+    (replies, g.state().turn_count, ending(seed, g.state()))
 }
 
 #[test]
@@ -130,12 +176,21 @@ fn random_bot_games_conserve_cards_end_and_replay() {
     let mut total_replies = 0;
     let mut max_turns = 0;
     let mut seen = BTreeSet::new();
+    let mut endings: BTreeMap<Ending, usize> = BTreeMap::new();
     for seed in 0..GAMES {
-        let (r, t) = play_one(seed, &mut seen);
+        let (r, t, e) = play_one(seed, &mut seen);
         total_replies += r;
         max_turns = max_turns.max(t);
+        *endings.entry(e).or_default() += 1;
     }
-    eprintln!("{GAMES} games, {total_replies} replies, longest {max_turns} turns");
+    eprintln!("{GAMES} games, {total_replies} replies, longest {max_turns} turns, {endings:?}");
+    // Random bots rarely afford Provinces: their games end on piles.
+    for e in [Ending::FourPiles, Ending::ThreePiles] {
+        assert!(
+            endings.get(&e).copied().unwrap_or(0) >= 10,
+            "too few games ended by {e:?}: {endings:?}"
+        );
+    }
     let missed: Vec<CardId> = CardId::all()
         .filter(|c| c.is_kingdom() && !seen.contains(c))
         .collect();
