@@ -83,9 +83,27 @@ export function typeClass(key) {
   return types.length ? `ty-${types[0]}` : 'ty-unknown';
 }
 
-/** @param {string} key */
-export function cardCost(key) {
+/**
+ * What each Supply card costs now in the game being viewed (Bridge lowers it during a
+ * turn); empty outside a game. Widgets show these, so a choice "costing up to $4" lists
+ * the costs it is judged by.
+ * @type {Map<string, number>}
+ */
+let currentCosts = new Map();
+
+/** Takes the current costs from a game view's Supply; `null` (leaving a game) clears them. @param {{card: string, cost: number}[] | null} supply */
+export function setCurrentCosts(supply) {
+  currentCosts = new Map((supply ?? []).map((p) => [p.card, p.cost]));
+}
+
+/** The printed cost (the lobby, card lists outside a game). @param {string} key */
+export function printedCost(key) {
   return CARDS[key]?.cost ?? 0;
+}
+
+/** The cost now: the game's current cost for a Supply card, else the printed one. @param {string} key */
+export function cardCost(key) {
+  return currentCosts.get(key) ?? printedCost(key);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The lobby: your name, the rooms (refreshed every few seconds), and a form to create
 // a room (seats and bots, edition, kingdom, time per decision).
 import { h } from './dom.js';
-import { allCards, cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
+import { allCards, printedCost as cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
 import { t } from './i18n/index.js';
 import { botLabel } from './names.js';
 import { createRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';

@@ -2,7 +2,7 @@
 // lost connection (the seat token is kept in localStorage), and folding server
 // messages into the state.
 import { Connection } from './connection.js';
-import { setEdition } from './cards.js';
+import { setCurrentCosts, setEdition } from './cards.js';
 import { t } from './i18n/index.js';
 import { busy, state, update } from './store.js';
 
@@ -167,6 +167,7 @@ function resetRoom() {
     s.answered = null;
   });
   setEdition(state.create.edition);
+  setCurrentCosts(null);
 }
 
 export async function refreshRooms() {
@@ -375,6 +376,7 @@ function onMessage(msg) {
 function setView(s, view) {
   s.view = view;
   setEdition(view.edition);
+  setCurrentCosts(view.supply);
   if (s.decision && (view.decision !== s.decision.decision || view.waiting_for !== s.seat)) {
     s.decision = null;
   }

@@ -258,6 +258,24 @@ describe('decision widgets', { timeout: 120000 }, () => {
     assertReply(await reply, n, { type: 'pile', card: null });
   });
 
+  test('with Bridge in play a gain widget shows the costs now, as the Supply does', async () => {
+    // Bridge played: every card costs $1 less this turn; the view carries the costs now.
+    const supply = SUPPLY.map((p) => ({ ...p, cost: Math.max(0, p.cost - 1) }));
+    const over = { supply, seats: [{ in_play: ['bridge'] }, {}] };
+    const options = ['silver', 'village', 'workshop', 'smithy', 'militia', 'remodel'];
+    const { n, reply } = await s.ask({ card: 'ironworks', purpose: 'gain', over, prompt: { kind: 'choose_pile', options, optional: false } });
+    await shot('ironworks-gain-bridge');
+    // Smithy, Militia and Remodel are printed at $4 and cost $3 now.
+    for (const card of ['smithy', 'militia', 'remodel']) {
+      const label = await page.getByTestId(`pile-option-${card}`).getAttribute('aria-label');
+      assert.match(label ?? '', /Costs 3$/, `${card}: ${label}`);
+      assert.equal(await page.getByTestId(`pile-option-${card}`).locator('.cost').textContent(), '$3');
+    }
+    assert.equal(await page.getByTestId('pile-option-silver').locator('.cost').textContent(), '$2');
+    await page.getByTestId('pile-option-smithy').click();
+    assertReply(await reply, n, { type: 'pile', card: 'smithy' });
+  });
+
   test('Chapel: choose 1 to 2 cards from the hand', async () => {
     const { n, reply } = await s.ask({ card: 'chapel', purpose: 'trash', prompt: { kind: 'choose_cards', zone: 'hand', options: ['copper', 'estate', 'copper'], min: 1, max: 2 } });
     await shot('chapel-trash');
