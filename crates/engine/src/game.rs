@@ -304,6 +304,13 @@ impl Game {
         &self.state
     }
 
+    /// The stable digest of the state ([`crate::digest`]): cheap, and the same in every
+    /// engine version for every state the older one could reach. What stored games
+    /// record after each reply.
+    pub fn digest(&self) -> u64 {
+        crate::digest::digest(&self.state)
+    }
+
     /// A hash of the canonical serialization of the state, to check that a replay
     /// reproduced a game. FNV-1a over JSON: stable across runs, platforms and versions.
     pub fn state_hash(&self) -> u64 {

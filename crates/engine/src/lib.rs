@@ -24,6 +24,7 @@ pub mod card;
 mod cards;
 pub mod ctx;
 pub mod decision;
+pub mod digest;
 pub mod event;
 pub mod game;
 #[cfg(test)]

@@ -162,6 +162,7 @@ fn play_one(seed: u64, seen: &mut BTreeSet<CardId>) -> (usize, u32, Ending) {
         g.state_hash(),
         "seed {seed}: replay diverged"
     );
+    assert_eq!(replay.digest(), g.digest(), "seed {seed}: digests differ");
     assert_eq!(
         replay.events(),
         g.events(),
