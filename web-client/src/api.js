@@ -16,7 +16,9 @@ function listOf(v, field) {
 }
 
 /**
- * @returns {Promise<{cards: string[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[]}>}
+ * `sets` are the sets of the server's kingdom cards, in its order: what a random kingdom
+ * may be drawn from.
+ * @returns {Promise<{cards: string[], sets: import('./types.js').CardSet[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[]}>}
  */
 export async function loadMeta() {
   const [cards, kingdoms, bots] = await Promise.all([
@@ -24,8 +26,10 @@ export async function loadMeta() {
     getJson('/api/kingdoms'),
     getJson('/api/bots'),
   ]);
+  const cardList = listOf(cards, 'cards');
   return {
-    cards: listOf(cards, 'cards')
+    sets: [...new Set(cardList.map((c) => (typeof c === 'object' && typeof c.set === 'string' ? c.set : null)).filter((s) => s !== null))],
+    cards: cardList
       .filter((c) => typeof c === 'string' || c.implemented !== false)
       .map((c) => (typeof c === 'string' ? c : (c.id ?? c.key))),
     kingdoms: listOf(kingdoms, 'kingdoms').map((k) => ({

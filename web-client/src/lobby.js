@@ -50,6 +50,11 @@ function kingdomGroup(id) {
   return [sets.join(' + '), ...editions].join(' ');
 }
 
+/** "Base + Intrigue" @param {string[]} sets */
+function setsLabel(sets) {
+  return sets.map((s) => t(`set.${s}`)).join(' + ');
+}
+
 /** @param {{id: string, name: string}} k */
 export function kingdomLabel(k) {
   return `${kingdomGroup(k.id)}: ${k.name}`;
@@ -96,6 +101,8 @@ export function defaultCreateForm() {
     edition: /** @type {'1e' | '2e'} */ ('2e'),
     /** The random kingdom's pool; null follows the edition. */
     pool: /** @type {import('./types.js').CardPool | null} */ (null),
+    /** The one set a random kingdom draws from; '' for every set. */
+    sets: /** @type {import('./types.js').CardSet | ''} */ (''),
     mode: /** @type {'recommended' | 'random' | 'pick'} */ ('recommended'),
     recommended: 'base_2e/first_game',
     picked: /** @type {string[]} */ ([]),
@@ -137,7 +144,10 @@ function kingdomSummary(room) {
     const known = state.meta.kingdoms.find((x) => x.id === k.id);
     return known ? kingdomLabel(known) : k.id;
   }
-  if (k.type === 'random') return k.pool ? `${t('room.kingdom_random')} (${t(`create.pool_${k.pool}`)})` : t('room.kingdom_random');
+  if (k.type === 'random') {
+    const parts = [k.pool ? t(`create.pool_${k.pool}`) : '', k.sets ? setsLabel(k.sets) : ''].filter(Boolean);
+    return parts.length ? `${t('room.kingdom_random')} (${parts.join('; ')})` : t('room.kingdom_random');
+  }
   return t('room.kingdom_cards');
 }
 
@@ -366,6 +376,18 @@ function pickList() {
   );
 }
 
+/**
+ * A random kingdom: from the chosen pool (the edition's until one is chosen) and the
+ * chosen set, or every set the server has.
+ * @param {import('./store.js').CreateForm} f
+ * @returns {import('./types.js').KingdomChoice}
+ */
+function randomChoice(f) {
+  const pool = f.pool ?? f.edition;
+  const sets = f.sets ? [f.sets] : state.meta.sets;
+  return sets.length ? { type: 'random', pool, sets } : { type: 'random', pool };
+}
+
 function createForm() {
   const f = state.create;
   const ks = kingdoms();
@@ -390,7 +412,7 @@ function createForm() {
         f.mode === 'recommended'
           ? { type: 'recommended', id: f.recommended }
           : f.mode === 'random'
-            ? { type: 'random', pool: f.pool ?? f.edition }
+            ? randomChoice(f)
             : { type: 'cards', cards: f.picked.filter((k) => all.includes(k)) },
       edition: f.edition,
       seats: f.seats.slice(0, f.players).map((b, i) => (i === 0 || !b ? { type: 'open' } : { type: 'bot', bot: b })),
@@ -505,6 +527,26 @@ function createForm() {
                 }),
               },
               ['1e', '2e', 'both'].map((p) => h('option', { value: p }, t(`create.pool_${p}`))),
+            ),
+          )
+        : null,
+      f.mode === 'random' && state.meta.sets.length
+        ? h(
+            'div',
+            { class: 'field' },
+            h('label', { for: 'sets' }, t('create.sets')),
+            h(
+              'select',
+              {
+                id: 'sets',
+                'data-testid': 'sets-select',
+                value: f.sets,
+                onchange: (/** @type {any} */ e) => form((c) => {
+                  c.sets = e.target.value;
+                }),
+              },
+              h('option', { value: '' }, setsLabel(state.meta.sets)),
+              state.meta.sets.map((s) => h('option', { value: s }, t(`set.${s}`))),
             ),
           )
         : null,

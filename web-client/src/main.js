@@ -154,7 +154,7 @@ async function boot() {
     retryAt: 0,
     name: rememberedName(),
     rooms: [],
-    meta: { cards: [], kingdoms: [], bots: [] },
+    meta: { cards: [], sets: [], kingdoms: [], bots: [] },
     create: defaultCreateForm(),
     roomId: null,
     room: null,

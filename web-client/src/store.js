@@ -13,6 +13,7 @@
  * @property {string[]} seats   '' for an open seat, else a bot name; seats[0] is the creator
  * @property {'1e' | '2e'} edition
  * @property {import('./types.js').CardPool | null} pool   a random kingdom's pool; null: the edition's
+ * @property {import('./types.js').CardSet | ''} sets   the one set a random kingdom draws from; '': every set
  * @property {'recommended' | 'random' | 'pick'} mode
  * @property {string} recommended
  * @property {string[]} picked
@@ -28,7 +29,7 @@
  * @property {number} retryAt
  * @property {string} name
  * @property {RoomSummary[]} rooms
- * @property {{cards: string[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[]}} meta
+ * @property {{cards: string[], sets: import('./types.js').CardSet[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[]}} meta
  * @property {CreateForm} create
  * @property {string | null} roomId         the room this page is in (seated or watching)
  * @property {RoomSummary | null} room

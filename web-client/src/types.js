@@ -18,7 +18,8 @@
  */
 
 /**
- * @typedef {{type: 'cards', cards: CardKey[]} | {type: 'recommended', id: string} | {type: 'random', pool?: CardPool}} KingdomChoice
+ * @typedef {'base' | 'intrigue'} CardSet
+ * @typedef {{type: 'cards', cards: CardKey[]} | {type: 'recommended', id: string} | {type: 'random', pool?: CardPool, sets?: CardSet[]}} KingdomChoice
  * @typedef {{type: 'open'} | {type: 'bot', bot: string}} SeatSetting
  * @typedef {{type: 'bot_after', seconds: number, bot?: string} | {type: 'wait'}} AbandonPolicy
  * @typedef {object} RoomSettings

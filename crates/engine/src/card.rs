@@ -85,12 +85,66 @@ impl Printed {
     }
 }
 
-/// Which product a card comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which product a card comes from. A random kingdom may be drawn from chosen sets, so
+/// a set is also a setup value (snake_case key on the wire and in records).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Set {
+    /// The seven basic cards (Copper … Curse); no kingdom card is in it.
     Basic,
     Base,
     Intrigue,
+}
+
+impl Set {
+    /// Every set, in release order. A new expansion is a new variant here (the test
+    /// `every_set_is_listed` fails until it is listed).
+    pub const ALL: [Set; 3] = [Set::Basic, Set::Base, Set::Intrigue];
+
+    /// The sets that hold kingdom cards: what a random kingdom may be drawn from.
+    pub fn kingdom_sets() -> impl Iterator<Item = Set> {
+        Set::ALL.into_iter().filter(|s| *s != Set::Basic)
+    }
+
+    /// Stable snake_case key, as serialized.
+    pub fn key(self) -> &'static str {
+        match self {
+            Set::Basic => "basic",
+            Set::Base => "base",
+            Set::Intrigue => "intrigue",
+        }
+    }
+
+    /// English name, as printed on the box.
+    pub fn name(self) -> &'static str {
+        match self {
+            Set::Basic => "Basic",
+            Set::Base => "Base",
+            Set::Intrigue => "Intrigue",
+        }
+    }
+}
+
+impl fmt::Display for Set {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The key named no set.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown set {0:?}")]
+pub struct UnknownSet(pub String);
+
+impl FromStr for Set {
+    type Err = UnknownSet;
+    /// A set by its key (`base`, `intrigue`, `basic`).
+    fn from_str(s: &str) -> Result<Set, UnknownSet> {
+        Set::ALL
+            .into_iter()
+            .find(|set| set.key() == s)
+            .ok_or_else(|| UnknownSet(s.to_string()))
+    }
 }
 
 /// The printed facts of one card.
@@ -279,5 +333,38 @@ mod tests {
             assert_eq!(json, format!("\"{}\"", d.key), "serde name must equal key");
         }
         assert!("nope".parse::<CardId>().is_err());
+    }
+
+    #[test]
+    fn every_set_is_listed() {
+        // A new variant makes this match non-exhaustive: add it to `Set::ALL` too.
+        let listed = |s: Set| match s {
+            Set::Basic | Set::Base | Set::Intrigue => Set::ALL.contains(&s),
+        };
+        assert!(Set::ALL.into_iter().all(listed));
+        for d in CARDS {
+            assert!(Set::ALL.contains(&d.set), "{}", d.key);
+        }
+        assert_eq!(
+            Set::kingdom_sets().collect::<Vec<_>>(),
+            [Set::Base, Set::Intrigue]
+        );
+        for set in Set::ALL {
+            assert_eq!(set.key().parse::<Set>(), Ok(set));
+            let json = serde_json::to_string(&set).unwrap();
+            assert_eq!(
+                json,
+                format!("\"{}\"", set.key()),
+                "serde name must equal key"
+            );
+            // Every set but Basic has kingdom cards, and Basic has none.
+            let kingdom = CARDS
+                .iter()
+                .filter(|d| d.set == set)
+                .all(|d| d.id.is_kingdom());
+            assert_eq!(kingdom, set != Set::Basic, "{set}");
+            assert!(CARDS.iter().any(|d| d.set == set), "{set} has cards");
+        }
+        assert_eq!("seaside".parse::<Set>(), Err(UnknownSet("seaside".into())));
     }
 }

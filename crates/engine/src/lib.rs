@@ -36,7 +36,7 @@ mod turn;
 pub mod view;
 
 pub use agent::Agent;
-pub use card::{CardId, Edition, Types};
+pub use card::{CardId, Edition, Set, Types};
 pub use decision::{InvalidReply, Mode, Prompt, Purpose, Reply, Request, Zone};
 pub use event::{Destination, Event, Viewer};
 pub use game::{Game, GameRecord, ReplayError};

@@ -18,8 +18,12 @@ pub enum Kingdom {
     /// 10 cards drawn by the game's seeded RNG from the cards printed in the game's
     /// edition (the same as `RandomFrom` that edition's pool).
     Random,
-    /// 10 cards drawn by the game's seeded RNG from a pool of printings.
+    /// 10 cards drawn by the game's seeded RNG from a pool of printings, of every set.
     RandomFrom(CardPool),
+    /// 10 cards drawn by the game's seeded RNG from the cards of `sets` in `pool`. The
+    /// order of `sets` does not matter; naming every set with kingdom cards draws
+    /// exactly what `RandomFrom(pool)` draws.
+    RandomDraw { pool: CardPool, sets: Vec<Set> },
 }
 
 /// The cards a random kingdom may draw from: those printed in the 1st edition, in the
@@ -74,8 +78,16 @@ pub enum SetupError {
     NotKingdom(CardId),
     #[error("no recommended kingdom {0:?} with all cards implemented")]
     UnknownRecommended(String),
-    #[error("only {0} kingdom cards are implemented for this edition; 10 are needed")]
+    #[error(
+        "only {0} implemented kingdom cards are in the chosen printings and sets; 10 are needed"
+    )]
     PoolTooSmall(usize),
+    #[error("a random kingdom needs at least one set to draw from")]
+    NoSets,
+    #[error("the set {0} is named twice")]
+    DuplicateSet(Set),
+    #[error("{0} is not a set of kingdom cards")]
+    NotKingdomSet(Set),
 }
 
 /// A named kingdom recommended by a rulebook.
@@ -420,6 +432,39 @@ pub fn pool_cards(pool: CardPool) -> Vec<CardId> {
         .collect()
 }
 
+/// The kingdom cards in `pool` that belong to one of `sets`, in card-id order (so the
+/// order of `sets` never changes a draw).
+pub fn draw_cards(pool: CardPool, sets: &[Set]) -> Vec<CardId> {
+    CardId::all()
+        .filter(|c| c.is_kingdom() && pool.contains(*c) && sets.contains(&c.def().set))
+        .collect()
+}
+
+/// Checks a list of sets to draw from: at least one, each once, each with kingdom cards.
+pub fn check_sets(sets: &[Set]) -> Result<(), SetupError> {
+    if sets.is_empty() {
+        return Err(SetupError::NoSets);
+    }
+    for (i, s) in sets.iter().enumerate() {
+        if *s == Set::Basic {
+            return Err(SetupError::NotKingdomSet(*s));
+        }
+        if sets[..i].contains(s) {
+            return Err(SetupError::DuplicateSet(*s));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a pool too small for a kingdom.
+fn check_pool(cards: &[CardId]) -> Result<(), SetupError> {
+    if cards.len() < 10 {
+        Err(SetupError::PoolTooSmall(cards.len()))
+    } else {
+        Ok(())
+    }
+}
+
 impl Setup {
     /// A setup with a kingdom given by card keys; panics on an unknown key (for tests).
     pub fn with_cards(players: u8, keys: &[&str], edition: Edition) -> Setup {
@@ -438,23 +483,33 @@ impl Setup {
         match &self.kingdom {
             Kingdom::Cards(cards) => check_kingdom(cards),
             Kingdom::Recommended(id) => find_recommended(id).map(|_| ()),
-            Kingdom::Random | Kingdom::RandomFrom(_) => {
-                let n = pool_cards(self.pool()).len();
-                if n < 10 {
-                    Err(SetupError::PoolTooSmall(n))
-                } else {
-                    Ok(())
-                }
+            Kingdom::Random | Kingdom::RandomFrom(_) | Kingdom::RandomDraw { .. } => {
+                self.draw_pool().map(|_| ())
             }
         }
     }
 
-    /// The pool a random kingdom of this setup draws from.
+    /// The pool (of printings) a random kingdom of this setup draws from.
     pub fn pool(&self) -> CardPool {
         match self.kingdom {
-            Kingdom::RandomFrom(pool) => pool,
+            Kingdom::RandomFrom(pool) | Kingdom::RandomDraw { pool, .. } => pool,
             _ => CardPool::of(self.edition),
         }
+    }
+
+    /// The cards a random kingdom of this setup draws from, in card-id order, checked
+    /// (empty for a kingdom that is not random).
+    pub fn draw_pool(&self) -> Result<Vec<CardId>, SetupError> {
+        let cards = match &self.kingdom {
+            Kingdom::Cards(_) | Kingdom::Recommended(_) => return Ok(Vec::new()),
+            Kingdom::Random | Kingdom::RandomFrom(_) => pool_cards(self.pool()),
+            Kingdom::RandomDraw { pool, sets } => {
+                check_sets(sets)?;
+                draw_cards(*pool, sets)
+            }
+        };
+        check_pool(&cards)?;
+        Ok(cards)
     }
 }
 
@@ -535,16 +590,13 @@ pub(crate) fn build(setup: &Setup, seed: u64) -> Result<(State, Vec<CardId>), Se
     let mut kingdom = match &setup.kingdom {
         Kingdom::Cards(c) => c.clone(),
         Kingdom::Recommended(id) => find_recommended(id)?,
-        Kingdom::Random | Kingdom::RandomFrom(_) => {
+        Kingdom::Random | Kingdom::RandomFrom(_) | Kingdom::RandomDraw { .. } => {
             // A stream of its own: the game's shuffles are then the same as with the
             // drawn cards given explicitly, so a record may store the kingdom it drew
             // and replay identically even after the pool grows.
             let mut draw = ChaCha8Rng::seed_from_u64(seed);
             draw.set_stream(1);
-            pool_cards(setup.pool())
-                .sample(&mut draw, 10)
-                .copied()
-                .collect()
+            setup.draw_pool()?.sample(&mut draw, 10).copied().collect()
         }
     };
     kingdom.sort_by_key(|c| (c.base_cost(), c.name()));
@@ -727,5 +779,238 @@ mod tests {
             assert_eq!(k.len(), 10);
             assert!(k.iter().all(|c| c.def().printed.in_edition(Edition::First)));
         }
+    }
+
+    /// Keys of the kingdom a setup draws with `seed`, in supply order.
+    fn drawn(kingdom: Kingdom, edition: Edition, seed: u64) -> Vec<&'static str> {
+        let setup = Setup {
+            players: 2,
+            kingdom,
+            edition,
+        };
+        let (_, k) = build(&setup, seed).unwrap();
+        k.iter().map(|c| c.def().key).collect()
+    }
+
+    /// Stored setups name `random` and `random_from`: they must read and draw exactly as
+    /// before sets could be chosen. (The cards drawn change only when cards are added to
+    /// a pool, which is why the server records a started game's kingdom as its cards.)
+    #[test]
+    fn the_old_random_kingdoms_read_and_draw_as_before() {
+        let read = |json: &str| serde_json::from_str::<Setup>(json).unwrap();
+        let random_1e = read(r#"{"players":2,"kingdom":{"type":"random"},"edition":"1e"}"#);
+        assert_eq!(random_1e.kingdom, Kingdom::Random);
+        let from_both =
+            read(r#"{"players":2,"kingdom":{"type":"random_from","value":"both"},"edition":"2e"}"#);
+        assert_eq!(from_both.kingdom, Kingdom::RandomFrom(CardPool::Both));
+        assert_eq!(
+            serde_json::to_string(&Kingdom::RandomFrom(CardPool::First)).unwrap(),
+            r#"{"type":"random_from","value":"1e"}"#
+        );
+        let first_1e = [
+            "cellar",
+            "chapel",
+            "steward",
+            "woodcutter",
+            "workshop",
+            "council_room",
+            "duke",
+            "market",
+            "upgrade",
+            "adventurer",
+        ];
+        let second_2e = [
+            "cellar",
+            "chapel",
+            "swindler",
+            "vassal",
+            "village",
+            "throne_room",
+            "duke",
+            "market",
+            "upgrade",
+            "artisan",
+        ];
+        let both = [
+            "chapel",
+            "swindler",
+            "woodcutter",
+            "workshop",
+            "feast",
+            "laboratory",
+            "minion",
+            "patrol",
+            "tribute",
+            "adventurer",
+        ];
+        assert_eq!(drawn(Kingdom::Random, Edition::First, 2024), first_1e);
+        assert_eq!(drawn(Kingdom::Random, Edition::Second, 2024), second_2e);
+        assert_eq!(
+            drawn(Kingdom::RandomFrom(CardPool::First), Edition::Second, 2024),
+            first_1e
+        );
+        assert_eq!(
+            drawn(Kingdom::RandomFrom(CardPool::Second), Edition::Second, 2024),
+            second_2e
+        );
+        assert_eq!(
+            drawn(Kingdom::RandomFrom(CardPool::Both), Edition::Second, 2024),
+            both
+        );
+        let (st, _) = build(&random_1e, 2024).unwrap();
+        assert_eq!(st.current, PlayerId(1));
+    }
+
+    #[test]
+    fn a_set_draw_reads_and_writes_its_sets_by_key() {
+        let k = Kingdom::RandomDraw {
+            pool: CardPool::First,
+            sets: vec![Set::Intrigue, Set::Base],
+        };
+        let json = r#"{"type":"random_draw","value":{"pool":"1e","sets":["intrigue","base"]}}"#;
+        assert_eq!(serde_json::to_string(&k).unwrap(), json);
+        assert_eq!(serde_json::from_str::<Kingdom>(json).unwrap(), k);
+    }
+
+    /// The number of kingdom cards of each set and printing, as the rulebooks count them:
+    /// Base has 25 in the 1st edition and 26 in the 2nd (19 in both), Intrigue 25 and 26
+    /// (19 in both).
+    #[test]
+    fn set_pools_hold_each_rulebooks_cards() {
+        let count = |pool, sets: &[Set]| draw_cards(pool, sets).len();
+        assert_eq!(count(CardPool::First, &[Set::Base]), 25);
+        assert_eq!(count(CardPool::Second, &[Set::Base]), 26);
+        assert_eq!(count(CardPool::Both, &[Set::Base]), 32);
+        assert_eq!(count(CardPool::First, &[Set::Intrigue]), 25);
+        assert_eq!(count(CardPool::Second, &[Set::Intrigue]), 26);
+        assert_eq!(count(CardPool::Both, &[Set::Intrigue]), 32);
+        for pool in [CardPool::First, CardPool::Second, CardPool::Both] {
+            assert_eq!(
+                draw_cards(pool, &[Set::Base, Set::Intrigue]),
+                pool_cards(pool),
+                "{pool:?}"
+            );
+        }
+        assert!(draw_cards(CardPool::Both, &[Set::Basic]).is_empty());
+    }
+
+    #[test]
+    fn set_draws_take_only_cards_of_the_chosen_sets_and_printings() {
+        let cases: &[(CardPool, &[Set])] = &[
+            (CardPool::First, &[Set::Base]),
+            (CardPool::Second, &[Set::Base]),
+            (CardPool::Both, &[Set::Base]),
+            (CardPool::First, &[Set::Intrigue]),
+            (CardPool::Second, &[Set::Intrigue]),
+            (CardPool::Both, &[Set::Intrigue]),
+            (CardPool::First, &[Set::Base, Set::Intrigue]),
+            (CardPool::Second, &[Set::Intrigue, Set::Base]),
+            (CardPool::Both, &[Set::Base, Set::Intrigue]),
+        ];
+        for &(pool, sets) in cases {
+            let mut seen = std::collections::BTreeSet::new();
+            for seed in 0..100 {
+                for edition in [Edition::First, Edition::Second] {
+                    let setup = Setup {
+                        players: 3,
+                        kingdom: Kingdom::RandomDraw {
+                            pool,
+                            sets: sets.to_vec(),
+                        },
+                        edition,
+                    };
+                    let (st, k) = build(&setup, seed).unwrap();
+                    assert_eq!(k.len(), 10);
+                    for c in &k {
+                        assert!(sets.contains(&c.def().set), "{pool:?} {sets:?}: {c}");
+                        assert!(pool.contains(*c), "{pool:?} {sets:?}: {c}");
+                        assert!(k.iter().filter(|d| *d == c).count() == 1, "{c} twice");
+                    }
+                    seen.extend(k.iter().map(|c| c.def().set));
+                    // The draw is on its own stream: the same cards given explicitly
+                    // play the same game.
+                    let explicit = Setup {
+                        kingdom: Kingdom::Cards(k),
+                        ..setup
+                    };
+                    assert_eq!(build(&explicit, seed).unwrap().0, st);
+                }
+            }
+            assert_eq!(
+                seen.into_iter().collect::<Vec<_>>(),
+                {
+                    let mut s = sets.to_vec();
+                    s.sort();
+                    s
+                },
+                "{pool:?}: every chosen set is drawn from"
+            );
+        }
+    }
+
+    #[test]
+    fn every_set_draws_as_the_pool_alone() {
+        let all: Vec<Set> = Set::kingdom_sets().collect();
+        let mut reversed = all.clone();
+        reversed.reverse();
+        for pool in [CardPool::First, CardPool::Second, CardPool::Both] {
+            for seed in 0..30 {
+                let old = drawn(Kingdom::RandomFrom(pool), Edition::Second, seed);
+                for sets in [&all, &reversed] {
+                    let kingdom = Kingdom::RandomDraw {
+                        pool,
+                        sets: sets.clone(),
+                    };
+                    assert_eq!(drawn(kingdom, Edition::Second, seed), old, "{pool:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_set_lists_are_refused_with_reasons() {
+        let s = |sets: Vec<Set>| Setup {
+            players: 2,
+            kingdom: Kingdom::RandomDraw {
+                pool: CardPool::Both,
+                sets,
+            },
+            edition: Edition::Second,
+        };
+        assert_eq!(s(vec![]).validate(), Err(SetupError::NoSets));
+        assert_eq!(
+            s(vec![Set::Base, Set::Intrigue, Set::Base]).validate(),
+            Err(SetupError::DuplicateSet(Set::Base))
+        );
+        assert_eq!(
+            s(vec![Set::Basic]).validate(),
+            Err(SetupError::NotKingdomSet(Set::Basic))
+        );
+        assert_eq!(
+            s(vec![Set::Intrigue, Set::Basic]).validate(),
+            Err(SetupError::NotKingdomSet(Set::Basic))
+        );
+        assert_eq!(build(&s(vec![]), 1).unwrap_err(), SetupError::NoSets);
+        assert_eq!(
+            SetupError::NoSets.to_string(),
+            "a random kingdom needs at least one set to draw from"
+        );
+        assert_eq!(
+            SetupError::DuplicateSet(Set::Base).to_string(),
+            "the set Base is named twice"
+        );
+        assert_eq!(
+            SetupError::NotKingdomSet(Set::Basic).to_string(),
+            "Basic is not a set of kingdom cards"
+        );
+        // Every set and printing implemented today has at least 10 cards, so a pool too
+        // small comes only from a set with few cards implemented yet.
+        let few = draw_cards(CardPool::Both, &[Set::Base])[..9].to_vec();
+        assert_eq!(check_pool(&few), Err(SetupError::PoolTooSmall(9)));
+        assert_eq!(
+            SetupError::PoolTooSmall(9).to_string(),
+            "only 9 implemented kingdom cards are in the chosen printings and sets; 10 are needed"
+        );
+        assert!(check_pool(&draw_cards(CardPool::Both, &[Set::Base])[..10]).is_ok());
     }
 }

@@ -2,7 +2,7 @@
 //! `GET /api/cards`, `GET /api/kingdoms`, `GET /api/bots` (and `GET /api/rooms`, a list
 //! of [`crate::RoomSummary`]).
 
-use crate::common::{CardKey, Edition};
+use crate::common::{CardKey, CardSet, Edition};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +19,10 @@ pub struct CardInfo {
     pub kingdom: bool,
     /// The editions that print it.
     pub editions: Vec<Edition>,
+    /// The set of a kingdom card (what `{"type": "random", "sets": […]}` draws from);
+    /// absent for basic cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<CardSet>,
 }
 
 /// A recommended kingdom (`GET /api/kingdoms`): pass `id` (or `name`) as

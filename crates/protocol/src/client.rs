@@ -3,7 +3,7 @@
 //! Inbound messages refuse unknown fields: a typo such as `"decison"` is an error that
 //! names the field rather than a silently ignored answer.
 
-use crate::common::{CardKey, CardPool, Edition, Mode};
+use crate::common::{CardKey, CardPool, CardSet, Edition, Mode};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -143,11 +143,16 @@ pub enum KingdomChoice {
     Cards { cards: Vec<CardKey> },
     /// A recommended kingdom by id or name (`GET /api/kingdoms`).
     Recommended { id: String },
-    /// Ten cards drawn at random when the game starts, from `pool` (default: the cards
-    /// printed in the room's edition).
+    /// Ten cards drawn at random when the game starts, from the cards of `sets` in
+    /// `pool`.
     Random {
+        /// The printings to draw from; default: the cards printed in the room's edition.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pool: Option<CardPool>,
+        /// The sets to draw from, each named once; default: every set.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(length(min = 1), extend("uniqueItems" = true))]
+        sets: Option<Vec<CardSet>>,
     },
 }
 

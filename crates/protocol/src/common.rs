@@ -92,6 +92,17 @@ pub enum CardPool {
     Both,
 }
 
+/// A set of kingdom cards (one box of the game) a random kingdom may draw from. More
+/// sets are more values of this list (additive within protocol v1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CardSet {
+    /// Dominion, the base game.
+    Base,
+    /// Dominion: Intrigue.
+    Intrigue,
+}
+
 /// One labelled option of a "choose one / choose two" card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

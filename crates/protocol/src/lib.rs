@@ -22,7 +22,7 @@ mod server;
 
 pub use api::{CardInfo, KingdomInfo};
 pub use client::{AbandonPolicy, ClientMessage, KingdomChoice, Reply, RoomSettings, SeatSetting};
-pub use common::{CardKey, CardPool, Destination, Edition, Mode, Phase, Purpose, Zone};
+pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
 pub use error::{CloseCode, ErrorCode};
 pub use server::{
     DecisionRequest, GameEvent, GameResult, GameSetup, GameView, Limits, NumberedReply, Occupant,

@@ -3,7 +3,7 @@
 //! block is a client or server message that survives a round trip through the types (and
 //! every inline event is a real event), every message type and prompt kind has an
 //! example, every field of a decision is shown in one, and every error code, event type,
-//! purpose and random-kingdom pool is described.
+//! purpose and random-kingdom pool and set is described.
 
 use dominion_protocol::{ClientMessage, GameEvent, ServerMessage, json_schema};
 use serde_json::Value;
@@ -144,7 +144,7 @@ fn every_inline_event_is_a_real_event() {
 }
 
 #[test]
-fn every_error_code_event_type_purpose_and_pool_is_described() {
+fn every_error_code_event_type_purpose_pool_and_set_is_described() {
     let text = guide();
     let schema = json_schema();
     let codes: Vec<String> = schema["$defs"]["ErrorCode"]["oneOf"]
@@ -192,6 +192,16 @@ fn every_error_code_event_type_purpose_and_pool_is_described() {
             text.lines()
                 .any(|l| l.contains("pool") && l.contains(&format!("\"{pool}\""))),
             "docs/protocol.md does not explain the random pool \"{pool}\""
+        );
+    }
+    // Each set a random kingdom may draw from is named where sets are explained.
+    let sets = constants(&schema, "CardSet");
+    assert!(sets.len() >= 2, "{sets:?}");
+    for set in sets {
+        assert!(
+            text.lines()
+                .any(|l| l.contains("sets") && l.contains(&format!("\"{set}\""))),
+            "docs/protocol.md does not explain the random kingdom set \"{set}\""
         );
     }
 }

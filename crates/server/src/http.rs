@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use dominion_engine::card::CARDS;
-use dominion_engine::{Edition, bots, setup};
+use dominion_engine::{Edition, Set, bots, setup};
 use dominion_protocol as wire;
 use std::sync::Arc;
 use tower_http::trace::TraceLayer;
@@ -59,6 +59,11 @@ async fn cards() -> Json<Vec<wire::CardInfo>> {
                 .filter(|(e, _)| d.printed.in_edition(*e))
                 .map(|(_, w)| w)
                 .collect(),
+                set: match d.set {
+                    Set::Basic => None,
+                    Set::Base => Some(wire::CardSet::Base),
+                    Set::Intrigue => Some(wire::CardSet::Intrigue),
+                },
             })
             .collect(),
     )

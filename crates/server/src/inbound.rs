@@ -5,7 +5,7 @@
 
 use crate::refusal::Refusal;
 use dominion_engine::setup::CardPool;
-use dominion_engine::{CardId, Edition, Kingdom, Mode, Reply, Setup, bots, setup};
+use dominion_engine::{CardId, Edition, Kingdom, Mode, Reply, Set, Setup, bots, setup};
 use dominion_protocol as wire;
 use dominion_protocol::ErrorCode;
 
@@ -93,12 +93,22 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
             *id = found.id.to_string();
             Kingdom::Recommended(found.id.to_string())
         }
-        wire::KingdomChoice::Random { pool: None } => Kingdom::Random,
-        wire::KingdomChoice::Random { pool: Some(p) } => Kingdom::RandomFrom(match p {
-            wire::CardPool::First => CardPool::First,
-            wire::CardPool::Second => CardPool::Second,
-            wire::CardPool::Both => CardPool::Both,
-        }),
+        // Without `sets`, exactly the kingdoms of before sets could be chosen.
+        wire::KingdomChoice::Random {
+            pool: None,
+            sets: None,
+        } => Kingdom::Random,
+        wire::KingdomChoice::Random {
+            pool: Some(p),
+            sets: None,
+        } => Kingdom::RandomFrom(card_pool(*p)),
+        wire::KingdomChoice::Random {
+            pool,
+            sets: Some(sets),
+        } => Kingdom::RandomDraw {
+            pool: pool.map_or(CardPool::of(edition(settings.edition)), card_pool),
+            sets: sets.iter().map(|s| card_set(*s)).collect(),
+        },
     };
     let setup = Setup {
         players: players as u8,
@@ -137,6 +147,21 @@ pub fn reply(r: &wire::Reply) -> Result<Reply, Refusal> {
         wire::Reply::Name { card: c } => Reply::Name(card(c)?),
         wire::Reply::Number { number } => Reply::Number(*number),
     })
+}
+
+fn card_pool(p: wire::CardPool) -> CardPool {
+    match p {
+        wire::CardPool::First => CardPool::First,
+        wire::CardPool::Second => CardPool::Second,
+        wire::CardPool::Both => CardPool::Both,
+    }
+}
+
+fn card_set(s: wire::CardSet) -> Set {
+    match s {
+        wire::CardSet::Base => Set::Base,
+        wire::CardSet::Intrigue => Set::Intrigue,
+    }
 }
 
 pub fn card(key: &str) -> Result<CardId, Refusal> {
@@ -259,11 +284,60 @@ mod tests {
         );
         assert!(
             room_plan(&settings(
-                wire::KingdomChoice::Random { pool: None },
+                wire::KingdomChoice::Random {
+                    pool: None,
+                    sets: None
+                },
                 vec![open(), open()]
             ))
             .is_ok()
         );
+    }
+
+    #[test]
+    fn random_kingdoms_map_to_the_engine_kingdom_of_their_pool_and_sets() {
+        let random = |pool, sets| {
+            let mut s = settings(
+                wire::KingdomChoice::Random { pool, sets },
+                vec![wire::SeatSetting::Open, wire::SeatSetting::Open],
+            );
+            s.edition = wire::Edition::First;
+            room_plan(&s)
+        };
+        let kingdom = |pool, sets| random(pool, sets).unwrap().setup.kingdom;
+        // Without sets: the kingdoms of before sets could be chosen.
+        assert_eq!(kingdom(None, None), Kingdom::Random);
+        assert_eq!(
+            kingdom(Some(wire::CardPool::Both), None),
+            Kingdom::RandomFrom(CardPool::Both)
+        );
+        // With sets and no pool, the pool is the room's edition.
+        assert_eq!(
+            kingdom(None, Some(vec![wire::CardSet::Intrigue])),
+            Kingdom::RandomDraw {
+                pool: CardPool::First,
+                sets: vec![Set::Intrigue]
+            }
+        );
+        assert_eq!(
+            kingdom(
+                Some(wire::CardPool::Second),
+                Some(vec![wire::CardSet::Intrigue, wire::CardSet::Base])
+            ),
+            Kingdom::RandomDraw {
+                pool: CardPool::Second,
+                sets: vec![Set::Intrigue, Set::Base]
+            }
+        );
+        let e = random(None, Some(vec![])).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidSettings);
+        assert_eq!(
+            e.message,
+            "a random kingdom needs at least one set to draw from"
+        );
+        let e = random(None, Some(vec![wire::CardSet::Base, wire::CardSet::Base])).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidSettings);
+        assert_eq!(e.message, "the set Base is named twice");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use crate::{Config, SimError};
 use clap::{Parser, ValueEnum};
 use dominion_engine::setup::{CardPool, recommended_kingdoms};
-use dominion_engine::{CardId, Edition, Kingdom, bots};
+use dominion_engine::{CardId, Edition, Kingdom, Set, bots};
 
 /// The default kingdom: every kingdom card the original bots buy (Smithy, Witch, Militia,
 /// Council Room, Laboratory, Festival, Moat) plus Village, Market and Cellar, so those
@@ -77,6 +77,22 @@ impl From<PoolArg> for CardPool {
     }
 }
 
+/// A `--sets` value: a set with kingdom cards, by its key.
+fn parse_set(s: &str) -> Result<Set, String> {
+    let s = s.trim();
+    s.parse::<Set>()
+        .ok()
+        .filter(|set| *set != Set::Basic)
+        .ok_or_else(|| format!("unknown set {s:?}; sets: {}", kingdom_set_keys()))
+}
+
+fn kingdom_set_keys() -> String {
+    Set::kingdom_sets()
+        .map(Set::key)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The long help's closing section: examples, and the lists that depend on what is
 /// implemented (bots, recommended kingdoms).
 fn after_long_help() -> String {
@@ -89,6 +105,7 @@ Examples:
   dominion-sim --bots chancellor,big_money --edition 1e \\
       --kingdom chancellor,cellar,chapel,moat,village,workshop,remodel,smithy,market,laboratory
   dominion-sim --bots random,random --pool both --games 100
+  dominion-sim --bots courtyard,big_money --sets intrigue --pool 1e --edition 1e
   dominion-sim --bench --bots big_money,big_money --games 20000
 
 Output: a table of wins and win rates per bot (numbered in --bots order), ties, mean
@@ -135,7 +152,7 @@ pub struct Cli {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
 
-    /// Kingdom for every game [default: bots, or random with --pool]
+    /// Kingdom for every game [default: bots, or random with --pool or --sets]
     ///
     ///   bots        smithy, witch, militia, council_room, laboratory, festival, moat,
     ///               village, market, cellar: cards the original bots buy, so none of
@@ -143,7 +160,7 @@ pub struct Cli {
     ///   first_game  the recommended First Game, base_2e/first_game; it lacks Witch,
     ///               Council Room, Laboratory and Festival, whose bots then buy money only
     ///   random      10 cards drawn per game from the implemented cards of --pool
-    ///               (default: those printed in --edition)
+    ///               (default: those printed in --edition) and --sets (default: all)
     ///   SET/NAME    a recommended kingdom by id, e.g. base_1e/big_money (all are listed
     ///               at the end of --help)
     ///   A,B,...     exactly 10 comma-separated card ids (see --list-cards)
@@ -160,6 +177,14 @@ pub struct Cli {
     /// Implies --kingdom random.
     #[arg(long, value_enum)]
     pub pool: Option<PoolArg>,
+
+    #[arg(long, value_delimiter = ',', value_parser = parse_set)]
+    #[arg(help = format!(
+        "Random kingdoms: draw only from these comma-separated sets, each named once \
+         (with --pool's printings) [default: every set]. Implies --kingdom random. Sets: {}",
+        kingdom_set_keys()
+    ))]
+    pub sets: Option<Vec<Set>>,
 
     /// Print one JSON object on stdout instead of the table.
     #[arg(long)]
@@ -222,19 +247,28 @@ impl Cli {
                 None => std::thread::available_parallelism().map_or(1, |n| n.get()),
             }
         };
-        let kingdom = match (&self.kingdom, self.pool) {
-            (None, None) => Kingdom::Cards(default_kingdom()),
-            (None, Some(pool)) => Kingdom::RandomFrom(pool.into()),
-            (Some(k), pool) => match (parse_kingdom(k)?, pool) {
-                (k, None) => k,
-                (Kingdom::Random, Some(pool)) => Kingdom::RandomFrom(pool.into()),
-                _ => return Err("--pool applies only to --kingdom random".into()),
-            },
+        let random_only = self.pool.is_some() || self.sets.is_some();
+        let kingdom = match &self.kingdom {
+            None if random_only => Kingdom::Random,
+            None => Kingdom::Cards(default_kingdom()),
+            Some(k) => parse_kingdom(k)?,
         };
+        if random_only && kingdom != Kingdom::Random {
+            return Err("--pool and --sets apply only to --kingdom random".into());
+        }
         let edition = match (self.edition, &kingdom) {
             (Some(e), _) => e.into(),
             (None, Kingdom::Recommended(id)) if id.contains("_1e/") => Edition::First,
             (None, _) => Edition::Second,
+        };
+        // Without --sets, exactly the random kingdoms of before sets could be chosen.
+        let kingdom = match (kingdom, self.pool, &self.sets) {
+            (Kingdom::Random, Some(pool), None) => Kingdom::RandomFrom(pool.into()),
+            (Kingdom::Random, pool, Some(sets)) => Kingdom::RandomDraw {
+                pool: pool.map_or(CardPool::of(edition), CardPool::from),
+                sets: sets.clone(),
+            },
+            (k, _, _) => k,
         };
         let config = Config {
             bots: self.bots.iter().map(|b| b.trim().to_string()).collect(),
@@ -346,6 +380,55 @@ mod tests {
         );
         let err = config(&["--kingdom", "first_game", "--pool", "2e"]).unwrap_err();
         assert!(err.contains("--pool"), "{err}");
+    }
+
+    #[test]
+    fn sets_draw_random_kingdoms_from_the_sets_asked() {
+        let c = config(&["--sets", "intrigue"]).unwrap();
+        assert_eq!(
+            c.kingdom,
+            Kingdom::RandomDraw {
+                pool: CardPool::Second,
+                sets: vec![Set::Intrigue]
+            },
+            "no --pool: the edition's printings"
+        );
+        let c = config(&["--sets", "intrigue", "--edition", "1e"]).unwrap();
+        assert_eq!(
+            c.kingdom,
+            Kingdom::RandomDraw {
+                pool: CardPool::First,
+                sets: vec![Set::Intrigue]
+            }
+        );
+        let c = config(&[
+            "--kingdom",
+            "random",
+            "--sets",
+            "base, intrigue",
+            "--pool",
+            "both",
+        ])
+        .unwrap();
+        assert_eq!(
+            c.kingdom,
+            Kingdom::RandomDraw {
+                pool: CardPool::Both,
+                sets: vec![Set::Base, Set::Intrigue]
+            }
+        );
+        let err = config(&["--kingdom", "bots", "--sets", "base"]).unwrap_err();
+        assert!(err.contains("--sets"), "{err}");
+        assert_eq!(
+            config(&["--sets", "base,base"]).unwrap_err(),
+            "bad kingdom: the set Base is named twice"
+        );
+        let parsed = Cli::try_parse_from(["dominion-sim", "--bots", "a,b", "--sets", "basic"]);
+        let err = parsed.unwrap_err().to_string();
+        assert!(
+            err.contains(r#"unknown set "basic"; sets: base, intrigue"#),
+            "{err}"
+        );
     }
 
     #[test]

@@ -232,6 +232,62 @@ fn random_kingdoms_from_both_pools() {
 }
 
 #[test]
+fn random_kingdoms_from_chosen_sets() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--games", "30", "--bots", "random,random", "--seed", "5"];
+        args.extend_from_slice(extra);
+        let v = sim_json(&args);
+        assert_eq!(v["games"], 30, "{extra:?}");
+        outcome(&v)
+    };
+    // Naming every set draws exactly the kingdoms of the pool alone.
+    assert_eq!(
+        run(&["--sets", "base,intrigue", "--pool", "both"]),
+        run(&["--pool", "both"])
+    );
+    assert_eq!(
+        run(&["--kingdom", "random", "--sets", "intrigue,base"]),
+        run(&["--kingdom", "random"])
+    );
+    // One set draws other kingdoms (the same ones on every run).
+    let intrigue = run(&["--sets", "intrigue", "--pool", "1e", "--edition", "1e"]);
+    assert_eq!(
+        intrigue,
+        run(&["--sets", "intrigue", "--pool", "1e", "--edition", "1e"])
+    );
+    assert_ne!(
+        intrigue,
+        run(&["--sets", "base", "--pool", "1e", "--edition", "1e"])
+    );
+
+    let fails = |args: &[&str], says: &str| {
+        let out = sim(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    };
+    fails(
+        &["--bots", "random,random", "--sets", "base,seaside"],
+        r#"unknown set "seaside"; sets: base, intrigue"#,
+    );
+    fails(
+        &["--bots", "random,random", "--sets", "intrigue,intrigue"],
+        "the set Intrigue is named twice",
+    );
+    fails(
+        &[
+            "--bots",
+            "random,random",
+            "--kingdom",
+            "bots",
+            "--sets",
+            "base",
+        ],
+        "--sets apply only to --kingdom random",
+    );
+}
+
+#[test]
 fn table_and_other_kingdoms() {
     let out = sim(&[
         "--games",

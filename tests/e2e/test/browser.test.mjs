@@ -57,7 +57,7 @@ after(async () => {
 // A bound on a hung suite, not a speed target: the full games take most of it on a
 // busy 2-core machine.
 describe('web client', { timeout: 900000 }, () => {
-  test('the lobby offers every card and every recommended kingdom by name, and random pools', async () => {
+  test('the lobby offers every card and every recommended kingdom by name, and random pools and sets', async () => {
     const p = await openPage(chrome.browser);
     await enterLobby(p.page, server.url, 'Anna');
     const kingdoms = await (await fetch(`${server.url}/api/kingdoms`)).json();
@@ -115,13 +115,42 @@ describe('web client', { timeout: 900000 }, () => {
     await p.page.getByTestId('edition-1e').check();
     assert.equal(await p.page.getByTestId('pool-select').inputValue(), '1e');
     await p.page.getByTestId('pool-select').selectOption('both');
+    // Every set the server's cards belong to, or one of them; every set until chosen.
+    const sets = [...new Set(cards.filter((/** @type {any} */ c) => c.kingdom).map((/** @type {any} */ c) => c.set))];
+    assert.deepEqual(sets, ['base', 'intrigue'], 'GET /api/cards gives each kingdom card its set');
+    const setOptions = await p.page.getByTestId('sets-select').locator('option').evaluateAll((os) => os.map((o) => [/** @type {HTMLOptionElement} */ (o).value, o.textContent]));
+    assert.deepEqual(setOptions, [['', 'Base + Intrigue'], ['base', 'Base'], ['intrigue', 'Intrigue']]);
+    assert.equal(await p.page.getByTestId('sets-select').inputValue(), '');
     await p.page.getByTestId('create-submit').click();
     await p.page.waitForSelector('[data-testid=waiting-room]');
     const random = last(p.rec.sent, 'create_room');
-    assert.deepEqual(random.settings.kingdom, { type: 'random', pool: 'both' });
+    assert.deepEqual(random.settings.kingdom, { type: 'random', pool: 'both', sets: ['base', 'intrigue'] });
     assert.equal(random.settings.edition, '1e');
     await p.page.getByTestId('leave-room').click();
     await p.page.waitForSelector('[data-testid=lobby]');
+    // Intrigue only, from the 1st edition's cards: the game starts with ten of them.
+    await p.page.getByTestId('pool-select').selectOption('1e');
+    await p.page.getByTestId('sets-select').selectOption('intrigue');
+    await p.page.getByTestId('create-submit').click();
+    await p.page.waitForSelector('[data-testid=waiting-room]');
+    const intrigueRoom = last(p.rec.sent, 'create_room');
+    assert.deepEqual(intrigueRoom.settings.kingdom, { type: 'random', pool: '1e', sets: ['intrigue'] });
+    const madeRoom = last(p.rec.received, 'room_created').room;
+    await startGame(p.page);
+    await p.page.waitForSelector('[data-testid=supply] .kingdom [data-card]');
+    const shown = await p.page.locator('[data-testid=supply] .kingdom [data-card]').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.card ?? ''));
+    assert.equal(shown.length, 10, `ten kingdom piles: ${shown}`);
+    const byId = new Map(cards.map((/** @type {any} */ c) => [c.id, c]));
+    for (const id of shown) {
+      assert.equal(byId.get(id)?.set, 'intrigue', `${id} is an Intrigue card`);
+      assert.ok(byId.get(id)?.editions.includes('1e'), `${id} is printed in the 1st edition`);
+    }
+    const started = p.rec.received.flatMap((/** @type {any} */ m) => (m.type === 'events' ? m.events : [])).find((/** @type {any} */ e) => e.type === 'game_started');
+    assert.deepEqual([...started.kingdom].sort(), [...shown].sort(), 'the page shows the kingdom the game started with');
+    // The lobby lists the room's choice by its sets.
+    await other.page.waitForSelector(`[data-testid=room-${madeRoom.id}]`, { timeout: 10000 });
+    const summary = await other.page.getByTestId(`room-${madeRoom.id}`).textContent();
+    assert.match(summary ?? '', /random kingdom \(First edition cards; Intrigue\)/);
     assertClean(p);
     assertClean(other);
     await other.context.close();

@@ -1,5 +1,5 @@
 // web-client/data/cards.json against the engine (the server's /api/cards): every card
-// the engine has is described with the same cost, types, editions and English name,
+// the engine has is described with the same cost, types, editions, set and English name,
 // and has a text for each edition it was printed in.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -19,15 +19,15 @@ after(async () => {
 });
 
 test("cards.json agrees with the engine's cards", async () => {
-  /** @type {{id: string, name: string, cost: number, types: string[], kingdom: boolean, editions: string[]}[]} */
+  /** @type {{id: string, name: string, cost: number, types: string[], kingdom: boolean, editions: string[], set?: string}[]} */
   const engine = await (await fetch(`${server.url}/api/cards`)).json();
   assert.ok(engine.length >= 33, `the engine has Base: ${engine.length} cards`);
   for (const c of engine) {
     const mine = CARDS[c.id];
     assert.ok(mine, `${c.id} is in cards.json`);
     assert.deepEqual(
-      { cost: mine.cost, types: [...mine.types].sort(), editions: [...mine.editions].sort(), kingdom: mine.set !== 'basic', en: mine.names.en },
-      { cost: c.cost, types: [...c.types].sort(), editions: [...c.editions].sort(), kingdom: c.kingdom, en: c.name },
+      { cost: mine.cost, types: [...mine.types].sort(), editions: [...mine.editions].sort(), kingdom: mine.set !== 'basic', set: mine.set, en: mine.names.en },
+      { cost: c.cost, types: [...c.types].sort(), editions: [...c.editions].sort(), kingdom: c.kingdom, set: c.set ?? 'basic', en: c.name },
       c.id,
     );
   }

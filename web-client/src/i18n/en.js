@@ -79,6 +79,7 @@ export default {
   'create.pool_1e': 'First edition cards',
   'create.pool_2e': 'Second edition cards',
   'create.pool_both': 'Cards of both editions',
+  'create.sets': 'Sets',
   'create.edition_note': 'A recommended or hand-picked kingdom may include cards printed in one edition only; the edition setting picks which text is played for the cards printed in both.',
   'create.only_1e': '1E only',
   'create.only_2e': '2E only',

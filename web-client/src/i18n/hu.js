@@ -78,6 +78,7 @@ export default {
   'create.pool_1e': 'Az első kiadás lapjai',
   'create.pool_2e': 'A második kiadás lapjai',
   'create.pool_both': 'Mindkét kiadás lapjai',
+  'create.sets': 'Készletek',
   'create.edition_note': 'Az ajánlott vagy kézzel választott királyságban lehetnek csak az egyik kiadásban megjelent lapok is; a kiadás beállítása dönti el, hogy a mindkettőben megjelent lapok melyik szövegével játszotok.',
   'create.only_1e': 'csak 1. kiadás',
   'create.only_2e': 'csak 2. kiadás',

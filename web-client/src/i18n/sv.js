@@ -77,6 +77,7 @@ export default {
   'create.pool_1e': 'Kort ur första utgåvan',
   'create.pool_2e': 'Kort ur andra utgåvan',
   'create.pool_both': 'Kort ur båda utgåvorna',
+  'create.sets': 'Expansioner',
   'create.edition_note': 'Ett rekommenderat eller handplockat kungarike kan innehålla kort som bara trycktes i en utgåva; utgåvan avgör vilken text som gäller för kort som finns i båda.',
   'create.only_1e': 'bara 1:a utg.',
   'create.only_2e': 'bara 2:a utg.',
