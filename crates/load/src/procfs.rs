@@ -106,7 +106,7 @@ pub fn ensure_open_files(needed: u64) -> Result<u64, String> {
     }
     Err(format!(
         "{needed} open files are needed but the hard limit is {} and cannot be raised ({raise_err}); \
-         raise it (ulimit -Hn, or run as root) or open fewer connections",
+         raising it takes CAP_SYS_RESOURCE (ulimit -Hn as root outside a container) — or open fewer connections",
         limit.rlim_max
     ))
 }
