@@ -1,0 +1,371 @@
+//! `dominion-load`: loads a dominion-server on this machine and says how it held up.
+//!
+//! `play` runs rooms of socket players answering at machine speed and prints
+//! decisions/s, the reply → next-decision latency and (with `--pid`) the server's CPU
+//! time per decision and memory; `idle` holds many greeted connections and prints the
+//! server's memory per connection. Loopback only, and bounded in count and time.
+//! README.md ("Load testing") says how to run it; docs/load.md has figures.
+
+mod idle;
+mod play;
+mod policy;
+mod procfs;
+mod stats;
+mod target;
+mod wire;
+
+use clap::{Args, Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Most rooms in one play run.
+const MAX_ROOMS: usize = 2_000;
+/// Most connections in one idle run (the kernel's ephemeral ports to one address, about
+/// 28,000 by default, are the next bound).
+const MAX_CONNECTIONS: usize = 30_000;
+/// Longest run or hold.
+const MAX_TIME: Duration = Duration::from_secs(600);
+/// Most games per room.
+const MAX_GAMES: u32 = 10_000;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dominion-load",
+    version,
+    about = "Load a dominion-server on this machine (loopback only) and measure it.",
+    after_help = "Start the server with a message budget the clients cannot reach \
+                  (--rate-messages 1000000 --rate-window 1s), room and connection limits \
+                  above the run (--max-rooms, --max-connections) and enough open files, \
+                  then pass its --pid for CPU and memory figures. See README.md."
+)]
+struct Cli {
+    #[command(subcommand)]
+    mode: Mode,
+}
+
+#[derive(Subcommand, Debug)]
+enum Mode {
+    /// Rooms of socket players answering every decision at once; prints decisions/s,
+    /// reply → next-decision latency and the server's CPU and memory.
+    Play(PlayArgs),
+    /// Many greeted, idle connections; prints the server's memory per connection.
+    Idle(IdleArgs),
+}
+
+#[derive(Args, Debug)]
+struct Common {
+    /// The server, HOST:PORT; must be a loopback address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// The server's process id: its CPU time and memory are read from /proc.
+    #[arg(long)]
+    pid: Option<u32>,
+    /// Print the summary as one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads of this tool (1: it takes at most one core from the server).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Rooms playing at once.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=MAX_ROOMS as u64))]
+    rooms: u64,
+    /// Socket players per room.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+    seats: u8,
+    /// Stop after this long (e.g. 20s); at most 10m. Default 20s unless --games is given.
+    #[arg(long, value_parser = parse_duration)]
+    duration: Option<Duration>,
+    /// Stop each room after this many games.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES as i64))]
+    games: Option<u32>,
+    /// The recommended kingdom the rooms play (GET /api/kingdoms).
+    #[arg(long, default_value = "base_2e/first_game")]
+    kingdom: String,
+    /// A room that hears nothing for this long has failed.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    stall: Duration,
+}
+
+#[derive(Args, Debug)]
+struct IdleArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Connections to open, greet and hold.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_CONNECTIONS as u64))]
+    connections: u64,
+    /// How long to hold them once all are greeted, before reading the server's memory.
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    hold: Duration,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let common = match &cli.mode {
+        Mode::Play(a) => &a.common,
+        Mode::Idle(a) => &a.common,
+    };
+    let runtime = if common.threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(usize::from(common.threads))
+            .enable_all()
+            .build()
+    };
+    let runtime = match runtime {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("dominion-load: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        match cli.mode {
+            Mode::Play(args) => play(args).await,
+            Mode::Idle(args) => idle(args).await,
+        }
+    })
+}
+
+/// Exit status 2: the run was refused before it began (an address that is not
+/// loopback, a bound exceeded, a limit that cannot be raised).
+fn refused(message: &str) -> ExitCode {
+    eprintln!("dominion-load: {message}");
+    ExitCode::from(2)
+}
+
+async fn play(args: PlayArgs) -> ExitCode {
+    let addr = match target::loopback(&args.common.addr).await {
+        Ok(addr) => addr,
+        Err(e) => return refused(&e),
+    };
+    let duration = match (args.duration, args.games) {
+        (None, None) => Some(Duration::from_secs(20)),
+        (d, _) => d,
+    };
+    if duration.is_some_and(|d| d > MAX_TIME || d.is_zero()) || args.stall > MAX_TIME {
+        return refused("--duration and --stall must be above 0 and at most 10m");
+    }
+    let plan = play::Plan {
+        addr,
+        rooms: args.rooms as usize,
+        seats: args.seats,
+        duration,
+        games: args.games,
+        kingdom: args.kingdom,
+        pid: args.common.pid,
+        stall: args.stall,
+    };
+    let summary = match play::run(plan).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("dominion-load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.common.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).expect("plain data")
+        );
+    } else {
+        print_play(&summary);
+    }
+    if summary.rooms_failed > 0 || summary.decisions == 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+async fn idle(args: IdleArgs) -> ExitCode {
+    let addr = match target::loopback(&args.common.addr).await {
+        Ok(addr) => addr,
+        Err(e) => return refused(&e),
+    };
+    if args.hold > MAX_TIME {
+        return refused("--hold must be at most 10m");
+    }
+    let plan = idle::Plan {
+        addr,
+        connections: args.connections as usize,
+        hold: args.hold,
+        pid: args.common.pid,
+    };
+    let summary = match idle::run(plan).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("dominion-load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.common.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).expect("plain data")
+        );
+    } else {
+        print_idle(&summary);
+    }
+    if summary.greeted < summary.requested || summary.dropped > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn load(l: Option<[f64; 3]>) -> String {
+    l.map_or("unknown".into(), |[a, b, c]| {
+        format!("{a:.2} {b:.2} {c:.2}")
+    })
+}
+
+fn print_play(s: &play::Summary) {
+    let l = &s.reply_to_next_decision;
+    println!(
+        "play: {} rooms × {} socket players on {} ({}), {:.1} s",
+        s.rooms, s.seats, s.target, s.kingdom, s.elapsed_s
+    );
+    println!(
+        "  games {}  decisions {}  → {:.0} decisions/s",
+        s.games, s.decisions, s.decisions_per_s
+    );
+    println!(
+        "  reply → next decision ({} samples): p50 {}  p90 {}  p99 {}  max {}  mean {}",
+        l.samples,
+        stats::ms(l.p50_us),
+        stats::ms(l.p90_us),
+        stats::ms(l.p99_us),
+        stats::ms(l.max_us),
+        stats::ms(l.mean_us)
+    );
+    match &s.server {
+        Some(u) => println!(
+            "  server (pid {}): CPU {:.2} s = {:.2} cores, {} per decision; RSS {} → {} kB (peak {} kB)",
+            u.pid.unwrap_or_default(),
+            u.cpu_s,
+            u.cpu_cores,
+            u.cpu_us_per_decision
+                .map_or("-".into(), |us| format!("{us:.1} µs")),
+            u.before.rss_kb,
+            u.after.rss_kb,
+            u.after.peak_rss_kb
+        ),
+        None => println!("  server: pass --pid for its CPU time and memory"),
+    }
+    println!(
+        "  this tool: CPU {:.2} s = {:.2} cores; RSS {} kB",
+        s.client.cpu_s, s.client.cpu_cores, s.client.after.rss_kb
+    );
+    if let Some(b) = &s.server_budget {
+        println!(
+            "  server's budget per connection: {} frames per {} ms",
+            b.rate_messages, b.rate_window_ms
+        );
+    }
+    println!(
+        "  load average: {} before, {} after",
+        load(s.load_average_before),
+        load(s.load_average_after)
+    );
+    if s.rooms_failed > 0 {
+        println!("  FAILED rooms: {}", s.rooms_failed);
+        for (reason, n) in &s.failures {
+            println!("    {n} × {reason}");
+        }
+    }
+}
+
+fn print_idle(s: &idle::Summary) {
+    println!(
+        "idle: {} of {} connections greeted on {} in {:.1} s, held {:.1} s; {} dropped",
+        s.greeted, s.requested, s.target, s.connect_s, s.hold_s, s.dropped
+    );
+    match &s.server {
+        Some(m) => println!(
+            "  server (pid {}): RSS {} → {} kB = {} per connection; CPU during the hold {:.2} s",
+            m.pid.unwrap_or_default(),
+            m.before.rss_kb,
+            m.after.rss_kb,
+            m.kb_per_connection
+                .map_or("-".into(), |kb| format!("{kb:.1} kB")),
+            m.hold_cpu_s
+        ),
+        None => println!("  server: pass --pid for its memory per connection"),
+    }
+    println!(
+        "  this tool: RSS {} → {} kB",
+        s.client.before.rss_kb, s.client.after.rss_kb
+    );
+    println!("  load average: {}", load(s.load_average));
+    if s.failed > 0 {
+        println!("  FAILED connections: {}", s.failed);
+        for (reason, n) in &s.failures {
+            println!("    {n} × {reason}");
+        }
+    }
+}
+
+/// Parses `250ms`, `20s`, `10m` or a plain number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration (try 500ms, 20s, 2m)"))?;
+    let seconds = match unit.trim() {
+        "ms" => value / 1000.0,
+        "" | "s" => value,
+        "m" => value * 60.0,
+        other => return Err(format!("unknown duration unit {other:?} (use ms, s or m)")),
+    };
+    if !seconds.is_finite() || !(0.0..=1e6).contains(&seconds) {
+        return Err(format!("{text:?} is out of range"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn bounds_are_enforced_by_the_parser() {
+        assert!(Cli::try_parse_from(["dominion-load", "play", "--rooms", "2001"]).is_err());
+        assert!(Cli::try_parse_from(["dominion-load", "play", "--rooms", "0"]).is_err());
+        assert!(Cli::try_parse_from(["dominion-load", "play", "--seats", "7"]).is_err());
+        assert!(Cli::try_parse_from(["dominion-load", "idle", "--connections", "30001"]).is_err());
+        assert!(Cli::try_parse_from(["dominion-load", "idle", "--connections", "30000"]).is_ok());
+        assert!(
+            Cli::try_parse_from(["dominion-load", "play", "--rooms", "200", "--games", "3"])
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("20s"), Ok(Duration::from_secs(20)));
+        assert_eq!(parse_duration("20"), Ok(Duration::from_secs(20)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("1h").is_err());
+    }
+}
