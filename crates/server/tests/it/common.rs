@@ -6,7 +6,7 @@ use dominion_engine::{CardId, Edition, Game, Kingdom, Mode, PlayerId, Reply, Set
 use dominion_server::Config;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::TcpStream;
@@ -369,19 +369,22 @@ pub fn simple_reply(decision: &Value) -> Value {
         "order_cards" => json!({"type": "cards", "cards": p["cards"]}),
         "yes_no" => json!({"type": "yes_no", "yes": true}),
         "name_card" => json!({"type": "name", "card": strs(&p["options"])[0]}),
+        "choose_number" => json!({"type": "number", "number": p["min"]}),
         other => panic!("unknown prompt kind {other}"),
     }
 }
 
 /// A scripted player that buys one of each wanted card (in the order given) before
-/// Gold and Silver, plays each Action it has not played yet, and takes the optional
+/// Gold and Silver, plays the Action it has played least often (a village first), and takes the optional
 /// choices often enough that every kind of move happens: revealing Moat, putting a
 /// card onto its deck (always: Harbinger), setting Library's Actions aside (always), discarding and trashing what
-/// Sentry looks at, gaining what Thief trashed.
+/// Sentry looks at, gaining what Thief trashed, putting Secret Passage's card on top or
+/// at the bottom.
 pub struct Curious {
     wants: Vec<String>,
     bought: BTreeSet<String>,
-    played: BTreeSet<String>,
+    /// How often it played each Action card.
+    played: BTreeMap<String, u32>,
     /// Questions answered so far: the optional choices alternate with it. (Not the
     /// decision number, an opaque id: most are multiples of 1000, all Reaction
     /// questions' are not.)
@@ -393,7 +396,7 @@ impl Curious {
         Curious {
             wants: wants.to_vec(),
             bought: BTreeSet::new(),
-            played: BTreeSet::new(),
+            played: BTreeMap::new(),
             answered: 0,
         }
     }
@@ -414,14 +417,15 @@ impl Curious {
         match p["kind"].as_str().unwrap() {
             "action_phase" => {
                 let playable = strs(&p["playable"]);
+                let times = |c: &String| self.played.get(c).copied().unwrap_or_default();
                 let pick = playable
                     .iter()
                     .find(|c| *c == "village")
-                    .or_else(|| playable.iter().find(|c| !self.played.contains(*c)))
-                    .or(playable.first());
+                    .or_else(|| playable.iter().min_by_key(|c| times(c)))
+                    .cloned();
                 match pick {
                     Some(card) => {
-                        self.played.insert(card.clone());
+                        *self.played.entry(card.clone()).or_default() += 1;
                         json!({"type": "play", "card": card})
                     }
                     None => json!({"type": "end_phase"}),
@@ -454,7 +458,12 @@ impl Curious {
                 }
             }
             "choose_cards" => {
-                let options = strs(&p["options"]);
+                let mut options = strs(&p["options"]);
+                if d["purpose"] == "trash" {
+                    // Trash the cards it did not buy to play first (Masquerade, Sentry):
+                    // those it wants played stay in the game.
+                    options.sort_by_key(|c| self.wants.contains(c));
+                }
                 let (min, max) = (
                     p["min"].as_u64().unwrap() as usize,
                     p["max"].as_u64().unwrap() as usize,
@@ -470,7 +479,20 @@ impl Curious {
                 let take = take.clamp(min, max);
                 json!({"type": "cards", "cards": options[..take]})
             }
+            // Its own gain (Saboteur's victim): the card it wants most.
+            "choose_pile" if d["purpose"] == "gain" && d.get("about").is_none() => {
+                let options = strs(&p["options"]);
+                match self.wants.iter().find(|w| options.contains(w)) {
+                    Some(card) => json!({"type": "pile", "card": card}),
+                    None => simple_reply(d),
+                }
+            }
             "yes_no" => json!({"type": "yes_no", "yes": n % 2 == 0}),
+            // Secret Passage: on top, then at the bottom, in turn.
+            "choose_number" => {
+                let bound = if n % 2 == 0 { "min" } else { "max" };
+                json!({"type": "number", "number": p[bound]})
+            }
             _ => simple_reply(d),
         }
     }
@@ -501,6 +523,7 @@ pub fn engine_reply(r: &Value) -> Reply {
         ),
         "yes_no" => Reply::YesNo(r["yes"].as_bool().unwrap()),
         "name" => Reply::Name(card(&r["card"])),
+        "number" => Reply::Number(r["number"].as_u64().unwrap() as u32),
         other => panic!("unknown reply {other}"),
     }
 }

@@ -5,20 +5,35 @@
 //! the server published (setup, seed, replies), so it knows every hidden card at every
 //! moment — each private event's cards, every zone and the pending question after each
 //! reply — and checks every frame every client received against that truth. What may be
-//! public is decided here, from the protocol guide, not taken from the engine's own
-//! redaction: draws and looked-at cards are always private; a discard or a put-onto-deck
-//! is public only for cards that were revealed first; others learn of a private event its
-//! count (and a discard's new top) and nothing else.
+//! public is decided here, from the protocol guide and the card texts, not taken from the
+//! engine's own redaction:
+//! - draws and looked-at cards are always private; others learn of a private event its
+//!   count (and a discard's new top) and nothing else;
+//! - cards are shown only when a card's text reveals them (`REVEALERS`; Library sets
+//!   aside face up) or a player reveals a Reaction against an Attack — never, say, a card
+//!   passed with Masquerade, which only its giver and receiver know;
+//! - a discard, a put-onto-deck or a put-into-hand is public only for cards revealed (or
+//!   set aside) first and not since moved unseen, and a put-onto-deck in the open never
+//!   shows an order (Scout's, Patrol's, Sentry's order is the player's secret); Courtyard's,
+//!   Secret Passage's and Secret Chamber's cards come from the hand, so are private;
+//! - a view shows its own hand as it is and every other zone as the public facts; whom
+//!   the game waits for is hidden while a Reaction is asked about (who holds one is
+//!   secret); a decision goes to its seat only and offers only that seat's cards where
+//!   it says they are (a Masquerade pass: the passer's own hand).
 //!
-//! The games are between two human sockets, a server bot and a spectator, on kingdoms of
-//! cards that reveal, look at, set aside, move and steal cards; the humans buy and play
-//! every kingdom card, and each test asserts the cards it is about were played.
+//! The games are between human sockets (two, or three for the Intrigue cards so that a
+//! Masquerade pass has seats outside it), a server bot and a spectator, on kingdoms of
+//! cards that reveal, look at, set aside, pass, move and steal cards; the humans buy and
+//! play every kingdom card, and each test asserts the cards it is about were played and
+//! the hidden moves it is about happened.
 
 use crate::common::{Client, Curious, card, config, replay_record, start};
 use dominion_engine::state::PlayerState;
-use dominion_engine::{CardId, Event, Game, Purpose, Request};
+use dominion_engine::{CardId, Event, Game, Prompt, Purpose, Request, Types};
+use dominion_server::Config;
+use dominion_server::config::SqliteSync;
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// A game with new cards takes a few seconds; this bounds a stuck one.
@@ -30,7 +45,10 @@ async fn first_game_frames_hide_every_secret() {
         "base_2e/first_game",
         json!({"type": "recommended", "id": "base_2e/first_game"}),
         "2e",
-        "militia",
+        Table {
+            humans: 2,
+            bot: "militia",
+        },
         &["militia", "smithy", "market", "moat", "cellar"],
     )
     .await;
@@ -58,7 +76,7 @@ async fn spy_thief_bandit_sentry_harbinger_and_library_frames_hide_every_secret(
         "revealers",
         json!({"type": "cards", "cards": kingdom}),
         "2e",
-        "big_money",
+        TWO_AND_A_BOT,
         // Most expensive first, so each is bought as soon as it can be.
         &[
             "bandit",
@@ -146,7 +164,7 @@ async fn the_other_new_cards_hide_every_secret_in_a_mixed_first_edition_room() {
         "movers",
         json!({"type": "cards", "cards": kingdom}),
         "1e",
-        "big_money",
+        TWO_AND_A_BOT,
         &[
             "adventurer",
             "artisan",
@@ -166,60 +184,389 @@ async fn the_other_new_cards_hide_every_secret_in_a_mixed_first_edition_room() {
     );
 }
 
-/// Plays a game between two humans buying `wants`, the bot `bot` and a spectator, then
-/// runs the canary over every frame; returns the replayed game.
+/// The Intrigue cards that move hidden cards, in a first-edition room of three humans and
+/// a Militia bot (attacking often, for Secret Chamber to react to): Masquerade's passes,
+/// Courtyard's and Secret Chamber's cards put back from the hand, Scout's revealed cards
+/// put back in a secret order, Saboteur's, Swindler's and Tribute's reveals from other
+/// decks, Wishing Well's revealed card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn intrigue_cards_hide_every_secret_in_a_first_edition_room() {
+    let kingdom = [
+        "masquerade",
+        "secret_chamber",
+        "courtyard",
+        "scout",
+        "swindler",
+        "saboteur",
+        "tribute",
+        "wishing_well",
+        "militia",
+        "village",
+    ];
+    play_until_covered(
+        "intrigue_1e",
+        json!({"type": "cards", "cards": kingdom}),
+        "1e",
+        Table {
+            humans: 3,
+            bot: "militia",
+        },
+        // Saboteur not first: it trashes the others from the decks.
+        &[
+            "tribute",
+            "scout",
+            "saboteur",
+            "militia",
+            "masquerade",
+            "swindler",
+            "wishing_well",
+            "courtyard",
+            "secret_chamber",
+            "village",
+        ],
+        |truth| {
+            played_times(
+                truth,
+                &[
+                    "masquerade",
+                    "secret_chamber",
+                    "courtyard",
+                    "scout",
+                    "swindler",
+                    "saboteur",
+                    "tribute",
+                    "wishing_well",
+                ],
+                PLAYED_AT_LEAST,
+            )?;
+            masquerade_passed(truth)?;
+            secret_chamber_reacted(truth)?;
+            let during = |card, what, pred| happened_during(truth, card, what, pred);
+            during(CardId::Courtyard, "a card put back unseen", &|e| {
+                matches!(
+                    e,
+                    Event::TopDecked {
+                        private: true,
+                        count: 1,
+                        ..
+                    }
+                )
+            })?;
+            during(CardId::Scout, "revealed cards put back unseen", &|e| {
+                matches!(
+                    e,
+                    Event::TopDecked {
+                        private: true,
+                        count: 2..,
+                        ..
+                    }
+                )
+            })?;
+            during(CardId::Scout, "a Victory card taken", &|e| {
+                matches!(e, Event::PutInHand { .. })
+            })?;
+            during(CardId::Tribute, "the neighbour's cards discarded", &|e| {
+                matches!(e, Event::Discarded { private: false, .. })
+            })?;
+            during(CardId::Saboteur, "a victim's card trashed", &|e| {
+                matches!(e, Event::Trashed { .. })
+            })?;
+            during(CardId::Swindler, "a victim's card swindled", &|e| {
+                matches!(e, Event::Gained { .. })
+            })?;
+            wishing_well_revealed(truth)
+        },
+    )
+    .await;
+}
+
+/// The same in a second-edition room, with Patrol and Secret Passage (2E only), and
+/// Secret Chamber (1E only) to react to Militia and Bureaucrat; a Bureaucrat bot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn intrigue_cards_hide_every_secret_in_a_second_edition_room() {
+    let kingdom = [
+        "masquerade",
+        "secret_chamber",
+        "courtyard",
+        "patrol",
+        "secret_passage",
+        "wishing_well",
+        "militia",
+        "bureaucrat",
+        "mill",
+        "village",
+    ];
+    play_until_covered(
+        "intrigue_2e",
+        json!({"type": "cards", "cards": kingdom}),
+        "2e",
+        Table {
+            humans: 3,
+            bot: "bureaucrat",
+        },
+        &[
+            "patrol",
+            "secret_passage",
+            "militia",
+            "bureaucrat",
+            "mill",
+            "masquerade",
+            "wishing_well",
+            "courtyard",
+            "secret_chamber",
+            "village",
+        ],
+        |truth| {
+            played_times(
+                truth,
+                &[
+                    "masquerade",
+                    "secret_chamber",
+                    "courtyard",
+                    "patrol",
+                    "secret_passage",
+                    "wishing_well",
+                ],
+                PLAYED_AT_LEAST,
+            )?;
+            masquerade_passed(truth)?;
+            secret_chamber_reacted(truth)?;
+            let during = |card, what, pred| happened_during(truth, card, what, pred);
+            during(CardId::Courtyard, "a card put back unseen", &|e| {
+                matches!(
+                    e,
+                    Event::TopDecked {
+                        private: true,
+                        count: 1,
+                        ..
+                    }
+                )
+            })?;
+            during(
+                CardId::SecretPassage,
+                "a card put into the deck unseen",
+                &|e| {
+                    matches!(
+                        e,
+                        Event::TopDecked {
+                            private: true,
+                            count: 1,
+                            ..
+                        }
+                    )
+                },
+            )?;
+            during(CardId::Patrol, "revealed cards put back unseen", &|e| {
+                matches!(
+                    e,
+                    Event::TopDecked {
+                        private: true,
+                        count: 2..,
+                        ..
+                    }
+                )
+            })?;
+            wishing_well_revealed(truth)?;
+            // Secret Passage was asked where to put its card, into a deck of cards.
+            let placed = truth.steps.iter().any(|s| {
+                s.pending.as_ref().is_some_and(|r| {
+                    r.purpose == Purpose::PlaceInDeck
+                        && matches!(r.prompt, Prompt::ChooseNumber { max: 1.., .. })
+                })
+            });
+            placed
+                .then_some(())
+                .ok_or("Secret Passage asking where in a deck".to_string())
+        },
+    )
+    .await;
+}
+
+/// How often each card of a game about it must have been played.
+const PLAYED_AT_LEAST: usize = 2;
+
+/// Games a test may play to see every move it is about.
+const ATTEMPTS: usize = 3;
+
+/// Plays games as [`play_and_check`] — each one checked in full — until one has the
+/// moves `covered` asks for (it names what is missing), at most [`ATTEMPTS`]: the server
+/// deals a random game, and a card can miss every hand of one.
+async fn play_until_covered(
+    name: &str,
+    kingdom: Value,
+    edition: &str,
+    table: Table<'_>,
+    wants: &[&str],
+    covered: impl Fn(&Truth) -> Result<(), String>,
+) -> Truth {
+    let mut missing = Vec::new();
+    for game in 1..=ATTEMPTS {
+        let truth = play_and_check(name, kingdom.clone(), edition, table, wants).await;
+        match covered(&truth) {
+            Ok(()) => return truth,
+            Err(what) => {
+                eprintln!("{name}: game {game} had no {what}; playing another");
+                missing.push(what);
+            }
+        }
+    }
+    panic!("{name}: {ATTEMPTS} games lacked, in turn: {missing:?}")
+}
+
+/// Some Masquerade passed a card all round a table of 3 or more: each pass has seats
+/// that neither give nor receive it, and the canary checked what they were sent.
+fn masquerade_passed(truth: &Truth) -> Result<(), String> {
+    let mut circle = 0;
+    let mut largest = 0;
+    for s in &truth.steps {
+        match &s.pending {
+            Some(r) if r.purpose == Purpose::Pass => circle += 1,
+            _ => circle = 0,
+        }
+        largest = largest.max(circle);
+    }
+    (largest >= 3).then_some(()).ok_or(format!(
+        "Masquerade passing round 3 players or more (largest circle: {largest})"
+    ))
+}
+
+/// A player revealed Secret Chamber against an Attack, then drew.
+fn secret_chamber_reacted(truth: &Truth) -> Result<(), String> {
+    let reacted = truth.game.events().windows(2).any(|w| {
+        matches!(&w[0], Event::Revealed { cards, .. } if cards[..] == [CardId::SecretChamber])
+            && matches!(w[1], Event::Drew { .. } | Event::Shuffled { .. })
+    });
+    reacted
+        .then_some(())
+        .ok_or("Secret Chamber revealed against an Attack".to_string())
+}
+
+/// Wishing Well revealed a card and moved it in the open: into the hand when named,
+/// back on top otherwise. (Which happens is luck: the scripted players name Copper.)
+fn wishing_well_revealed(truth: &Truth) -> Result<(), String> {
+    happened_during(
+        truth,
+        CardId::WishingWell,
+        "revealed card taken or put back in the open",
+        &|e| {
+            matches!(
+                e,
+                Event::PutInHand { .. } | Event::TopDecked { private: false, .. }
+            )
+        },
+    )
+}
+
+/// Whether, while some play of `card` resolved (up to the next card played or phase),
+/// an event matching `pred` happened; if not, names what is missing.
+fn happened_during(
+    truth: &Truth,
+    card: CardId,
+    what: &str,
+    pred: &dyn Fn(&Event) -> bool,
+) -> Result<(), String> {
+    let events = truth.game.events();
+    let happened = events.iter().enumerate().any(|(i, e)| {
+        matches!(e, Event::Played { card: c, .. } | Event::PlayedAgain { card: c, .. } if *c == card)
+            && events[i + 1..]
+                .iter()
+                .take_while(|e| {
+                    !matches!(
+                        e,
+                        Event::Played { .. } | Event::PlayedAgain { .. } | Event::PhaseStarted { .. }
+                    )
+                })
+                .any(pred)
+    });
+    happened.then_some(()).ok_or(format!("{card:?}: {what}"))
+}
+
+/// Who sits at the table: `humans` scripted players (2 or 3) buying the same cards, then
+/// one server bot.
+#[derive(Clone, Copy)]
+struct Table<'a> {
+    humans: usize,
+    bot: &'a str,
+}
+
+const TWO_AND_A_BOT: Table<'static> = Table {
+    humans: 2,
+    bot: "big_money",
+};
+
+/// Plays a game between the humans of `table` buying `wants`, its bot and a spectator,
+/// then runs the canary over every frame; returns the replayed game.
 async fn play_and_check(
     name: &str,
     kingdom: Value,
     edition: &str,
-    bot: &str,
+    table: Table<'_>,
     wants: &[&str],
 ) -> Truth {
-    let addr = start(config()).await;
-    let mut ann = Client::connect(addr, "Ann").await;
-    let room = ann
+    const NAMES: [&str; 3] = ["Ann", "Bob", "Cid"];
+    assert!((2..=NAMES.len()).contains(&table.humans));
+    // What the frames carry is the point here, not durability: without an fsync per
+    // reply a game takes a fraction of the time.
+    let addr = start(Config {
+        sqlite_sync: SqliteSync::Normal,
+        ..config()
+    })
+    .await;
+    let mut humans = Vec::new();
+    for name in &NAMES[..table.humans] {
+        humans.push(Client::connect(addr, name).await);
+    }
+    let mut seats = vec![json!({"type": "open"}); table.humans];
+    seats.push(json!({"type": "bot", "bot": table.bot}));
+    let room = humans[0]
         .create_room_with(json!({
             "name": name,
             "kingdom": kingdom,
             "edition": edition,
-            "seats": [{"type": "open"}, {"type": "open"}, {"type": "bot", "bot": bot}],
+            "seats": seats,
         }))
         .await;
-    ann.take_seat(&room).await;
-    let mut bob = Client::connect(addr, "Bob").await;
-    bob.take_seat(&room).await;
+    for (i, c) in humans.iter_mut().enumerate() {
+        assert_eq!(c.take_seat(&room).await, i as u64);
+    }
     let mut eve = Client::connect(addr, "Eve").await;
     eve.ask(json!({"type": "spectate", "room": room})).await;
-    ann.start().await;
+    humans[0].start().await;
 
     let wants: Vec<String> = wants.iter().map(|w| w.to_string()).collect();
-    let watch = |mut c: Client| async move {
-        let over = c.until(|v| v["type"] == "game_over").await;
-        (c, over)
-    };
     let game = async {
-        tokio::join!(
-            play(ann, Curious::new(&wants)),
-            play(bob, Curious::new(&wants)),
-            watch(eve)
-        )
+        let players = futures_util::future::join_all(
+            humans.into_iter().map(|c| play(c, Curious::new(&wants))),
+        );
+        let watch = async move {
+            eve.until(|v| v["type"] == "game_over").await;
+            eve
+        };
+        tokio::join!(players, watch)
     };
-    let ((ann, result), (bob, _), (eve, _)) = tokio::time::timeout(GAME_TIMEOUT, game)
+    let (players, eve) = tokio::time::timeout(GAME_TIMEOUT, game)
         .await
         .unwrap_or_else(|_| panic!("{name}: the game did not end within {GAME_TIMEOUT:?}"));
 
-    let truth = Truth::replay(&result);
+    let result = &players[0].1;
+    let truth = Truth::replay(result);
     assert_eq!(
         result["kingdom"], result["setup"]["kingdom"]["cards"],
         "the record names the drawn cards"
     );
     let seed = result["seed"].as_str().unwrap();
-    let clients = [(&ann, Some(0u8)), (&bob, Some(1u8)), (&eve, None)];
+    let mut clients: Vec<(&Client, Option<u8>)> = players
+        .iter()
+        .enumerate()
+        .map(|(i, (c, _))| (c, Some(i as u8)))
+        .collect();
+    clients.push((&eve, None));
     let copies: Vec<BTreeMap<u64, Value>> = clients
         .iter()
         .map(|(c, seat)| check_frames(&truth, c, *seat, seed))
         .collect();
-    let private_checked = check_events(&truth, &copies, &[Some(0), Some(1), None]);
+    let viewers: Vec<Option<u8>> = clients.iter().map(|(_, seat)| *seat).collect();
+    let private_checked = check_events(&truth, &copies, &viewers);
     assert!(
         private_checked > 100,
         "{name}: the game had private events to check ({private_checked})"
@@ -260,6 +607,8 @@ struct Step {
     pending: Option<Request>,
     /// The pending decision's number (`Game::decision_number`).
     number: Option<u64>,
+    /// Replies so far to questions other than whether to reveal a Reaction.
+    not_reactions: u64,
 }
 
 impl Truth {
@@ -269,6 +618,11 @@ impl Truth {
         let mut by_number = BTreeMap::new();
         let game = replay_record(result, |game| {
             by_events.entry(game.events().len()).or_insert(steps.len());
+            // The reply just given answered the previous step's question.
+            let not_reactions = steps.last().map_or(0, |s: &Step| {
+                let reaction = s.pending.as_ref().map(|r| r.purpose) == Some(Purpose::React);
+                s.not_reactions + u64::from(!reaction)
+            });
             let number = game.decision_number();
             if let Some(n) = number {
                 let again = by_number.insert(n, steps.len());
@@ -278,6 +632,7 @@ impl Truth {
                 players: game.state().players.clone(),
                 pending: game.pending().cloned(),
                 number,
+                not_reactions,
             });
         });
         Truth {
@@ -363,6 +718,16 @@ fn check_decision(truth: &Truth, v: &Value, seat: Option<u8>, who: &str) {
         req.player
     );
     assert_eq!(v["seat"], req.player.0, "{who}: {v}");
+    // The guide's numbering: 1000 × the replies so far to questions other than a
+    // Reaction's, so one's own numbers never tell that someone was asked about one.
+    if req.purpose != Purpose::React {
+        assert_eq!(
+            n,
+            1000 * step.not_reactions,
+            "{who}: decision {n} is not numbered by the {} non-Reaction replies before it",
+            step.not_reactions
+        );
+    }
     assert_eq!(v["card"].as_str(), req.card.map(|c| c.key()), "{who}: {v}");
     assert_eq!(
         v["about"].as_u64(),
@@ -380,20 +745,53 @@ fn check_decision(truth: &Truth, v: &Value, seat: Option<u8>, who: &str) {
         "{who}: {v}"
     );
     let whose = req.about.unwrap_or(req.player).idx();
-    match v["prompt"]["zone"].as_str() {
-        Some("hand" | "deck" | "discard") => {
-            assert_eq!(req.about, None, "{who}: hidden cards of another seat: {v}")
+    let seat_of = &step.players[whose];
+    let listed = |key: &str| -> Vec<CardId> {
+        v["prompt"][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(card)
+            .collect()
+    };
+    match v["prompt"]["kind"].as_str() {
+        Some("choose_cards") => {
+            let zone = v["prompt"]["zone"].as_str().unwrap();
+            if ["hand", "deck", "discard"].contains(&zone) {
+                assert_eq!(req.about, None, "{who}: hidden cards of another seat: {v}");
+            }
+            // The options are cards where the question says they are: the asked seat's
+            // own (a Masquerade pass offers the passer's hand, not what comes to it), or
+            // another's revealed ones.
+            let there = match zone {
+                "hand" => Some(&seat_of.hand),
+                "deck" => Some(&seat_of.deck),
+                "discard" => Some(&seat_of.discard),
+                "in_play" => Some(&seat_of.in_play),
+                "revealed" => Some(&seat_of.aside),
+                _ => None,
+            };
+            if let Some(there) = there {
+                assert!(
+                    is_sub_multiset(&listed("options"), there),
+                    "{who}: options not among seat {whose}'s cards in the {zone} zone: {v}"
+                );
+            }
         }
-        Some("revealed") => {
-            let options: Vec<CardId> = v["prompt"]["options"]
-                .as_array()
-                .unwrap()
+        // What is put back in order is the asked seat's own: from its hand (Secret
+        // Chamber), revealed (Scout, Patrol) or looked at on its deck (Sentry).
+        Some("order_cards") => {
+            assert_eq!(req.about, None, "{who}: {v}");
+            let own: Vec<CardId> = seat_of
+                .hand
                 .iter()
-                .map(card)
+                .chain(&seat_of.aside)
+                .chain(&seat_of.deck)
+                .copied()
                 .collect();
             assert!(
-                is_sub_multiset(&options, &step.players[whose].aside),
-                "{who}: options not among seat {whose}'s revealed cards: {v}"
+                is_sub_multiset(&listed("cards"), &own),
+                "{who}: cards to order not seat {whose}'s own: {v}"
             );
         }
         _ => {}
@@ -498,13 +896,46 @@ fn check_view(truth: &Truth, view: &Value, at: usize, seat: Option<u8>, who: &st
     }
 }
 
+/// The cards whose text has a player reveal cards (rulebooks, both editions): a
+/// `revealed` event is public only while one of these resolves, or when a player reveals
+/// a Reaction against another's Attack. Anything else shown to the table — a card
+/// passed with Masquerade, say — is a leak. (A card missing here fails the canary: add
+/// it from its text.)
+const REVEALERS: &[CardId] = &[
+    // From the deck.
+    CardId::Adventurer,
+    CardId::Bandit,
+    CardId::Patrol,
+    CardId::Saboteur,
+    CardId::Scout,
+    CardId::Spy,
+    CardId::Thief,
+    CardId::Tribute,
+    CardId::WishingWell,
+    // The top card moves face up: to the discard pile (Vassal), to the trash (Swindler).
+    CardId::Swindler,
+    CardId::Vassal,
+    // From the hand.
+    CardId::Bureaucrat,
+    CardId::Courtier,
+    CardId::ShantyTown,
+];
+
+/// The cards whose text sets cards aside face up.
+const SETTERS_ASIDE: &[CardId] = &[CardId::Library];
+
 /// Every viewer's copy of every event: a private part only to its seat, with the rest
-/// the same for everyone; public card lists only of cards that were revealed. Returns
-/// how many private parts were withheld from other viewers.
+/// the same for everyone; public card lists only of cards that were revealed, and
+/// revealed only by a card whose text reveals them. A public put onto a deck shows no
+/// order (Scout's, Patrol's and Sentry's are the player's secret). Returns how many
+/// private parts were withheld from other viewers.
 fn check_events(truth: &Truth, copies: &[BTreeMap<u64, Value>], seats: &[Option<u8>]) -> usize {
     let mut withheld = 0;
     // Cards each seat revealed or set aside this turn and has not moved since.
     let mut revealed: Vec<Vec<CardId>> = vec![Vec::new(); truth.steps[0].players.len()];
+    // Whose turn it is, and the card resolving now (the last one played this phase).
+    let mut current = None;
+    let mut resolving: Option<CardId> = None;
     for (n, e) in truth.game.events().iter().enumerate() {
         let n = n as u64;
         let private = match e {
@@ -522,25 +953,70 @@ fn check_events(truth: &Truth, copies: &[BTreeMap<u64, Value>], seats: &[Option<
                 cards,
                 private: true,
                 ..
-            } => Some((*player, cards.clone())),
+            } => {
+                // Moved unseen: no longer known to be anywhere.
+                forget(
+                    &mut revealed[player.idx()],
+                    cards.as_deref().unwrap_or_default(),
+                );
+                Some((*player, cards.clone()))
+            }
             Event::Discarded { player, cards, .. } | Event::TopDecked { player, cards, .. } => {
                 let cards = cards.as_ref().expect("a public move names its cards");
+                if matches!(e, Event::TopDecked { .. }) {
+                    assert!(
+                        cards.windows(2).all(|w| w[0] == w[1]),
+                        "event {n} puts {cards:?} onto seat {player}'s deck in the open: their order is the player's secret: {e:?}"
+                    );
+                }
                 assert!(
                     take_all(&mut revealed[player.idx()], cards),
                     "event {n} moves seat {player}'s cards {cards:?} in the open without their being revealed: {e:?}"
                 );
                 None
             }
-            Event::Revealed { player, cards } | Event::SetAside { player, cards } => {
+            Event::Revealed { player, cards } => {
+                let reaction = Some(*player) != current
+                    && matches!(cards[..], [c] if c.is(Types::REACTION))
+                    && resolving.is_some_and(|c| c.is(Types::ATTACK));
+                assert!(
+                    reaction || resolving.is_some_and(|c| REVEALERS.contains(&c)),
+                    "event {n} shows seat {player}'s {cards:?} while {resolving:?} resolves, whose text reveals nothing: {e:?}"
+                );
                 revealed[player.idx()].extend(cards);
                 None
             }
-            Event::PutInHand { player, cards } | Event::Trashed { player, cards } => {
+            Event::SetAside { player, cards } => {
+                assert!(
+                    resolving.is_some_and(|c| SETTERS_ASIDE.contains(&c)),
+                    "event {n} sets seat {player}'s {cards:?} aside face up while {resolving:?} resolves: {e:?}"
+                );
+                revealed[player.idx()].extend(cards);
+                None
+            }
+            Event::PutInHand { player, cards } => {
+                assert!(
+                    take_all(&mut revealed[player.idx()], cards),
+                    "event {n} puts seat {player}'s cards {cards:?} into its hand in the open without their being revealed: {e:?}"
+                );
+                None
+            }
+            Event::Trashed { player, cards } => {
                 take_all(&mut revealed[player.idx()], cards);
                 None
             }
-            Event::TurnStarted { .. } => {
+            Event::Played { card, .. } | Event::PlayedAgain { card, .. } => {
+                resolving = Some(*card);
+                None
+            }
+            Event::PhaseStarted { .. } => {
+                resolving = None;
+                None
+            }
+            Event::TurnStarted { player, .. } => {
                 revealed.iter_mut().for_each(Vec::clear);
+                current = Some(*player);
+                resolving = None;
                 None
             }
             _ => None,
@@ -592,6 +1068,15 @@ fn check_events(truth: &Truth, copies: &[BTreeMap<u64, Value>], seats: &[Option<
     withheld
 }
 
+/// Removes from `from` those of `cards` that are there.
+fn forget(from: &mut Vec<CardId>, cards: &[CardId]) {
+    for c in cards {
+        if let Some(i) = from.iter().position(|x| x == c) {
+            from.remove(i);
+        }
+    }
+}
+
 /// Removes `cards` from `from` if all are there (multiset); whether they were.
 fn take_all(from: &mut Vec<CardId>, cards: &[CardId]) -> bool {
     if !is_sub_multiset(cards, from) {
@@ -618,21 +1103,27 @@ fn is_sub_multiset(a: &[CardId], b: &[CardId]) -> bool {
 /// Asserts each card was played at least once in the game, so a test cannot pass
 /// without the moves it is about.
 fn assert_played(truth: &Truth, cards: &[&str]) {
-    let played: BTreeSet<&str> = truth
-        .game
-        .events()
-        .iter()
-        .filter_map(|e| match e {
-            Event::Played { card, .. } | Event::PlayedAgain { card, .. } => Some(card.key()),
-            _ => None,
-        })
-        .collect();
-    for c in cards {
-        assert!(
-            played.contains(c),
-            "{c} was never played (played: {played:?})"
-        );
+    played_times(truth, cards, 1).unwrap_or_else(|what| panic!("the game had no {what}"));
+}
+
+/// Whether each card was played at least `times` times; if not, names the first that
+/// was not.
+fn played_times(truth: &Truth, cards: &[&str], times: usize) -> Result<(), String> {
+    let mut played: BTreeMap<&str, usize> = BTreeMap::new();
+    for e in truth.game.events() {
+        if let Event::Played { card, .. } | Event::PlayedAgain { card, .. } = e {
+            *played.entry(card.key()).or_default() += 1;
+        }
     }
+    for c in cards {
+        let n = played.get(c).copied().unwrap_or_default();
+        if n < times {
+            return Err(format!(
+                "{times} plays of {c} (it had {n}; played: {played:?})"
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn assert_no_secret_keys(v: &Value, who: &str) {
