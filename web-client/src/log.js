@@ -105,6 +105,14 @@ export function describe(s, e, prev, cleanup = false) {
         return { kind: 'topdeck', seat: e.seat, parts: sentence('log.top_decked', { name: who(e.seat), cards: cardsRef(e.cards) }) };
       }
       return { kind: 'topdeck', seat: e.seat, parts: sentence('log.top_decked_n', { name: who(e.seat), n: e.count }) };
+    case 'named':
+      return { kind: 'minor', seat: e.seat, parts: sentence('log.named', { name: who(e.seat), card: cardRef(e.card) }) };
+    case 'passed':
+      // The card is sent only to the passer and the receiver.
+      if (e.card) {
+        return { kind: 'private', seat: e.seat, parts: sentence('log.passed_card', { name: who(e.seat), to: who(e.to), card: cardRef(e.card) }) };
+      }
+      return { kind: 'minor', seat: e.seat, parts: sentence('log.passed', { name: who(e.seat), to: who(e.to) }) };
     case 'blocked':
       return { kind: 'block', seat: e.seat, parts: sentence('log.blocked', { name: who(e.seat), card: cardRef(e.by) }) };
     case 'game_ended':

@@ -120,6 +120,8 @@
  *   | {type: 'trashed', seat: number, cards: CardKey[]}
  *   | {type: 'revealed', seat: number, cards: CardKey[]}
  *   | {type: 'top_decked', seat: number, count: number, cards?: CardKey[], private: boolean}
+ *   | {type: 'named', seat: number, card: CardKey}
+ *   | {type: 'passed', seat: number, to: number, card?: CardKey}
  *   | {type: 'blocked', seat: number, by: CardKey}
  *   | {type: 'game_ended', scores: ScoreLine[]}} GameEvent
  */

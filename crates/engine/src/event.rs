@@ -130,6 +130,19 @@ pub enum Event {
         cards: Option<Vec<CardId>>,
         private: bool,
     },
+    /// A card was named (Wishing Well): said aloud, so public.
+    Named {
+        player: PlayerId,
+        card: CardId,
+    },
+    /// A card passed from `player`'s hand to `to`'s (Masquerade). Only the two of them
+    /// learn which card (`card` is hidden from everyone else); all passes of one
+    /// Masquerade are announced together, after everyone has chosen.
+    Passed {
+        player: PlayerId,
+        to: PlayerId,
+        card: Option<CardId>,
+    },
     /// A player revealed a Reaction and is unaffected by this Attack.
     Blocked {
         player: PlayerId,
@@ -159,6 +172,9 @@ impl Event {
                 private: true,
                 ..
             } if !viewer.is(*player) => *cards = None,
+            Event::Passed { player, to, card } if !viewer.is(*player) && !viewer.is(*to) => {
+                *card = None
+            }
             _ => {}
         }
         e

@@ -296,6 +296,19 @@ pub enum GameEvent {
         cards: Option<Vec<CardKey>>,
         private: bool,
     },
+    /// The seat named a card (Wishing Well); public.
+    Named {
+        seat: u8,
+        card: CardKey,
+    },
+    /// The seat passed a card from its hand to seat `to` (Masquerade). `card` is private
+    /// to the two of them; everyone learns who passed to whom.
+    Passed {
+        seat: u8,
+        to: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<CardKey>,
+    },
     /// The seat revealed a Reaction (`by`) and is unaffected by the Attack.
     Blocked {
         seat: u8,

@@ -339,6 +339,15 @@ fn event(e: &Event) -> wire::GameEvent {
             cards: cards.as_deref().map(keys),
             private: *private,
         },
+        Event::Named { player, card } => W::Named {
+            seat: player.0,
+            card: key(*card),
+        },
+        Event::Passed { player, to, card } => W::Passed {
+            seat: player.0,
+            to: to.0,
+            card: card.map(key),
+        },
         Event::Blocked { player, by } => W::Blocked {
             seat: player.0,
             by: key(*by),

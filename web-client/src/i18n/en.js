@@ -289,6 +289,9 @@ export default {
     one: '{name} puts a card onto their deck.',
     other: '{name} puts {n} cards onto their deck.',
   },
+  'log.named': '{name} names {card}.',
+  'log.passed': '{name} passes a card to {to}.',
+  'log.passed_card': '{name} passes {card} to {to}.',
   'log.blocked': '{name} reveals {card} and is unaffected.',
   'log.discarded_top': {
     one: '{name} discards a card ({card} on top).',

@@ -288,6 +288,9 @@ export default {
     one: '{name} egy lapot tesz a paklija tetejére.',
     other: '{name} {n} lapot tesz a paklija tetejére.',
   },
+  'log.named': '{name} megnevezi ezt: {card}.',
+  'log.passed': '{name} egy lapot ad tovább {to} játékosnak.',
+  'log.passed_card': '{name} továbbadja ezt: {card} – {to} játékosnak.',
   'log.blocked': '{name} felfedi ezt: {card}, így a támadás nem hat rá.',
   'log.discarded_top': {
     one: '{name} eldob egy lapot (felül: {card}).',

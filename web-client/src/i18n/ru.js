@@ -310,6 +310,9 @@ export default {
     many: '{name} кладёт на колоду {n} карт.',
     other: '{name} кладёт на колоду {n} карты.',
   },
+  'log.named': '{name} называет карту «{card}».',
+  'log.passed': '{name} передаёт карту игроку {to}.',
+  'log.passed_card': '{name} передаёт карту «{card}» игроку {to}.',
   'log.blocked': '{name} показывает карту «{card}» — атака не действует.',
   'log.discarded_top': {
     one: '{name} сбрасывает {n} карту (сверху: {card}).',

@@ -287,6 +287,9 @@ export default {
     one: '{name} lägger ett kort överst i leken.',
     other: '{name} lägger {n} kort överst i leken.',
   },
+  'log.named': '{name} nämner {card}.',
+  'log.passed': '{name} skickar ett kort till {to}.',
+  'log.passed_card': '{name} skickar {card} till {to}.',
   'log.blocked': '{name} visar {card} och påverkas inte.',
   'log.discarded_top': {
     one: '{name} slänger ett kort ({card} överst).',

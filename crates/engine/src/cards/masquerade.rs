@@ -10,12 +10,13 @@
 //! fewer than two in the circle there is no one to pass to, so nothing is asked.
 //!
 //! Passing is neither gaining nor trashing, and Masquerade is no Attack (no Reaction is
-//! offered). Only the passer and the receiver learn the passed card, so the move adds
-//! no event: everyone's view still shows the right hand sizes.
+//! offered). Everyone is told who passed to whom once all have chosen; only the passer
+//! and the receiver learn which card (`Event::Passed`).
 
 use crate::card::{CardId, Edition};
 use crate::ctx::{Ctx, Play, Res};
 use crate::decision::Purpose;
+use crate::event::Event;
 use crate::state::PlayerId;
 
 pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
@@ -39,8 +40,13 @@ pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
         }
         for (i, card) in passed.iter().enumerate() {
             if let Some(c) = card {
-                let to = circle[(i + 1) % circle.len()];
+                let (from, to) = (circle[i], circle[(i + 1) % circle.len()]);
                 cx.st.player_mut(to).hand.push(*c);
+                cx.emit(|| Event::Passed {
+                    player: from,
+                    to,
+                    card: Some(*c),
+                });
             }
         }
     }
@@ -112,7 +118,35 @@ mod tests {
         assert_eq!(g.hand(P1), vec![Silver, Duchy]);
         let n = g.events().len();
         g.choose(P1, &[Duchy]);
-        assert!(g.events_since(n).is_empty(), "passing adds no event");
+        // Announced together once all chose, in circle order; P0 (not in it) learns who
+        // passed to whom but no card.
+        let passed = |player, to, card| Event::Passed { player, to, card };
+        assert_eq!(
+            g.events_since(n),
+            vec![
+                passed(P2, P3, Some(Estate)),
+                passed(P3, P1, Some(Curse)),
+                passed(P1, P2, Some(Duchy)),
+            ]
+        );
+        let for_p0: Vec<Event> = g
+            .events_since(n)
+            .iter()
+            .map(|e| e.for_viewer(Viewer::Player(P0)))
+            .collect();
+        assert_eq!(
+            for_p0,
+            vec![
+                passed(P2, P3, None),
+                passed(P3, P1, None),
+                passed(P1, P2, None)
+            ]
+        );
+        assert_eq!(
+            g.events_since(n)[0].for_viewer(Viewer::Player(P3)),
+            passed(P2, P3, Some(Estate)),
+            "the receiver sees it"
+        );
         assert_eq!(g.hand(P2), vec![Copper, Gold, Duchy]);
         assert_eq!(g.hand(P3), vec![Estate, Moat]);
         assert_eq!(g.hand(P0), vec![], "left out: receives nothing");

@@ -4,11 +4,13 @@
 //! A card name, not a type, is named: any card of this game's Supply (empty piles
 //! included: the card still exists), offered in card order. The name is asked even
 //! when the deck and discard pile are empty, as the card says; then nothing is revealed.
-//! A card that does not match goes back on top, in public (it was revealed).
+//! A card that does not match goes back on top, in public (it was revealed). The name
+//! is said aloud: everyone is told it.
 
 use crate::card::CardId;
 use crate::ctx::{Ask, Ctx, Play, Res, To};
 use crate::decision::Purpose;
+use crate::event::Event;
 
 pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
     let p = cx.current();
@@ -17,6 +19,10 @@ pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
     let mut options: Vec<CardId> = cx.st.supply.iter().map(|pile| pile.card).collect();
     options.sort();
     let named = cx.name_card(Ask::new(p, CardId::WishingWell, Purpose::Name), options)?;
+    cx.emit(|| Event::Named {
+        player: p,
+        card: named,
+    });
     for c in cx.reveal_from_deck(p, 1) {
         let to = if c == named { To::Hand } else { To::Deck };
         cx.from_aside(p, &[c], to);
@@ -60,8 +66,12 @@ mod tests {
         assert_eq!(g.aside(P0), vec![]);
         assert_eq!(g.in_play(P0), vec![WishingWell]);
         assert_eq!(
-            g.events_since(n)[..2],
+            g.events_since(n)[..3],
             [
+                Event::Named {
+                    player: P0,
+                    card: Gold
+                },
                 Event::Revealed {
                     player: P0,
                     cards: vec![Gold]

@@ -1005,6 +1005,33 @@ fn check_events(truth: &Truth, copies: &[BTreeMap<u64, Value>], seats: &[Option<
                 take_all(&mut revealed[player.idx()], cards);
                 None
             }
+            Event::Passed { player, to, card } => {
+                // Masquerade: the card is the passer's and the receiver's secret.
+                let card = card.expect("the engine's own copy holds the card");
+                assert!(
+                    matches!(resolving, Some(CardId::Masquerade)),
+                    "event {n}: a pass while {resolving:?} resolves"
+                );
+                forget(&mut revealed[player.idx()], &[card]);
+                for (i, seat) in seats.iter().enumerate() {
+                    let copy = &copies[i][&n];
+                    assert_eq!(
+                        (&copy["seat"], &copy["to"]),
+                        (&json!(player.0), &json!(to.0)),
+                        "event {n}"
+                    );
+                    if seat.is_some_and(|s| s == player.0 || s == to.0) {
+                        assert_eq!(copy["card"], json!(card.key()), "event {n}: {copy}");
+                    } else {
+                        withheld += 1;
+                        assert!(
+                            copy.get("card").is_none(),
+                            "event {n} shows the card seat {player} passed to seat {to} to viewer {seat:?}: {copy}"
+                        );
+                    }
+                }
+                continue;
+            }
             Event::Played { card, .. } | Event::PlayedAgain { card, .. } => {
                 resolving = Some(*card);
                 None
