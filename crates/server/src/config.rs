@@ -107,6 +107,14 @@ pub struct Config {
     #[arg(long, env = "DOMINION_SHUTDOWN_GRACE", default_value = "5s", value_parser = parse_duration)]
     pub shutdown_grace: Duration,
 
+    // ---- durability and room lifetime (issue 10, the `durable` branch) ----
+    /// A started game in which no player has been connected for this long ends as
+    /// abandoned: it is kept as history, no longer counts against `--max-rooms` and is
+    /// not reopened after a restart. Spectators do not count as players; time the server
+    /// was down is not counted.
+    #[arg(long, env = "DOMINION_ABANDON_AFTER", default_value = "1h", value_parser = parse_duration)]
+    pub abandon_after: Duration,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -188,6 +196,7 @@ mod tests {
         assert_eq!(c.rate_messages, 200);
         assert_eq!(c.rate_window, Duration::from_secs(10));
         assert_eq!(c.sqlite_sync, SqliteSync::Full);
+        assert_eq!(c.abandon_after, Duration::from_secs(3600));
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);
         let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000", "healthcheck"]);

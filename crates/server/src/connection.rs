@@ -271,10 +271,12 @@ impl Connection {
                 re: id,
                 rooms: self.hub.list(),
             }),
-            ClientMessage::CreateRoom { settings, .. } => match self.hub.create_room(&settings) {
-                Ok(room) => self.send(&ServerMessage::RoomCreated { re: id, room }),
-                Err(refusal) => self.refuse(Some(id), refusal),
-            },
+            ClientMessage::CreateRoom { settings, .. } => {
+                match self.hub.create_room(&settings).await {
+                    Ok(room) => self.send(&ServerMessage::RoomCreated { re: id, room }),
+                    Err(refusal) => self.refuse(Some(id), refusal),
+                }
+            }
             ClientMessage::TakeSeat {
                 room, seat, name, ..
             } => self.join(id, room, Join::TakeSeat { seat, name }).await,

@@ -139,7 +139,13 @@ fn api_error(status: StatusCode, message: &str) -> Response {
     (status, Json(serde_json::json!({ "error": message }))).into_response()
 }
 
-/// Recent finished games, newest first (`?limit=`, at most 100).
+/// How an ended game ended, in the history API: `finished` (with scores) or
+/// `abandoned` (no player was connected for `--abandon-after`; no scores).
+fn outcome(abandoned: bool) -> &'static str {
+    if abandoned { "abandoned" } else { "finished" }
+}
+
+/// Recent ended games (finished or abandoned), newest first (`?limit=`, at most 100).
 async fn games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Response {
     let Some(store) = hub.history.clone() else {
         return Json(Vec::<serde_json::Value>::new()).into_response();
@@ -152,7 +158,8 @@ async fn games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Respo
                     serde_json::json!({
                         "room": g.room_id,
                         "finished_at": g.finished_at,
-                        "scores": score_lines(&g.scores),
+                        "outcome": outcome(g.abandoned),
+                        "scores": g.scores.as_deref().map(score_lines),
                         "setup": serde_json::from_str::<serde_json::Value>(&g.setup).unwrap_or_default(),
                     })
                 })
@@ -167,9 +174,10 @@ async fn games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Respo
     }
 }
 
-/// One finished game: scores, setup, kingdom, and the full replay (seed and replies).
-/// Before the game is over this says so (409) and shows nothing else: the seed and the
-/// replies would reveal every hand and deck.
+/// One ended game: scores, setup, kingdom, and the full replay (seed and replies); an
+/// abandoned game has no scores (`outcome` says which). Before the game is over this says
+/// so (409) and shows nothing else: the seed and the replies would reveal every hand and
+/// deck.
 async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
     let Some(store) = hub.history.clone() else {
         return api_error(StatusCode::NOT_FOUND, "this server keeps no history");
@@ -196,7 +204,7 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
     let Some(row) = row else {
         return api_error(StatusCode::NOT_FOUND, "no such game");
     };
-    let (Some(scores), Some(finished_at)) = (&row.scores, row.finished_at) else {
+    let (scores, Some(finished_at)) = (&row.scores, row.finished_at) else {
         return api_error(
             StatusCode::CONFLICT,
             "this game is not over yet; its replay is published when it ends",
@@ -230,7 +238,8 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
         "room": row.room_id,
         "started_at": row.started_at,
         "finished_at": finished_at,
-        "scores": score_lines(scores),
+        "outcome": outcome(row.abandoned),
+        "scores": scores.as_deref().map(score_lines),
         "setup": setup,
         "kingdom": kingdom,
         "seed": row.seed.to_string(),

@@ -57,11 +57,31 @@ impl Hub {
         self.rooms.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Checks the settings and starts a room.
-    pub fn create_room(
+    /// Checks the settings and starts a room; answers once the room is stored (a room
+    /// that could not be stored is refused, never announced).
+    pub async fn create_room(
         self: &Arc<Self>,
         settings: &dominion_protocol::RoomSettings,
     ) -> Result<RoomSummary, Refusal> {
+        let (id, summary, stored) = self.open_room(settings)?;
+        match stored.await {
+            Ok(Ok(())) => {
+                tracing::info!(room = %id, "room created");
+                Ok(summary)
+            }
+            Ok(Err(_)) | Err(_) => Err(Refusal::new(
+                ErrorCode::Internal,
+                "the room could not be stored; try again later",
+            )),
+        }
+    }
+
+    /// Registers and starts a room (it counts against `--max-rooms` from now on); the
+    /// receiver says whether it could be stored.
+    fn open_room(
+        self: &Arc<Self>,
+        settings: &dominion_protocol::RoomSettings,
+    ) -> Result<(String, RoomSummary, room::Stored), Refusal> {
         let plan = inbound::room_plan(settings)?;
         if *self.shutdown.borrow() {
             return Err(Refusal::new(
@@ -86,11 +106,11 @@ impl Hub {
                 break id;
             }
         };
-        let handle = room::spawn(id.clone(), plan, self.room_context(), self.on_room_close());
+        let (handle, stored) =
+            room::spawn(id.clone(), plan, self.room_context(), self.on_room_close());
         let summary = handle.summary.borrow().clone();
         rooms.insert(id.clone(), handle);
-        tracing::info!(room = %id, "room created");
-        Ok(summary)
+        Ok((id, summary, stored))
     }
 
     /// Reopens a room rebuilt from the store after a restart, under its old id.

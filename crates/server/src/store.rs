@@ -1,17 +1,25 @@
 //! Where persistence plugs in: the room calls a [`RoomLog`] at each durable step.
 //!
-//! The calls are made in the room task, in order, and a reply's `reply_accepted` returns
-//! before anyone is told of the reply's result (see `Room::apply_reply`). That ordering is
-//! the contract a durable implementation relies on: an acknowledged reply is on disk.
-//! Everything a log receives is plain serializable data — settings, seat token *hashes*,
-//! setup, seed and replies — enough to rebuild every room by replaying its game.
+//! Each call hands the step to the log and returns a [`Commit`], a future that resolves
+//! once the step is durable (or could not be made so). The room awaits it before anyone
+//! is told of the step's result (see `Room::apply_reply`): that ordering is the contract
+//! a durable implementation relies on — an acknowledged reply is on disk. While one room
+//! awaits its commit the others keep running, and the log is free to commit the steps of
+//! many rooms together. Everything a log receives is plain serializable data — settings,
+//! seat token *hashes*, setup, seed and replies — enough to rebuild every room by
+//! replaying its game.
 //!
-//! The implementation is `persist::SqliteLog` (SQLite through `dominion-store`).
+//! The implementation is `persist::SqliteLog` (SQLite through `dominion-store`, one
+//! writer thread, group commit).
 
 use crate::token::TokenHash;
 use dominion_engine::{PlayerId, Reply, Score, Setup};
 use dominion_protocol::RoomSettings;
 use serde::Serialize;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use tokio::sync::oneshot;
 
 /// A room as a log stores it: no connections, no secrets but hashes.
 #[derive(Clone, Debug, Serialize)]
@@ -32,48 +40,98 @@ pub enum SeatRecord {
         name: String,
         /// SHA-256 of the seat token, hex.
         token_hash: String,
+        /// The highest command id taken from this seat: a command re-sent after a restart
+        /// is still a duplicate.
+        last_command: u64,
     },
 }
 
 impl SeatRecord {
-    pub fn human(name: &str, hash: TokenHash) -> SeatRecord {
+    pub fn human(name: &str, hash: TokenHash, last_command: u64) -> SeatRecord {
         SeatRecord::Human {
             name: name.to_string(),
             token_hash: hash.to_hex(),
+            last_command,
         }
     }
 }
 
 /// A log that could not record a step. The room stops (it is marked broken) rather than
 /// go on with a game it could not recover.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("room log: {0}")]
 pub struct LogError(pub String);
 
-/// The durable steps of a room's life.
+/// A step on its way to the disk: resolves to `Ok` once it is committed.
+#[must_use = "a step is durable only once its commit resolves"]
+pub struct Commit(CommitState);
+
+enum CommitState {
+    Done(Option<Result<(), LogError>>),
+    Waiting(oneshot::Receiver<Result<(), LogError>>),
+}
+
+impl Commit {
+    /// A step whose outcome is known at once (nothing to write, or a failure before the
+    /// write).
+    pub fn ready(result: Result<(), LogError>) -> Commit {
+        Commit(CommitState::Done(Some(result)))
+    }
+
+    /// A step the log's writer will answer on `rx`.
+    pub fn waiting(rx: oneshot::Receiver<Result<(), LogError>>) -> Commit {
+        Commit(CommitState::Waiting(rx))
+    }
+}
+
+impl Future for Commit {
+    type Output = Result<(), LogError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match &mut self.0 {
+            CommitState::Done(result) => Poll::Ready(
+                result
+                    .take()
+                    .unwrap_or_else(|| Err(LogError("commit polled after it resolved".into()))),
+            ),
+            CommitState::Waiting(rx) => Pin::new(rx).poll(cx).map(|r| {
+                r.unwrap_or_else(|_| Err(LogError("the store's writer has stopped".into())))
+            }),
+        }
+    }
+}
+
+/// The durable steps of a room's life. Each returns at once; the [`Commit`] says when the
+/// step is durable. Steps of one room are committed in the order they were made.
 pub trait RoomLog: Send + Sync + 'static {
     /// The room was created, or its seats changed (taken, freed).
-    fn room_saved(&self, room: &RoomRecord) -> Result<(), LogError>;
-    /// The game started from `setup` and `seed`; `state_hash` is the engine's hash before
-    /// any reply.
+    fn room_saved(&self, room: &RoomRecord) -> Commit;
+    /// The game started from `setup` and `seed`; `digest` is the engine's state digest
+    /// before any reply; `command` is the starting seat's command (seat, id).
     fn game_started(
         &self,
         room: &str,
         setup: &Setup,
         seed: u64,
-        state_hash: u64,
-    ) -> Result<(), LogError>;
-    /// Reply number `index` was accepted; `state_hash` is the engine's hash after it.
+        digest: u64,
+        command: Option<(u8, u64)>,
+    ) -> Commit;
+    /// Reply number `index` was accepted; `digest` is the engine's state digest after it;
+    /// `command` is the id of the player's command that carried it, if a player sent it
+    /// (not for a bot's or a time-out's answer).
     fn reply_accepted(
         &self,
         room: &str,
         index: u64,
         player: PlayerId,
         reply: &Reply,
-        state_hash: u64,
-    ) -> Result<(), LogError>;
+        digest: u64,
+        command: Option<u64>,
+    ) -> Commit;
     /// The game ended with these scores.
-    fn game_finished(&self, room: &str, scores: &[Score]) -> Result<(), LogError>;
+    fn game_finished(&self, room: &str, scores: &[Score]) -> Commit;
+    /// The game ended without a result: no player was connected for too long.
+    fn game_abandoned(&self, room: &str) -> Commit;
     /// The room closed and will not be seen again.
-    fn room_closed(&self, room: &str) -> Result<(), LogError>;
+    fn room_closed(&self, room: &str) -> Commit;
 }

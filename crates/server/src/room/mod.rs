@@ -8,6 +8,13 @@
 //!
 //! Every reply, from a human, a seat's bot or a time-out, goes through
 //! [`Room::apply_reply`]: engine validation, then the durable log, then the viewers.
+//! The room awaits each durable step's commit before it tells anyone of it; while it
+//! waits it handles nothing else (its messages wait in its channel), and the other rooms
+//! run on — the log's writer commits the steps of all of them together.
+//!
+//! A started game in which no player has been connected for `--abandon-after` ends as
+//! abandoned: the store keeps it as history, and the room closes, so it no longer counts
+//! against `--max-rooms` and is not reopened after a restart.
 
 pub mod state;
 
@@ -94,13 +101,19 @@ pub struct Context {
     pub metrics: Arc<Metrics>,
 }
 
+/// Whether a new room was stored: the answer to `create_room` waits for it, so that no
+/// client hears of a room the server could not keep.
+pub type Stored = oneshot::Receiver<Result<(), String>>;
+
 /// Starts the task of a new room. `on_close` runs when the task ends, however it ends.
+/// The room's first act is to store itself; [`Stored`] says how that went (a room that
+/// could not be stored ends at once).
 pub fn spawn(
     id: String,
     plan: RoomPlan,
     cx: Context,
     on_close: impl FnOnce(&str) + Send + 'static,
-) -> RoomHandle {
+) -> (RoomHandle, Stored) {
     let seats: Vec<Seat> = plan
         .settings
         .seats
@@ -120,7 +133,8 @@ pub fn spawn(
         game: None,
         decision_deadline: None,
     };
-    launch(state, cx, on_close, true)
+    let (stored_tx, stored) = oneshot::channel();
+    (launch(state, cx, on_close, Some(stored_tx)), stored)
 }
 
 /// Reopens a room rebuilt from the store after a restart. Its players count as away
@@ -138,9 +152,14 @@ pub fn restore(
         .map(|s| match s {
             SeatRecord::Open => Ok(Seat::Open),
             SeatRecord::Bot { bot } => Ok(Seat::Bot { bot: bot.clone() }),
-            SeatRecord::Human { name, token_hash } => {
+            SeatRecord::Human {
+                name,
+                token_hash,
+                last_command,
+            } => {
                 let hash = TokenHash::from_hex(token_hash).ok_or("unreadable seat token hash")?;
                 let mut h = HumanSeat::new(name.clone(), hash);
+                h.last_command = *last_command;
                 h.connected = false;
                 h.away_since = Some(now);
                 Ok(Seat::Human(h))
@@ -166,14 +185,15 @@ pub fn restore(
         decision_deadline: None,
     };
     tracing::info!(room = %state.id, status = ?state.status, "room reopened from the store");
-    Ok(launch(state, cx, on_close, false))
+    Ok(launch(state, cx, on_close, None))
 }
 
+/// Starts a room's task; `stored` is set for a new room, which stores itself first.
 fn launch(
     state: RoomState,
     cx: Context,
     on_close: impl FnOnce(&str) + Send + 'static,
-    new: bool,
+    stored: Option<oneshot::Sender<Result<(), String>>>,
 ) -> RoomHandle {
     let n = state.seats.len();
     let id = state.id.clone();
@@ -193,6 +213,8 @@ fn launch(
         announced: None,
         over_announced: false,
         empty_since: Some(now),
+        unattended_since: Some(now),
+        closing: false,
         finished_at: None,
     };
     if room.state.status == wire::RoomStatus::Finished {
@@ -214,10 +236,19 @@ fn launch(
     }
     tokio::spawn(async move {
         let _guard = OnClose(Some(Box::new(move || on_close(&id))));
-        if new {
-            room.save_room();
+        if let Some(stored) = stored {
+            let saved = room.log.room_saved(&room.state.record()).await;
+            let ok = saved.is_ok();
+            if let Err(e) = &saved {
+                tracing::error!(room = %room.state.id, "a new room could not be stored: {e}");
+            }
+            let _ = stored.send(saved.map_err(|e| e.to_string()));
+            if !ok {
+                // Nobody was told of it: the room simply never existed.
+                return;
+            }
         } else {
-            room.publish();
+            room.publish().await;
         }
         room.run(rx).await;
     });
@@ -253,6 +284,11 @@ struct Room {
     over_announced: bool,
     /// Since when nobody has been connected (None while someone is).
     empty_since: Option<Instant>,
+    /// Since when no player (spectators do not count) has been connected: a started
+    /// game is abandoned `--abandon-after` later.
+    unattended_since: Option<Instant>,
+    /// The room ends after this message (its game was abandoned).
+    closing: bool,
     finished_at: Option<Instant>,
 }
 
@@ -269,10 +305,10 @@ impl Room {
             let wake = self.next_wake();
             tokio::select! {
                 msg = rx.recv() => match msg {
-                    Some(msg) => self.handle(msg),
+                    Some(msg) => self.handle(msg).await,
                     None => break,
                 },
-                () = sleep_until(wake) => self.on_timer(Instant::now()),
+                () = sleep_until(wake) => self.on_timer(Instant::now()).await,
             }
             let now = Instant::now();
             self.note_presence(now);
@@ -281,12 +317,12 @@ impl Room {
             }
         }
         tracing::info!(room = %self.state.id, "room closed");
-        if let Err(e) = self.log.room_closed(&self.state.id) {
+        if let Err(e) = self.log.room_closed(&self.state.id).await {
             tracing::warn!(room = %self.state.id, "{e}");
         }
     }
 
-    fn handle(&mut self, msg: RoomMsg) {
+    async fn handle(&mut self, msg: RoomMsg) {
         match msg {
             RoomMsg::Join {
                 conn,
@@ -295,7 +331,7 @@ impl Room {
                 done,
             } => {
                 let result = match join {
-                    Join::TakeSeat { seat, name } => self.take_seat(&conn, cmd, seat, &name),
+                    Join::TakeSeat { seat, name } => self.take_seat(&conn, cmd, seat, &name).await,
                     Join::Resume { token, last_event } => {
                         self.resume(&conn, cmd, &token, last_event)
                     }
@@ -315,10 +351,10 @@ impl Room {
                     Err(broken())
                 } else {
                     match command {
-                        Command::Start => self.start(conn.id, cmd),
-                        Command::Leave => self.leave(conn.id, cmd),
+                        Command::Start => self.start(conn.id, cmd).await,
+                        Command::Leave => self.leave(conn.id, cmd).await,
                         Command::Reply { decision, reply } => {
-                            let r = self.reply_command(conn.id, cmd, decision, &reply);
+                            let r = self.reply_command(conn.id, cmd, decision, &reply).await;
                             if r.is_err() {
                                 self.metrics.replies_rejected.inc();
                             }
@@ -337,13 +373,16 @@ impl Room {
 
     // ---- joining and leaving -------------------------------------------------------
 
-    fn take_seat(
+    async fn take_seat(
         &mut self,
         conn: &ConnHandle,
         cmd: u64,
         seat: Option<u8>,
         name: &str,
     ) -> Result<Role, Refusal> {
+        if self.state.status == wire::RoomStatus::Broken {
+            return Err(broken());
+        }
         if self.state.status != wire::RoomStatus::Lobby {
             return Err(Refusal::new(
                 ErrorCode::GameAlreadyStarted,
@@ -382,8 +421,14 @@ impl Room {
         let mut human = HumanSeat::new(name, hash);
         human.last_command = cmd;
         self.state.seats[idx] = Seat::Human(human);
+        // The token is told only once the seat holding its hash is stored: otherwise a
+        // restart could forget a seat its player was given.
+        if let Err(e) = self.log.room_saved(&self.state.record()).await {
+            self.state.seats[idx] = Seat::Open;
+            self.fail(&e.to_string());
+            return Err(broken());
+        }
         self.seat_conns[idx] = Some(conn.clone());
-        self.save_room();
         conn.send(&ServerMessage::Seated {
             re: cmd,
             room: self.state.id.clone(),
@@ -479,7 +524,7 @@ impl Room {
 
     /// Leaving always detaches the connection (it has forgotten the room already), so it
     /// is never refused as a duplicate: leaving twice is leaving once.
-    fn leave(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
+    async fn leave(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
         if let Some(idx) = self.seat_of(conn_id) {
             if let Some(h) = self.state.human_mut(idx) {
                 h.last_command = h.last_command.max(cmd);
@@ -487,7 +532,7 @@ impl Room {
             self.seat_conns[idx] = None;
             if self.state.status == wire::RoomStatus::Lobby {
                 self.state.seats[idx] = Seat::Open;
-                self.save_room();
+                self.save_room().await;
             } else if let Some(h) = self.state.human_mut(idx) {
                 h.connected = false;
                 h.away_since = Some(Instant::now());
@@ -554,7 +599,7 @@ impl Room {
 
     // ---- the game ------------------------------------------------------------------
 
-    fn start(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
+    async fn start(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
         let idx = self.seat_of(conn_id).ok_or_else(|| {
             Refusal::new(
                 ErrorCode::NotSeated,
@@ -589,14 +634,21 @@ impl Room {
                 return Err(broken());
             }
         };
-        let hash = game.state_hash();
+        let digest = game.digest();
         // The log keeps the kingdom as drawn, not "random": a later release may draw
         // from a larger pool, and the stored game must replay to the same cards.
         let resolved = Setup {
             kingdom: Kingdom::Cards(game.kingdom().to_vec()),
             ..setup
         };
-        if let Err(e) = self.log.game_started(&self.state.id, &resolved, seed, hash) {
+        let started = self.log.game_started(
+            &self.state.id,
+            &resolved,
+            seed,
+            digest,
+            Some((idx as u8, cmd)),
+        );
+        if let Err(e) = started.await {
             self.fail(&e.to_string());
             return Err(broken());
         }
@@ -610,11 +662,11 @@ impl Room {
         self.metrics.games_started.inc();
         tracing::info!(room = %self.state.id, "game started");
         self.broadcast(Topic::Room);
-        self.publish();
+        self.publish().await;
         Ok(())
     }
 
-    fn reply_command(
+    async fn reply_command(
         &mut self,
         conn_id: u64,
         cmd: u64,
@@ -661,13 +713,21 @@ impl Room {
             ));
         }
         let reply = inbound::reply(reply)?;
-        self.apply_reply(PlayerId(idx as u8), reply)
+        self.apply_reply(PlayerId(idx as u8), reply, Some(cmd))
+            .await
     }
 
     /// The one path of every accepted reply. The engine validates and applies it (on a
-    /// refusal nothing changed); then the log records it — the hook where durable
-    /// storage commits before anyone learns the result; then the viewers are told.
-    fn apply_reply(&mut self, player: PlayerId, reply: Reply) -> Result<(), Refusal> {
+    /// refusal nothing changed); then the log records it and the room awaits the commit
+    /// — durable storage before anyone learns the result; then the viewers are told.
+    /// `command` is the player's command id (none when the server answers for the seat),
+    /// stored with the reply so a re-sent command stays a duplicate after a restart.
+    async fn apply_reply(
+        &mut self,
+        player: PlayerId,
+        reply: Reply,
+        command: Option<u64>,
+    ) -> Result<(), Refusal> {
         let arrived = std::time::Instant::now();
         let Some(game) = self.state.game.as_mut() else {
             return Err(Refusal::new(
@@ -684,16 +744,16 @@ impl Room {
                 return Err(broken());
             }
         }
-        let hash = game.state_hash();
-        if let Err(e) = self
-            .log
-            .reply_accepted(&self.state.id, index, player, &reply, hash)
-        {
+        let digest = game.digest();
+        let committed =
+            self.log
+                .reply_accepted(&self.state.id, index, player, &reply, digest, command);
+        if let Err(e) = committed.await {
             self.fail(&e.to_string());
             return Err(broken());
         }
         self.metrics.replies.inc();
-        self.publish();
+        self.publish().await;
         self.metrics
             .reply_broadcast
             .observe(arrived.elapsed().as_secs_f64());
@@ -702,7 +762,7 @@ impl Room {
 
     /// Sends every viewer what changed since the last publish: new events with the view
     /// after them, a new decision to its seat, and the result once the game is over.
-    fn publish(&mut self) {
+    async fn publish(&mut self) {
         let now = Instant::now();
         let Some(game) = &self.state.game else {
             return;
@@ -743,7 +803,9 @@ impl Room {
             self.finished_at = Some(now);
             tracing::info!(room = %self.state.id, "game over");
             self.metrics.games_finished.inc();
-            if let Err(e) = self.log.game_finished(&self.state.id, &scores) {
+            // Told before it is stored: the end follows from the stored replies, and a
+            // room reopened with its game over records it again.
+            if let Err(e) = self.log.game_finished(&self.state.id, &scores).await {
                 tracing::error!(room = %self.state.id, "{e}");
             }
             self.broadcast(Topic::Room);
@@ -777,6 +839,9 @@ impl Room {
         let mut at = |t: Instant| wake = Some(wake.map_or(t, |w| w.min(t)));
         match self.state.status {
             wire::RoomStatus::Playing => {
+                if let Some(since) = self.unattended_since {
+                    at(since + self.config.abandon_after);
+                }
                 let pending = self.state.game.as_ref().and_then(|g| g.pending());
                 if let (Some(req), Some((_, since))) = (pending, self.announced) {
                     if self.controller(req.player.idx()) == Controller::Bot {
@@ -817,13 +882,17 @@ impl Room {
         wake
     }
 
-    fn on_timer(&mut self, now: Instant) {
+    async fn on_timer(&mut self, now: Instant) {
         match self.state.status {
             wire::RoomStatus::Playing => {
+                if self.unattended_too_long(now) {
+                    self.abandon().await;
+                    return;
+                }
                 self.take_over_abandoned(now);
-                self.answer_for_absent(now);
+                self.answer_for_absent(now).await;
             }
-            wire::RoomStatus::Lobby => self.free_abandoned(now),
+            wire::RoomStatus::Lobby => self.free_abandoned(now).await,
             wire::RoomStatus::Finished | wire::RoomStatus::Broken => {}
         }
     }
@@ -862,7 +931,7 @@ impl Room {
 
     /// Answers the pending decision when a bot plays its seat and its delay is over, or
     /// when a human's time is up.
-    fn answer_for_absent(&mut self, now: Instant) {
+    async fn answer_for_absent(&mut self, now: Instant) {
         let Some(game) = &self.state.game else {
             return;
         };
@@ -907,7 +976,7 @@ impl Room {
         if !by_bot {
             tracing::info!(room = %self.state.id, seat, "decision time ran out: the server answers");
         }
-        if let Err(refusal) = self.apply_reply(req.player, reply) {
+        if let Err(refusal) = self.apply_reply(req.player, reply, None).await {
             if self.state.status != wire::RoomStatus::Broken {
                 self.fail(&format!("a bot's reply was refused: {}", refusal.message));
             }
@@ -915,7 +984,7 @@ impl Room {
     }
 
     /// Before the game, frees the seats of players away longer than the room allows.
-    fn free_abandoned(&mut self, now: Instant) {
+    async fn free_abandoned(&mut self, now: Instant) {
         let mut changed = false;
         for i in 0..self.state.seats.len() {
             let due = match &self.state.seats[i] {
@@ -931,22 +1000,64 @@ impl Room {
             }
         }
         if changed {
-            self.save_room();
+            self.save_room().await;
             self.broadcast(Topic::Room);
         }
     }
 
     fn note_presence(&mut self, now: Instant) {
-        let anyone =
-            self.seat_conns.iter().any(Option::is_some) || !self.spectator_conns.is_empty();
-        if anyone {
+        let players = self.seat_conns.iter().any(Option::is_some);
+        if players || !self.spectator_conns.is_empty() {
             self.empty_since = None;
         } else if self.empty_since.is_none() {
             self.empty_since = Some(now);
         }
+        if players {
+            self.unattended_since = None;
+        } else if self.unattended_since.is_none() {
+            self.unattended_since = Some(now);
+        }
+    }
+
+    /// Whether no player has been connected to this started game for `--abandon-after`.
+    /// Spectators do not count: watching a game nobody plays must not keep it open.
+    fn unattended_too_long(&self, now: Instant) -> bool {
+        self.state.status == wire::RoomStatus::Playing
+            && self
+                .unattended_since
+                .is_some_and(|t| t + self.config.abandon_after <= now)
+    }
+
+    /// Ends the game as abandoned: stored as such (history, never reopened), then the
+    /// room closes, so it stops counting against `--max-rooms`. Spectators are told.
+    async fn abandon(&mut self) {
+        if let Err(e) = self.log.game_abandoned(&self.state.id).await {
+            self.fail(&e.to_string());
+            return;
+        }
+        tracing::info!(
+            room = %self.state.id,
+            after = ?self.config.abandon_after,
+            "game abandoned: no player connected"
+        );
+        let msg = Refusal::new(
+            ErrorCode::UnknownRoom,
+            format!(
+                "this room has closed: its game was abandoned after {} s without a player",
+                self.config.abandon_after.as_secs()
+            ),
+        )
+        .to_message(None);
+        for (_, conn) in self.viewers() {
+            conn.send(&msg);
+        }
+        self.closing = true;
     }
 
     fn expired(&self, now: Instant) -> bool {
+        if self.closing {
+            return true;
+        }
         match self.state.status {
             wire::RoomStatus::Lobby => self
                 .empty_since
@@ -989,8 +1100,8 @@ impl Room {
         }
     }
 
-    fn save_room(&mut self) {
-        if let Err(e) = self.log.room_saved(&self.state.record()) {
+    async fn save_room(&mut self) {
+        if let Err(e) = self.log.room_saved(&self.state.record()).await {
             self.fail(&e.to_string());
         }
     }

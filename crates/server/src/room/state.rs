@@ -96,7 +96,7 @@ impl RoomState {
                 .map(|s| match s {
                     Seat::Open => SeatRecord::Open,
                     Seat::Bot { bot } => SeatRecord::Bot { bot: bot.clone() },
-                    Seat::Human(h) => SeatRecord::human(&h.name, h.token_hash),
+                    Seat::Human(h) => SeatRecord::human(&h.name, h.token_hash, h.last_command),
                 })
                 .collect(),
         }

@@ -165,6 +165,16 @@ impl Client {
         }
     }
 
+    /// As [`Client::recv`], but a close is returned instead of a panic.
+    pub async fn recv_or_closed(&mut self) -> Result<Value, Closed> {
+        match self.backlog.pop_front() {
+            Some(v) => Ok(v),
+            None => self.recv_or_close().await,
+        }
+    }
+
+    /// The next frame off the socket (frames set aside by [`Client::answer`] are not
+    /// seen: see [`Client::recv_or_closed`]).
     pub async fn recv_or_close(&mut self) -> Result<Value, Closed> {
         let deadline = tokio::time::Instant::now() + FRAME_TIMEOUT;
         loop {

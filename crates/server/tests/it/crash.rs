@@ -1,11 +1,11 @@
 //! `kill -9` at random moments, again and again, while four games are played: every
 //! reply a client saw the result of survives, every game reopens under its room id and
-//! ends, each log replays through the engine to the scores and state hash the server
+//! ends, each log replays through the engine to the scores and state digest the server
 //! reported, and the SQLite file passes its integrity check.
 
 use crate::common::{Client, simple_reply};
 use crate::process::{
-    ServerProcess, SplitMix, db_path, engine_reply, integrity_check, parse_hash,
+    ServerProcess, SplitMix, db_path, engine_reply, integrity_check, parse_digest,
     record_from_history, score_fields, stored_game, try_connect, try_send, wire_scores,
 };
 use dominion_engine::{Game, PlayerId};
@@ -523,7 +523,7 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
                 );
             }
         }
-        replayed.push((room.clone(), record, game.state_hash()));
+        replayed.push((room.clone(), record, game.digest()));
     }
 
     // The file itself, after one more kill -9.
@@ -548,12 +548,16 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
             "room {room}: the file's log differs from the served one"
         );
         assert_eq!(
-            parse_hash(&stored.last_hash),
+            parse_digest(&stored.last_hash),
             *hash,
-            "room {room}: last hash"
+            "room {room}: last digest"
         );
         if let Some((_, _, h)) = stored.replies.last() {
-            assert_eq!(parse_hash(h), *hash, "room {room}: hash of the last reply");
+            assert_eq!(
+                parse_digest(h),
+                *hash,
+                "room {room}: digest of the last reply"
+            );
         }
         logged += replies.len();
     }

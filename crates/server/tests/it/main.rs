@@ -5,6 +5,7 @@ mod catalogue;
 mod common;
 mod crash;
 mod deploy;
+mod durable;
 mod game;
 mod history;
 mod invalid;

@@ -450,7 +450,16 @@ pub fn stored_game(db: &Path, room: &str) -> Option<StoredGame> {
     Some(StoredGame { replies, ..game })
 }
 
-/// A stored state hash: 16 hex digits (or, failing that, decimal).
+/// A stored state digest: `d1:` and 16 hex digits (docs/storage.md).
+pub fn parse_digest(text: &str) -> u64 {
+    let hex = text
+        .strip_prefix("d1:")
+        .unwrap_or_else(|| panic!("{text:?} is not a stored state digest (d1:…)"));
+    assert_eq!(hex.len(), 16, "{text:?}");
+    u64::from_str_radix(hex, 16).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+}
+
+/// A stored state hash of the first release: 16 hex digits (or, failing that, decimal).
 pub fn parse_hash(text: &str) -> u64 {
     if text.len() == 16 {
         if let Ok(h) = u64::from_str_radix(text, 16) {
