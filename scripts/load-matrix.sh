@@ -9,7 +9,9 @@
 #
 # Settings (environment): RUNS (3), ROOMS ("10 50 200"), IDLE ("1000 10000 20000"),
 # DURATION (20s per play run), HOLD (5s per idle run), PORT (18180), SYNC (full|normal:
-# the server's --sqlite-sync), OUT (target/load: one JSON summary per run).
+# the server's --sqlite-sync), THINK (0ms: each player's pause before answering, to
+# measure latency at an offered rate instead of at saturation), OUT (target/load: one
+# JSON summary per run).
 # The server gets limits the runs must not hit: a message budget the clients cannot
 # exhaust, more rooms (each game is a new room, kept --finished-room-ttl) and
 # connections than it allows by default, and as many open files as the hard limit allows
@@ -26,6 +28,7 @@ DURATION=${DURATION:-20s}
 HOLD=${HOLD:-5s}
 PORT=${PORT:-18180}
 SYNC=${SYNC:-full}
+THINK=${THINK:-0ms}
 OUT=${OUT:-target/load}
 SERVER=target/release/dominion-server
 LOAD=target/release/dominion-load
@@ -72,11 +75,11 @@ start_server() {
 for rooms in $ROOMS; do
   for run in $(seq "$RUNS"); do
     start_server
-    file="$OUT/play-$rooms-$SYNC-$run.json"
+    file="$OUT/play-$rooms-$SYNC-think$THINK-$run.json"
     "$LOAD" play --addr "127.0.0.1:$PORT" --rooms "$rooms" --duration "$DURATION" \
-      --pid "$server_pid" --json > "$file" || echo "(run failed: see $file)" >&2
+      --think "$THINK" --pid "$server_pid" --json > "$file" || echo "(run failed: see $file)" >&2
     stop_server
-    jq -r '"play \(.rooms) rooms run '"$run"': \(.decisions_per_s|floor) decisions/s, p50 \(.reply_to_next_decision.p50_us) µs, p99 \(.reply_to_next_decision.p99_us) µs, max \(.reply_to_next_decision.max_us) µs, server CPU \(.server.cpu_us_per_decision*10|floor/10) µs/decision (\(.server.cpu_cores*100|floor/100) cores), RSS \(.server.after.rss_kb) kB, client CPU \(.client.cpu_cores*100|floor/100) cores, games \(.games), failed rooms \(.rooms_failed), load \(.load_average_before[0]) → \(.load_average_after[0])"' "$file"
+    jq -r '"play \(.rooms) rooms think \(.think_ms) ms run '"$run"': \(.decisions_per_s|floor) decisions/s, p50 \(.reply_to_next_decision.p50_us) µs, p99 \(.reply_to_next_decision.p99_us) µs, max \(.reply_to_next_decision.max_us) µs, server CPU \(.server.cpu_us_per_decision*10|floor/10) µs/decision (\(.server.cpu_cores*100|floor/100) cores), RSS \(.server.after.rss_kb) kB, client CPU \(.client.cpu_cores*100|floor/100) cores, games \(.games), failed rooms \(.rooms_failed), load \(.load_average_before[0]) → \(.load_average_after[0])"' "$file"
   done
 done
 

@@ -25,6 +25,8 @@ const MAX_ROOMS: usize = 2_000;
 const MAX_CONNECTIONS: usize = 30_000;
 /// Longest run or hold.
 const MAX_TIME: Duration = Duration::from_secs(600);
+/// The longest `--think`: longer pauses measure nothing a shorter run would not.
+const MAX_THINK: Duration = Duration::from_secs(10);
 /// Most games per room.
 const MAX_GAMES: u32 = 10_000;
 
@@ -90,6 +92,12 @@ struct PlayArgs {
     /// A room that hears nothing for this long has failed.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     stall: Duration,
+    /// How long a player waits before answering each decision (e.g. 40ms; at most 10s).
+    /// 0 answers at once, so the rooms together go as fast as the server lets them and
+    /// the latency is mostly queueing; a pause sets the offered rate instead (at most
+    /// rooms / pause decisions per second), which is how players load a real server.
+    #[arg(long, default_value = "0ms", value_parser = parse_duration)]
+    think: Duration,
 }
 
 #[derive(Args, Debug)]
@@ -154,6 +162,9 @@ async fn play(args: PlayArgs) -> ExitCode {
     if duration.is_some_and(|d| d > MAX_TIME || d.is_zero()) || args.stall > MAX_TIME {
         return refused("--duration and --stall must be above 0 and at most 10m");
     }
+    if args.think > MAX_THINK {
+        return refused("--think must be at most 10s");
+    }
     let plan = play::Plan {
         addr,
         rooms: args.rooms as usize,
@@ -163,6 +174,7 @@ async fn play(args: PlayArgs) -> ExitCode {
         kingdom: args.kingdom,
         pid: args.common.pid,
         stall: args.stall,
+        think: args.think,
     };
     let summary = match play::run(plan).await {
         Ok(s) => s,
@@ -231,8 +243,17 @@ fn load(l: Option<[f64; 3]>) -> String {
 fn print_play(s: &play::Summary) {
     let l = &s.reply_to_next_decision;
     println!(
-        "play: {} rooms × {} socket players on {} ({}), {:.1} s",
-        s.rooms, s.seats, s.target, s.kingdom, s.elapsed_s
+        "play: {} rooms × {} socket players on {} ({}), {:.1} s, {}",
+        s.rooms,
+        s.seats,
+        s.target,
+        s.kingdom,
+        s.elapsed_s,
+        if s.think_ms > 0.0 {
+            format!("each answer after a {} ms pause", s.think_ms)
+        } else {
+            "answering at once".to_string()
+        }
     );
     println!(
         "  games {}  decisions {}  → {:.0} decisions/s",
@@ -351,6 +372,13 @@ mod tests {
         assert!(Cli::try_parse_from(["dominion-load", "play", "--rooms", "2001"]).is_err());
         assert!(Cli::try_parse_from(["dominion-load", "play", "--rooms", "0"]).is_err());
         assert!(Cli::try_parse_from(["dominion-load", "play", "--seats", "7"]).is_err());
+        let Mode::Play(a) = Cli::try_parse_from(["dominion-load", "play", "--think", "40ms"])
+            .unwrap()
+            .mode
+        else {
+            panic!("play")
+        };
+        assert_eq!(a.think, Duration::from_millis(40));
         assert!(Cli::try_parse_from(["dominion-load", "idle", "--connections", "30001"]).is_err());
         assert!(Cli::try_parse_from(["dominion-load", "idle", "--connections", "30000"]).is_ok());
         assert!(

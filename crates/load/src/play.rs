@@ -51,6 +51,8 @@ pub struct Plan {
     pub pid: Option<u32>,
     /// A room that hears nothing for this long has failed.
     pub stall: Duration,
+    /// How long a player waits before answering each decision (not part of the latency).
+    pub think: Duration,
 }
 
 /// Connections opened at once while setting up.
@@ -65,6 +67,8 @@ pub struct Summary {
     pub seats: u8,
     pub kingdom: String,
     pub duration_limit_s: Option<f64>,
+    /// Each player's pause before answering, in milliseconds (0: at once).
+    pub think_ms: f64,
     pub games_limit: Option<u32>,
     /// The server's per-connection message budget, as its `welcome` stated it.
     pub server_budget: Option<Limits>,
@@ -189,6 +193,7 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
         seats: plan.seats,
         kingdom: plan.kingdom.clone(),
         duration_limit_s: plan.duration.map(|d| d.as_secs_f64()),
+        think_ms: plan.think.as_secs_f64() * 1000.0,
         games_limit: plan.games,
         server_budget: limits,
         elapsed_s: elapsed,
@@ -252,6 +257,7 @@ struct Room {
     games_limit: Option<u32>,
     deadline: Instant,
     stall: Duration,
+    think: Duration,
 }
 
 enum Next {
@@ -294,6 +300,7 @@ impl Room {
             games_limit: plan.games,
             deadline,
             stall: plan.stall,
+            think: plan.think,
         }
     }
 
@@ -374,6 +381,9 @@ impl Room {
                                 "client {i} (seat {}) got a decision for seat {}",
                                 seat_of[i], d.seat
                             )));
+                        }
+                        if !self.think.is_zero() {
+                            tokio::time::sleep(self.think).await;
                         }
                         let reply = crate::policy::reply(&d.prompt);
                         let decision = d.decision;

@@ -98,6 +98,31 @@ async fn play_completes_its_games_and_reports_them() {
     assert!(text.contains("play: 1 rooms × 2 socket players"), "{text}");
     assert!(text.contains("games 1 "), "{text}");
     assert!(text.contains("decisions/s"), "{text}");
+    assert!(text.contains("answering at once"), "{text}");
+}
+
+/// `--think` makes every player pause before each answer: one room's game then lasts at
+/// least its decisions × the pause (a lower bound the pauses guarantee, not a speed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn think_pauses_before_every_answer() {
+    let (addr, _dir) = server(|_| {}).await;
+    let addr = addr.to_string();
+    let out = load(&[
+        "play", "--addr", &addr, "--rooms", "1", "--games", "1", "--think", "3ms", "--json",
+    ])
+    .await;
+    let s = json(&out);
+    assert!(out.status.success(), "{s:#}");
+    assert_eq!(s["think_ms"], 3.0);
+    assert_eq!(s["games"], 1, "{s:#}");
+    let decisions = s["decisions"].as_u64().unwrap() as f64;
+    assert!(
+        s["elapsed_s"].as_f64().unwrap() >= decisions * 0.003,
+        "{decisions} pauses of 3 ms: {s:#}"
+    );
+    let out = load(&["play", "--addr", &addr, "--think", "11s"]).await;
+    assert_eq!(out.status.code(), Some(2), "refused before it began");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--think must be at most 10s"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
