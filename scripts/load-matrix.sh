@@ -13,8 +13,8 @@
 # measure latency at an offered rate instead of at saturation), OUT (target/load: one
 # JSON summary per run).
 # The server gets limits the runs must not hit: a message budget the clients cannot
-# exhaust, more rooms (each game is a new room, kept --finished-room-ttl) and
-# connections than it allows by default, and as many open files as the hard limit allows
+# exhaust, more rooms (each game is a new room, kept --finished-room-ttl, all created
+# from 127.0.0.1) and connections than it allows by default, and as many open files as the hard limit allows
 # (the server does not raise its own soft limit; 20,000 connections need over 20,000
 # files in the server and in the tool alike); it runs as configured otherwise
 # (synchronous=FULL unless SYNC says so).
@@ -60,7 +60,8 @@ start_server() {
     --addr "127.0.0.1:$PORT" --data-dir "$data_dir" --log warn \
     --sqlite-sync "$SYNC" \
     --rate-messages 1000000 --rate-window 1s \
-    --max-rooms 100000 --max-connections 25000 &
+    --max-rooms 100000 --max-connections 25000 \
+    --rooms-per-connection 1000000 --rooms-per-address 1000000 &
   server_pid=$!
   for _ in $(seq 100); do
     if "$SERVER" --addr "127.0.0.1:$PORT" healthcheck 2>/dev/null; then

@@ -22,6 +22,9 @@ async fn server(tweak: impl FnOnce(&mut Config)) -> (SocketAddr, tempfile::TempD
         // The load clients answer at machine speed.
         rate_messages: 1_000_000,
         rate_window: Duration::from_secs(1),
+        // Every game is a new room, all from 127.0.0.1.
+        rooms_per_connection: 1_000_000,
+        rooms_per_address: 1_000_000,
         ..Config::default()
     };
     tweak(&mut config);

@@ -87,6 +87,8 @@ pub enum CloseCode {
     PolicyViolation = 1008,
     /// A frame was larger than the limit.
     MessageTooBig = 1009,
+    /// A text frame that is not valid UTF-8 (RFC 6455: invalid frame payload data).
+    InvalidPayload = 1007,
     /// `hello` named an unsupported protocol version.
     UnsupportedVersion = 4000,
     /// No `hello` in time, or another message before it.

@@ -1,6 +1,7 @@
-//! The per-connection message budget: a token bucket holding `capacity` frames, refilled
-//! at `capacity` per `window`. A burst of `capacity` frames is fine; a steady stream faster
-//! than the refill empties it, and the connection is then closed with 1008.
+//! A token bucket holding `capacity` tokens, refilled at `capacity` per `window`: the
+//! per-connection message budget (a steady stream of frames faster than the refill empties
+//! it, and the connection is then closed with 1008), and the room-creation limits per
+//! connection and per client address. A burst of `capacity` is fine.
 
 use std::time::Duration;
 use tokio::time::Instant;
@@ -23,6 +24,13 @@ impl Budget {
             per_second: capacity / window,
             last: now,
         }
+    }
+
+    /// Whether the bucket is full again at `now` (nothing spent that has not refilled):
+    /// such a budget can be forgotten and recreated later without a difference.
+    pub fn full(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.tokens + elapsed * self.per_second >= self.capacity
     }
 
     /// Spends one frame's worth; false when the budget is exhausted.

@@ -61,11 +61,37 @@ pub struct Config {
     #[arg(long, env = "DOMINION_OUTBOUND_QUEUE", default_value_t = 256)]
     pub outbound_queue: usize,
 
+    /// Bytes queued for one client before it counts as not reading and is dropped (4003):
+    /// the frame bound alone let a client that asks for big answers and never reads hold
+    /// megabytes.
+    #[arg(long, env = "DOMINION_OUTBOUND_BYTES", default_value_t = 1 << 20)]
+    pub outbound_bytes: usize,
+
+    /// Time a new TCP connection has to send its whole HTTP request head (and a kept-alive
+    /// one, its next request's); slower or silent ones are closed. Every accepted
+    /// connection counts against `--max-connections` until then.
+    #[arg(long, env = "DOMINION_HEADER_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub header_timeout: Duration,
+
+    /// Rooms one connection may create per minute (`too_many_rooms` beyond it).
+    #[arg(long, env = "DOMINION_ROOMS_PER_CONNECTION", default_value_t = 10)]
+    pub rooms_per_connection: u32,
+
+    /// Rooms one client address may create per minute, over all its connections.
+    #[arg(long, env = "DOMINION_ROOMS_PER_ADDRESS", default_value_t = 30)]
+    pub rooms_per_address: u32,
+
+    /// Serve `/metrics` on this address (e.g. 127.0.0.1:9100) instead of the main one,
+    /// for operators who do not want it public. Empty: on the main address.
+    #[arg(long, env = "DOMINION_METRICS_ADDR")]
+    pub metrics_addr: Option<String>,
+
     /// Most rooms at once; `create_room` beyond it is refused.
     #[arg(long, env = "DOMINION_MAX_ROOMS", default_value_t = 500)]
     pub max_rooms: usize,
 
-    /// Most WebSocket connections at once; more are refused with HTTP 503.
+    /// Most connections at once, counted from the moment a TCP connection is accepted
+    /// (HTTP requests and WebSockets alike); more are refused with HTTP 503.
     #[arg(long, env = "DOMINION_MAX_CONNECTIONS", default_value_t = 2000)]
     pub max_connections: usize,
 
@@ -197,6 +223,10 @@ mod tests {
         assert_eq!(c.rate_window, Duration::from_secs(10));
         assert_eq!(c.sqlite_sync, SqliteSync::Full);
         assert_eq!(c.abandon_after, Duration::from_secs(3600));
+        assert_eq!(c.outbound_bytes, 1 << 20);
+        assert_eq!(c.header_timeout, Duration::from_secs(10));
+        assert_eq!((c.rooms_per_connection, c.rooms_per_address), (10, 30));
+        assert_eq!(c.metrics_addr, None);
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);
         let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000", "healthcheck"]);

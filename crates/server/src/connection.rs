@@ -7,8 +7,9 @@
 //! budget (1008), size (1009), JSON shape (`bad_message`), handshake, command id.
 
 use crate::budget::Budget;
-use crate::hub::{Admission, Hub};
-use crate::outbound::{ConnHandle, Kill, OutFrame};
+use crate::hub::{Admission, Hub, ROOM_WINDOW};
+use crate::metrics::Metrics;
+use crate::outbound::{ConnHandle, Kill, OutFrame, Queued};
 use crate::refusal::Refusal;
 use crate::room::{Command, Join, Role, RoomMsg};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -18,6 +19,7 @@ use dominion_protocol::{
 };
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -27,15 +29,23 @@ use tokio::time::{Instant, sleep_until, timeout};
 /// Closing without it can reset the TCP connection and lose the close frame.
 const CLOSE_LINGER: Duration = Duration::from_secs(2);
 
-/// Serves one upgraded socket until it closes.
-pub async fn run(socket: WebSocket, admission: Admission) {
+/// Serves one upgraded socket until it closes; `peer` is the client's address, when
+/// known, for the per-address room limit.
+pub async fn run(socket: WebSocket, admission: Admission, peer: Option<IpAddr>) {
     let hub = admission.hub.clone();
     let config = hub.config.clone();
     let (sink, mut stream) = socket.split();
     let (tx, rx) = mpsc::channel(config.outbound_queue.max(1));
     let kill = Arc::new(Kill::default());
-    let handle = ConnHandle::new(admission.id, tx.clone(), kill.clone());
-    let writer = tokio::spawn(write_loop(sink, rx, config.heartbeat));
+    let queued = Arc::new(Queued::new(config.outbound_bytes.max(1)));
+    let handle = ConnHandle::new(admission.id, tx.clone(), kill.clone(), queued.clone());
+    let writer = tokio::spawn(write_loop(
+        sink,
+        rx,
+        queued,
+        hub.metrics.clone(),
+        config.heartbeat,
+    ));
     let mut conn = Connection {
         hub,
         handle,
@@ -44,6 +54,8 @@ pub async fn run(socket: WebSocket, admission: Admission) {
         last_id: 0,
         room: None,
         budget: Budget::new(config.rate_messages, config.rate_window, Instant::now()),
+        room_budget: Budget::new(config.rooms_per_connection, ROOM_WINDOW, Instant::now()),
+        peer,
     };
     tracing::debug!(conn = admission.id, "connected");
     let ending = conn.read_loop(&mut stream, &kill).await;
@@ -84,6 +96,9 @@ struct Connection {
     last_id: u64,
     room: Option<Attached>,
     budget: Budget,
+    /// Rooms this connection may still create (`--rooms-per-connection` a minute).
+    room_budget: Budget,
+    peer: Option<IpAddr>,
 }
 
 impl Connection {
@@ -104,11 +119,16 @@ impl Connection {
                     return Ending::Close(CloseCode::ServiceRestart, "the server is restarting; resume with your token".into());
                 }
                 () = sleep_until(idle_at) => {
-                    return if self.greeted {
-                        Ending::Close(CloseCode::IdleTimeout, "nothing received within the idle timeout".into())
-                    } else {
-                        Ending::Close(CloseCode::HandshakeRequired, "no hello within the handshake timeout".into())
-                    };
+                    if self.greeted {
+                        return Ending::Close(CloseCode::IdleTimeout, "nothing received within the idle timeout".into());
+                    }
+                    // As docs/protocol.md says: the error first, so a client that is
+                    // slow to speak learns why it is closed.
+                    self.refuse(None, Refusal::new(
+                        ErrorCode::HandshakeRequired,
+                        format!("no hello within {} s of connecting", config.handshake_timeout.as_secs_f64()),
+                    ));
+                    return Ending::Close(CloseCode::HandshakeRequired, "no hello within the handshake timeout".into());
                 }
                 frame = stream.next() => frame,
             };
@@ -117,11 +137,23 @@ impl Connection {
                 None => return Ending::ClientGone,
                 Some(Ok(msg)) => msg,
                 Some(Err(e)) => {
-                    if is_capacity_error(e) {
-                        self.send(&too_big(None, config.max_message_bytes));
-                        return too_big_close();
-                    }
-                    return Ending::ClientGone;
+                    return match read_error(e) {
+                        ReadError::TooBig(size) => {
+                            self.send(&too_big(size, config.max_message_bytes));
+                            too_big_close()
+                        }
+                        ReadError::NotUtf8 => {
+                            self.refuse(
+                                None,
+                                Refusal::new(
+                                    ErrorCode::BadMessage,
+                                    "a text frame that is not valid UTF-8",
+                                ),
+                            );
+                            Ending::Close(CloseCode::InvalidPayload, "invalid UTF-8".into())
+                        }
+                        ReadError::Gone => Ending::ClientGone,
+                    };
                 }
             };
             last_heard = now;
@@ -272,8 +304,16 @@ impl Connection {
                 rooms: self.hub.list(),
             }),
             ClientMessage::CreateRoom { settings, .. } => {
+                if let Some(refusal) = self.room_limit() {
+                    self.hub.metrics.rooms_refused.inc();
+                    self.refuse(Some(id), refusal);
+                    return;
+                }
                 match self.hub.create_room(&settings).await {
-                    Ok(room) => self.send(&ServerMessage::RoomCreated { re: id, room }),
+                    Ok(room) => {
+                        self.hub.metrics.rooms_created.inc();
+                        self.send(&ServerMessage::RoomCreated { re: id, room })
+                    }
                     Err(refusal) => self.refuse(Some(id), refusal),
                 }
             }
@@ -302,6 +342,32 @@ impl Connection {
                     .await
             }
         }
+    }
+
+    /// The refusal when this connection, or its address, created its rooms for now.
+    fn room_limit(&mut self) -> Option<Refusal> {
+        let config = &self.hub.config;
+        if !self.room_budget.take(Instant::now()) {
+            return Some(Refusal::new(
+                ErrorCode::TooManyRooms,
+                format!(
+                    "this connection created {} rooms within a minute; wait before creating another",
+                    config.rooms_per_connection
+                ),
+            ));
+        }
+        if let Some(addr) = self.peer {
+            if !self.hub.take_room_budget(addr) {
+                return Some(Refusal::new(
+                    ErrorCode::TooManyRooms,
+                    format!(
+                        "your address created {} rooms within a minute; wait before creating another",
+                        config.rooms_per_address
+                    ),
+                ));
+            }
+        }
+        None
     }
 
     async fn join(&mut self, id: u64, room: String, join: Join) {
@@ -398,6 +464,8 @@ impl Connection {
                 CloseCode::MessageTooBig => Some("oversized"),
                 CloseCode::TooSlow => Some("too_slow"),
                 CloseCode::IdleTimeout => Some("idle"),
+                CloseCode::InvalidPayload => Some("invalid_utf8"),
+                CloseCode::HandshakeRequired => Some("handshake"),
                 _ => None,
             };
             if let Some(reason) = reason {
@@ -422,7 +490,14 @@ impl Connection {
         }
         // Read (and ignore) until the client completes the close handshake.
         while let Ok(Some(Ok(_))) = timeout_at_deadline(deadline, stream.next()).await {}
-        writer.abort();
+        // The writer stops by itself once the close frame is written. Wait for that
+        // instead of aborting it: after a read error (a frame over the hard cap, invalid
+        // UTF-8) the stream ends at once, and aborting then would drop the socket before
+        // the error and the close frame left, which the client sees as a reset.
+        let mut writer = writer;
+        if timeout_at_deadline(deadline, &mut writer).await.is_err() {
+            writer.abort();
+        }
     }
 }
 
@@ -433,10 +508,20 @@ async fn timeout_at_deadline<F: std::future::Future>(
     timeout(deadline.saturating_duration_since(Instant::now()), f).await
 }
 
+/// Most frames written before one flush: what one reply sends a viewer (events,
+/// decision, ack) is far fewer, and the bound keeps a busy queue from delaying the flush.
+const FLUSH_EVERY: usize = 64;
+
 /// Writes queued frames and pings until a close frame is written or the queue closes.
+///
+/// Frames already queued are fed to the socket together and flushed once, so what one
+/// reply sends one viewer leaves in one write (one TCP segment when it fits) rather than
+/// one write per frame.
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
     mut rx: mpsc::Receiver<OutFrame>,
+    queued: Arc<Queued>,
+    metrics: Arc<Metrics>,
     heartbeat: Duration,
 ) {
     // A zero heartbeat turns pings off.
@@ -448,19 +533,43 @@ async fn write_loop(
     let mut ping = tokio::time::interval_at(Instant::now() + period, period);
     loop {
         tokio::select! {
-            frame = rx.recv() => match frame {
-                Some(OutFrame::Text(text)) => {
-                    if sink.send(Message::Text(text.into())).await.is_err() {
-                        return;
+            frame = rx.recv() => {
+                let mut next = frame;
+                let mut fed = 0;
+                loop {
+                    match next {
+                        Some(OutFrame::Text(text)) => {
+                            queued.taken(text.len());
+                            metrics.frames_out.inc();
+                            metrics.bytes_out.inc_by(text.len() as u64);
+                            if sink.feed(Message::Text(text.into())).await.is_err() {
+                                return;
+                            }
+                        }
+                        Some(OutFrame::Close(code, reason)) => {
+                            let frame = CloseFrame { code: code.code(), reason: reason.into() };
+                            let _ = sink.send(Message::Close(Some(frame))).await;
+                            return;
+                        }
+                        None => {
+                            let _ = sink.flush().await;
+                            return;
+                        }
+                    }
+                    fed += 1;
+                    if fed == FLUSH_EVERY {
+                        break;
+                    }
+                    match rx.try_recv() {
+                        Ok(frame) => next = Some(frame),
+                        Err(mpsc::error::TryRecvError::Empty) => break,
+                        Err(mpsc::error::TryRecvError::Disconnected) => next = None,
                     }
                 }
-                Some(OutFrame::Close(code, reason)) => {
-                    let frame = CloseFrame { code: code.code(), reason: reason.into() };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
+                if sink.flush().await.is_err() {
                     return;
                 }
-                None => return,
-            },
+            }
             _ = ping.tick() => {
                 if sink.send(Message::Ping(Default::default())).await.is_err() {
                     return;
@@ -470,10 +579,26 @@ async fn write_loop(
     }
 }
 
-fn is_capacity_error(e: axum::Error) -> bool {
-    e.into_inner()
-        .downcast_ref::<tungstenite::Error>()
-        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
+/// What a failed read means for the client.
+enum ReadError {
+    /// A frame over the hard cap, refused from its header (its size when known).
+    TooBig(Option<usize>),
+    /// A text frame whose payload is not UTF-8.
+    NotUtf8,
+    /// The socket failed or the peer broke the protocol: nothing can be said to it.
+    Gone,
+}
+
+fn read_error(e: axum::Error) -> ReadError {
+    match e.into_inner().downcast_ref::<tungstenite::Error>() {
+        Some(tungstenite::Error::Capacity(tungstenite::error::CapacityError::MessageTooLong {
+            size,
+            ..
+        })) => ReadError::TooBig(Some(*size)),
+        Some(tungstenite::Error::Capacity(_)) => ReadError::TooBig(None),
+        Some(tungstenite::Error::Utf8(_)) => ReadError::NotUtf8,
+        _ => ReadError::Gone,
+    }
 }
 
 fn too_big(size: Option<usize>, max: usize) -> ServerMessage {

@@ -3,16 +3,18 @@
 
 use crate::connection;
 use crate::hub::Hub;
+use axum::Extension;
 use axum::Json;
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use dominion_engine::card::CARDS;
 use dominion_engine::{Edition, Set, bots, setup};
 use dominion_protocol as wire;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use tower_http::trace::TraceLayer;
 
@@ -21,8 +23,25 @@ use tower_http::trace::TraceLayer;
 /// closing with unread data can reset the connection before the close frame arrives).
 const HARD_CAP_FACTOR: usize = 16;
 
+/// The chunk a WebSocket reads at a time.
+const READ_BUFFER: usize = 4096;
+/// Frames fed to a WebSocket stay in its buffer until it holds this much or is flushed:
+/// the writer feeds what one reply sends a viewer and flushes once.
+const WRITE_BUFFER: usize = 64 * 1024;
+/// Bytes a WebSocket may hold unwritten on top of the outbound queue before a write fails
+/// (then the connection ends): at least one frame of the largest kind.
+const WRITE_BUFFER_MAX: usize = 4 << 20;
+
 pub fn router(hub: Arc<Hub>) -> Router {
-    Router::new()
+    // With --metrics-addr, /metrics is served there only.
+    let metrics_here = hub.config.metrics_addr.as_deref().is_none_or(str::is_empty);
+    let router = Router::new();
+    let router = if metrics_here {
+        router.route("/metrics", get(metrics))
+    } else {
+        router
+    };
+    router
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/rooms", get(rooms))
         .route("/api/cards", get(cards))
@@ -30,11 +49,18 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/bots", get(bot_names))
         .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))
-        .route("/metrics", get(metrics))
         .route("/ws", get(websocket))
         .layer(TraceLayer::new_for_http())
         .with_state(hub)
         .merge(dominion_web::router())
+}
+
+/// What `--metrics-addr` serves: `/metrics` (and `/healthz`, for the scraper's own check).
+pub fn metrics_router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .with_state(hub)
 }
 
 async fn rooms(State(hub): State<Arc<Hub>>) -> Json<Vec<wire::RoomSummary>> {
@@ -250,9 +276,11 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
 
 async fn websocket(
     State(hub): State<Arc<Hub>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
+    let peer = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
     if let Err(why) = origin_allowed(&headers, &hub.config.allowed_origins) {
         tracing::info!("websocket refused: {why}");
         return (StatusCode::FORBIDDEN, why).into_response();
@@ -271,7 +299,13 @@ async fn websocket(
         .max(1 << 20);
     ws.max_message_size(cap)
         .max_frame_size(cap)
-        .on_upgrade(move |socket| connection::run(socket, admission))
+        // A small read buffer: most frames are a few hundred bytes, and tungstenite's
+        // default (128 KiB, zero-filled on first read) made every idle connection cost
+        // ~138 kB. It grows as a larger message needs.
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .max_write_buffer_size(WRITE_BUFFER_MAX)
+        .on_upgrade(move |socket| connection::run(socket, admission, peer))
 }
 
 /// Browsers send `Origin`; other clients usually do not. With no allowlist, only

@@ -3,6 +3,7 @@
 //! It holds no game state — only each room's channel and the latest summary the room
 //! published — so its lock is held for a map lookup at most, never across an await.
 
+use crate::budget::Budget;
 use crate::config::Config;
 use crate::inbound;
 use crate::metrics::Metrics;
@@ -11,9 +12,11 @@ use crate::refusal::Refusal;
 use crate::room::{self, RoomHandle};
 use crate::store::RoomLog;
 use dominion_protocol::{ErrorCode, RoomSummary};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 use tokio::sync::watch;
 
 pub struct Hub {
@@ -30,7 +33,16 @@ pub struct Hub {
     next_conn_id: AtomicU64,
     /// Flips to true when the server shuts down; every connection then closes with 1012.
     shutdown: watch::Sender<bool>,
+    /// Rooms each client address may still create (`--rooms-per-address` a minute).
+    room_budgets: Mutex<HashMap<IpAddr, Budget>>,
 }
+
+/// Addresses whose room budget is remembered before full budgets are forgotten: the table
+/// stays bounded however many addresses connect.
+const ROOM_BUDGETS_KEPT: usize = 4096;
+
+/// The window of the room-creation limits: `--rooms-per-*` rooms a minute.
+pub const ROOM_WINDOW: Duration = Duration::from_secs(60);
 
 impl Hub {
     pub fn new(
@@ -49,7 +61,26 @@ impl Hub {
             connections: AtomicUsize::new(0),
             next_conn_id: AtomicU64::new(1),
             shutdown: watch::channel(false).0,
+            room_budgets: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Spends one room from `addr`'s budget; false when it has created its
+    /// `--rooms-per-address` for now.
+    pub fn take_room_budget(&self, addr: IpAddr) -> bool {
+        let now = tokio::time::Instant::now();
+        let mut budgets = self.room_budgets.lock().unwrap_or_else(|e| e.into_inner());
+        if budgets.len() >= ROOM_BUDGETS_KEPT && !budgets.contains_key(&addr) {
+            budgets.retain(|_, b| !b.full(now));
+            if budgets.len() >= ROOM_BUDGETS_KEPT {
+                // Every remembered address is busy: refuse newcomers rather than grow.
+                return false;
+            }
+        }
+        budgets
+            .entry(addr)
+            .or_insert_with(|| Budget::new(self.config.rooms_per_address, ROOM_WINDOW, now))
+            .take(now)
     }
 
     fn rooms(&self) -> MutexGuard<'_, BTreeMap<String, RoomHandle>> {

@@ -17,6 +17,7 @@
 //! state into one frame per viewer; each viewer's bounded queue (`outbound`) carries it
 //! to that viewer's socket.
 
+mod accept;
 pub mod budget;
 pub mod config;
 pub mod connection;
@@ -50,6 +51,16 @@ pub async fn serve(
             format!("cannot create data dir {}: {e}", config.data_dir.display()),
         )
     })?;
+    // Bound before anything else is opened, so a wrong address fails the start at once.
+    let metrics_listener = match config.metrics_addr.as_deref().filter(|a| !a.is_empty()) {
+        Some(addr) => Some(TcpListener::bind(addr).await.map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("cannot listen on --metrics-addr {addr}: {e}"),
+            )
+        })?),
+        None => None,
+    };
     let metrics = Arc::new(metrics::Metrics::new());
     let durability = match config.sqlite_sync {
         config::SqliteSync::Full => dominion_store::Durability::Full,
@@ -94,12 +105,22 @@ pub async fn serve(
     let grace = hub.config.shutdown_grace;
     let app = http::router(hub.clone());
     let closing = hub.clone();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            closing.shut_down();
-        })
-        .await?;
+    let (down_tx, down_rx) = tokio::sync::watch::channel(false);
+    if let Some(listener) = metrics_listener {
+        let app = http::metrics_router(hub.clone());
+        let mut down = down_rx.clone();
+        let hub = hub.clone();
+        tokio::spawn(accept::serve(listener, app, hub, async move {
+            let _ = down.wait_for(|d| *d).await;
+        }));
+    }
+    accept::serve(listener, app, hub.clone(), async move {
+        shutdown.await;
+        let _ = down_tx.send(true);
+        closing.shut_down();
+    })
+    .await?;
+    drop(down_rx);
     // axum does not wait for upgraded WebSockets: wait (bounded) until every connection
     // has sent its close frame (1012) and finished, so clients learn it is a restart.
     let deadline = tokio::time::Instant::now() + grace;

@@ -11,9 +11,6 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
-use std::sync::Mutex;
-use std::sync::atomic::AtomicU64;
-use std::time::Instant;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct StateLabel {
@@ -33,9 +30,16 @@ pub struct Metrics {
     pub games_finished: Counter,
     pub replies: Counter,
     pub replies_rejected: Counter,
-    /// Replies per second over the time since the previous scrape.
-    replies_per_second: Gauge<f64, AtomicU64>,
-    last_scrape: Mutex<(Instant, u64)>,
+    /// TCP connections accepted, and refused at `--max-connections`.
+    pub connections_accepted: Counter,
+    pub connections_refused: Counter,
+    /// Frames and bytes written to WebSocket clients.
+    pub frames_out: Counter,
+    pub bytes_out: Counter,
+    /// Rooms created, and `create_room` refused by the per-connection or per-address limit.
+    pub rooms_created: Counter,
+    pub rooms_refused: Counter,
+    pub games_abandoned: Counter,
     /// From a reply's arrival at its room to its results queued for every viewer.
     pub reply_broadcast: Histogram,
     /// Connections closed by the server for a limit: `rate_limited`, `oversized`,
@@ -73,11 +77,43 @@ impl Metrics {
             "Replies refused (invalid, stale, out of turn)",
             replies_rejected.clone(),
         );
-        let replies_per_second = Gauge::<f64, AtomicU64>::default();
-        registry.register(
-            "replies_per_second",
-            "Replies accepted per second since the previous scrape",
-            replies_per_second.clone(),
+        // Counters only: a rate computed at scrape time would differ between scrapers
+        // (each scrape reset it); Prometheus computes rates with rate().
+        let counter = |registry: &mut Registry, name: &str, help: &str| {
+            let c = Counter::default();
+            registry.register(name, help, c.clone());
+            c
+        };
+        let connections_accepted = counter(
+            &mut registry,
+            "connections_accepted",
+            "TCP connections accepted",
+        );
+        let connections_refused = counter(
+            &mut registry,
+            "connections_refused",
+            "TCP connections refused at --max-connections",
+        );
+        let frames_out = counter(
+            &mut registry,
+            "frames_out",
+            "WebSocket text frames queued for clients",
+        );
+        let bytes_out = counter(
+            &mut registry,
+            "bytes_out",
+            "Bytes of WebSocket text frames queued for clients",
+        );
+        let rooms_created = counter(&mut registry, "rooms_created", "Rooms created");
+        let rooms_refused = counter(
+            &mut registry,
+            "rooms_refused",
+            "create_room refused by the per-connection or per-address limit",
+        );
+        let games_abandoned = counter(
+            &mut registry,
+            "games_abandoned",
+            "Games ended as abandoned (no player connected for --abandon-after)",
         );
         // 50 µs .. ~0.8 s
         let reply_broadcast = Histogram::new(exponential_buckets(0.000_05, 2.0, 15));
@@ -106,8 +142,13 @@ impl Metrics {
             games_finished,
             replies,
             replies_rejected,
-            replies_per_second,
-            last_scrape: Mutex::new((Instant::now(), 0)),
+            connections_accepted,
+            connections_refused,
+            frames_out,
+            bytes_out,
+            rooms_created,
+            rooms_refused,
+            games_abandoned,
             reply_broadcast,
             closes,
             sqlite_write,
@@ -118,20 +159,11 @@ impl Metrics {
         self.closes.get_or_create(&ReasonLabel { reason }).inc();
     }
 
-    /// The text exposition, with room counts as given and the reply rate brought up to date.
+    /// The text exposition, with room counts as given. Rendering changes nothing else, so
+    /// any number of scrapers read the same values.
     pub fn render(&self, rooms_by_state: &[(&'static str, i64)]) -> String {
         for (state, n) in rooms_by_state {
             self.rooms.get_or_create(&StateLabel { state }).set(*n);
-        }
-        {
-            let mut last = self.last_scrape.lock().unwrap_or_else(|e| e.into_inner());
-            let now = Instant::now();
-            let total = self.replies.get();
-            let secs = now.duration_since(last.0).as_secs_f64();
-            if secs > 0.0 {
-                self.replies_per_second.set((total - last.1) as f64 / secs);
-            }
-            *last = (now, total);
         }
         let mut out = String::new();
         // Writing into a String cannot fail.
@@ -158,7 +190,13 @@ mod tests {
             "dominion_games_finished_total",
             "dominion_replies_total 1",
             "dominion_replies_rejected_total",
-            "dominion_replies_per_second",
+            "dominion_connections_accepted_total",
+            "dominion_connections_refused_total",
+            "dominion_frames_out_total",
+            "dominion_bytes_out_total",
+            "dominion_rooms_created_total",
+            "dominion_rooms_refused_total",
+            "dominion_games_abandoned_total",
             "dominion_reply_broadcast_seconds_bucket",
             "dominion_closes_total{reason=\"rate_limited\"} 1",
             "dominion_sqlite_write_seconds_count 1",

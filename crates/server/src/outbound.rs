@@ -3,10 +3,47 @@
 //!
 //! Rooms push frames with `try_send`. A client that stops reading fills its own queue and
 //! is then dropped (close code 4003); the room goes on serving everyone else at once.
+//! The queue is bounded twice: in frames by the channel, and in bytes by [`Queued`], since
+//! a few large frames (room lists, snapshots) hold more memory than many small ones.
 
 use dominion_protocol::{CloseCode, ServerMessage};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{Notify, mpsc};
+
+/// The bytes of text frames queued for one connection and not yet taken by its writer.
+#[derive(Debug)]
+pub struct Queued {
+    bytes: AtomicUsize,
+    max: usize,
+}
+
+impl Queued {
+    pub fn new(max: usize) -> Queued {
+        Queued {
+            bytes: AtomicUsize::new(0),
+            max,
+        }
+    }
+
+    /// Counts `n` more bytes in, unless that would pass the bound.
+    fn add(&self, n: usize) -> bool {
+        self.bytes
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| {
+                q.checked_add(n).filter(|t| *t <= self.max)
+            })
+            .is_ok()
+    }
+
+    /// The writer took a frame of `n` bytes off the queue.
+    pub fn taken(&self, n: usize) {
+        self.bytes.fetch_sub(n, Ordering::AcqRel);
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Acquire)
+    }
+}
 
 /// One frame on its way to a client.
 #[derive(Debug)]
@@ -49,11 +86,22 @@ pub struct ConnHandle {
     pub id: u64,
     tx: mpsc::Sender<OutFrame>,
     kill: Arc<Kill>,
+    queued: Arc<Queued>,
 }
 
 impl ConnHandle {
-    pub fn new(id: u64, tx: mpsc::Sender<OutFrame>, kill: Arc<Kill>) -> ConnHandle {
-        ConnHandle { id, tx, kill }
+    pub fn new(
+        id: u64,
+        tx: mpsc::Sender<OutFrame>,
+        kill: Arc<Kill>,
+        queued: Arc<Queued>,
+    ) -> ConnHandle {
+        ConnHandle {
+            id,
+            tx,
+            kill,
+            queued,
+        }
     }
 
     /// Queues `msg` without waiting. Returns false when the client is gone or was just
@@ -66,9 +114,22 @@ impl ConnHandle {
                 return false;
             }
         };
+        let n = text.len();
+        if !self.queued.add(n) {
+            tracing::info!(
+                conn = self.id,
+                "outbound bytes over the bound: dropping the client"
+            );
+            self.kill.fire(
+                CloseCode::TooSlow,
+                "outbound queue full: the client is not reading",
+            );
+            return false;
+        }
         match self.tx.try_send(OutFrame::Text(text)) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
+                self.queued.taken(n);
                 tracing::info!(conn = self.id, "outbound queue full: dropping the client");
                 self.kill.fire(
                     CloseCode::TooSlow,
@@ -76,7 +137,10 @@ impl ConnHandle {
                 );
                 false
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                self.queued.taken(n);
+                false
+            }
         }
     }
 
@@ -94,7 +158,7 @@ mod tests {
     async fn a_full_queue_drops_the_client_instead_of_waiting() {
         let (tx, mut rx) = mpsc::channel(2);
         let kill = Arc::new(Kill::default());
-        let conn = ConnHandle::new(7, tx, kill.clone());
+        let conn = ConnHandle::new(7, tx, kill.clone(), Arc::new(Queued::new(1 << 20)));
         let msg = ServerMessage::Pong { re: 1 };
         assert!(conn.send(&msg));
         assert!(conn.send(&msg));
@@ -108,5 +172,26 @@ mod tests {
         );
         drop(rx);
         assert!(!conn.send(&msg), "a gone client is reported");
+    }
+
+    #[tokio::test]
+    async fn bytes_over_the_bound_drop_the_client_even_with_frames_to_spare() {
+        let (tx, mut rx) = mpsc::channel(100);
+        let kill = Arc::new(Kill::default());
+        // Room for two pongs (22 bytes each) but not three.
+        let queued = Arc::new(Queued::new(50));
+        let conn = ConnHandle::new(7, tx, kill.clone(), queued.clone());
+        let msg = ServerMessage::Pong { re: 1 };
+        assert!(conn.send(&msg) && conn.send(&msg));
+        assert_eq!(queued.bytes(), 44);
+        assert!(!conn.send(&msg), "the third is over 50 bytes");
+        assert_eq!(kill.fired().await.0, CloseCode::TooSlow);
+        assert_eq!(queued.bytes(), 44, "the refused frame is not counted");
+        // The writer taking a frame makes room again.
+        let Some(OutFrame::Text(t)) = rx.recv().await else {
+            panic!("a frame")
+        };
+        queued.taken(t.len());
+        assert_eq!(queued.bytes(), 22);
     }
 }

@@ -38,7 +38,9 @@ export async function startServer(extraArgs = [], fixedPort = undefined) {
     const port = fixedPort ?? (await freePort());
     const child = spawn(
       BINARY,
-      ['--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--bot-delay', '0', '--log', 'warn', ...extraArgs],
+      ['--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--bot-delay', '0', '--log', 'warn',
+        // Every page is 127.0.0.1: the per-address room limit is tested in the Rust suite.
+        '--rooms-per-address', '100000', ...extraArgs],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

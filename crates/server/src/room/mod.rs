@@ -791,23 +791,26 @@ impl Room {
         if over_now {
             topics.push(Topic::GameOver);
         }
+        // Stored before it is told, so a player who hears `game_over` finds the game in
+        // the history (/api/games) at once. A failure here loses nothing: the end follows
+        // from the stored replies, and a room reopened with its game over records it again.
+        if let Some(scores) = &scores {
+            if let Err(e) = self.log.game_finished(&self.state.id, scores).await {
+                tracing::error!(room = %self.state.id, "{e}");
+            }
+        }
         for (viewer, conn) in self.viewers() {
             for topic in &topics {
                 self.send_to(&conn, viewer, *topic);
             }
         }
         self.published = total;
-        if let Some(scores) = scores {
+        if scores.is_some() {
             self.over_announced = true;
             self.state.status = wire::RoomStatus::Finished;
             self.finished_at = Some(now);
             tracing::info!(room = %self.state.id, "game over");
             self.metrics.games_finished.inc();
-            // Told before it is stored: the end follows from the stored replies, and a
-            // room reopened with its game over records it again.
-            if let Err(e) = self.log.game_finished(&self.state.id, &scores).await {
-                tracing::error!(room = %self.state.id, "{e}");
-            }
             self.broadcast(Topic::Room);
         }
     }

@@ -27,6 +27,9 @@ pub fn config() -> Config {
         // Test clients answer at machine speed; the budget itself is tested in `limits`.
         rate_messages: 10_000,
         rate_window: Duration::from_secs(1),
+        // Every test client is 127.0.0.1; the room limits are tested in `limits`.
+        rooms_per_connection: 10_000,
+        rooms_per_address: 10_000,
         data_dir: std::env::temp_dir()
             .join(format!("dominion-server-test-{}-{n}", std::process::id())),
         ..Config::default()

@@ -2,9 +2,13 @@
 //! connections (4002) and clients that stop reading (dropped) — while other rooms play on.
 
 use crate::common::{Client, Closed, config, start, start_on};
+use futures_util::SinkExt;
 use serde_json::json;
 use std::time::Duration;
 use tokio_tungstenite::MaybeTlsStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_messages_and_floods_are_closed_while_another_room_plays_on() {
@@ -77,7 +81,14 @@ async fn the_handshake_names_the_version_and_comes_first() {
     assert_eq!(e["code"], "handshake_required", "{e}");
     assert_eq!(rude.closed().await, Closed::Code(4001));
 
+    // Silence: the error first (as docs/protocol.md says), then the close.
     let mut silent = Client::connect_raw(addr, "Silent").await;
+    let e = silent
+        .recv_or_close()
+        .await
+        .expect("handshake_required before 4001");
+    assert_eq!(e["code"], "handshake_required", "{e}");
+    assert_eq!(e["message"], "no hello within 2 s of connecting");
     assert_eq!(silent.closed().await, Closed::Code(4001));
 }
 
@@ -142,4 +153,54 @@ async fn a_client_that_stops_reading_is_dropped_without_delaying_the_game() {
     assert_eq!(over["type"], "game_over");
     // The spectator was dropped: its stream ends without a close frame.
     assert_eq!(stalled.closed().await, Closed::Dropped);
+}
+
+/// A frame over the hard cap (16 × the message limit, at least 1 MiB) is refused from its
+/// header, before its payload is read: the client still gets the error naming its size
+/// and close 1009, not a reset.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_over_the_hard_cap_is_closed_with_1009_not_reset() {
+    let addr = start(config()).await;
+    let mut huge = Client::connect(addr, "Huge").await;
+    let payload = json!({"type": "ping", "id": 1, "pad": "x".repeat(3 << 20)}).to_string();
+    let size = payload.len();
+    // The send may fail once the server has closed; what the client reads is the point.
+    let _ = tokio::time::timeout(
+        Duration::from_secs(10),
+        huge.ws.send(Message::text(payload)),
+    )
+    .await;
+    let e = huge
+        .recv_or_close()
+        .await
+        .expect("the error before the close");
+    assert_eq!(e["code"], "message_too_big", "{e}");
+    assert_eq!(
+        e["message"],
+        format!("a message of {size} bytes is over the limit of 65536 bytes")
+    );
+    assert_eq!(huge.closed().await, Closed::Code(1009));
+}
+
+/// A text frame whose payload is not UTF-8 gets `bad_message` and close 1007 (RFC 6455's
+/// code for inconsistent payload data), and the server serves on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_text_frame_that_is_not_utf8_is_closed_with_1007() {
+    let addr = start(config()).await;
+    let mut bad = Client::connect(addr, "Bad").await;
+    let frame = Frame::message(
+        &b"{\"type\": \"ping\", \"id\": 1, \"x\": \"\xff\xfe\"}"[..],
+        OpCode::Data(Data::Text),
+        true,
+    );
+    bad.ws.send(Message::Frame(frame)).await.unwrap();
+    let e = bad
+        .recv_or_close()
+        .await
+        .expect("the error before the close");
+    assert_eq!(e["code"], "bad_message", "{e}");
+    assert_eq!(e["message"], "a text frame that is not valid UTF-8");
+    assert_eq!(bad.closed().await, Closed::Code(1007));
+    let mut next = Client::connect(addr, "Next").await;
+    assert_eq!(next.ask(json!({"type": "ping"})).await["type"], "pong");
 }

@@ -1,6 +1,7 @@
 //! Server tests over real sockets: a server on 127.0.0.1 port 0 in this process, and
 //! clients that speak raw JSON as any third-party client would.
 
+mod abuse;
 mod catalogue;
 mod common;
 mod crash;
