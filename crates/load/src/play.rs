@@ -291,11 +291,11 @@ impl Room {
                     id: plan.kingdom.clone(),
                 },
                 edition: Default::default(),
-                seats: vec![SeatSetting::Open; usize::from(plan.seats)],
+                seats: vec![SeatSetting::Open {}; usize::from(plan.seats)],
                 decision_seconds: None,
                 // A room cut off at the deadline just stops: no bot takes over and
                 // plays on while the next run measures.
-                abandoned: AbandonPolicy::Wait,
+                abandoned: AbandonPolicy::Wait {},
             },
             games_limit: plan.games,
             deadline,

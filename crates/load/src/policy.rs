@@ -16,17 +16,17 @@ pub fn reply(prompt: &Prompt) -> Reply {
     match prompt {
         Prompt::ActionPhase { playable } => match playable.first() {
             Some(card) => Reply::Play { card: card.clone() },
-            None => Reply::EndPhase,
+            None => Reply::EndPhase {},
         },
         Prompt::BuyPhase { treasures, buyable } => {
             if !treasures.is_empty() {
-                return Reply::PlayAllTreasures;
+                return Reply::PlayAllTreasures {};
             }
             match BUYS.iter().find(|want| buyable.iter().any(|b| b == *want)) {
                 Some(card) => Reply::Buy {
                     card: (*card).to_string(),
                 },
-                None => Reply::EndPhase,
+                None => Reply::EndPhase {},
             }
         }
         Prompt::ChooseCards { options, min, .. } => Reply::Cards {
@@ -78,14 +78,14 @@ mod tests {
         );
         assert_eq!(
             reply(&Prompt::ActionPhase { playable: vec![] }),
-            Reply::EndPhase
+            Reply::EndPhase {}
         );
         assert_eq!(
             reply(&Prompt::BuyPhase {
                 treasures: cards(&["copper"]),
                 buyable: cards(&["copper", "province"])
             }),
-            Reply::PlayAllTreasures
+            Reply::PlayAllTreasures {}
         );
         assert_eq!(
             reply(&Prompt::BuyPhase {
@@ -101,7 +101,7 @@ mod tests {
                 treasures: vec![],
                 buyable: cards(&["copper", "curse"])
             }),
-            Reply::EndPhase
+            Reply::EndPhase {}
         );
     }
 

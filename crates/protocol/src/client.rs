@@ -1,7 +1,10 @@
 //! Messages a client sends, and the room settings and replies they carry.
 //!
 //! Inbound messages refuse unknown fields: a typo such as `"decison"` is an error that
-//! names the field rather than a silently ignored answer.
+//! names the field rather than a silently ignored answer. Variants without fields are
+//! written `Variant {}`, not `Variant`: serde ignores extra fields of a unit variant in an
+//! internally tagged enum even under `deny_unknown_fields`, so `{"type": "end_phase",
+//! "card": "gold"}` would have passed as a plain `end_phase`.
 
 use crate::common::{CardKey, CardPool, CardSet, Edition, Mode};
 use schemars::JsonSchema;
@@ -25,14 +28,25 @@ pub enum ClientMessage {
         client: Option<String>,
     },
     /// Asks for a `pong`; for clients that cannot see WebSocket pings.
-    Ping { id: u64 },
+    Ping {
+        #[schemars(range(min = 1))]
+        id: u64,
+    },
     /// Asks for the list of rooms (answered by `room_list`).
-    ListRooms { id: u64 },
+    ListRooms {
+        #[schemars(range(min = 1))]
+        id: u64,
+    },
     /// Creates a room (answered by `room_created`). The creator is not seated: it sends
     /// `take_seat` next.
-    CreateRoom { id: u64, settings: RoomSettings },
+    CreateRoom {
+        #[schemars(range(min = 1))]
+        id: u64,
+        settings: RoomSettings,
+    },
     /// Takes an open seat (answered by `seated`, which holds the seat token).
     TakeSeat {
+        #[schemars(range(min = 1))]
         id: u64,
         room: String,
         /// Which seat (0-based); the first open one when absent.
@@ -44,6 +58,7 @@ pub enum ClientMessage {
     /// Takes back a seat after a reconnect (answered by `seated`, then `events` or a
     /// `snapshot`, then the pending `decision` if it is yours).
     Resume {
+        #[schemars(range(min = 1))]
         id: u64,
         room: String,
         token: String,
@@ -52,14 +67,25 @@ pub enum ClientMessage {
         last_event: Option<u64>,
     },
     /// Watches a room as a spectator (answered by `spectating`).
-    Spectate { id: u64, room: String },
+    Spectate {
+        #[schemars(range(min = 1))]
+        id: u64,
+        room: String,
+    },
     /// Leaves the room. Before the game a seat is freed; during it the seat counts as
     /// abandoned (the room's `abandoned` policy applies) and the token still resumes it.
-    Leave { id: u64 },
+    Leave {
+        #[schemars(range(min = 1))]
+        id: u64,
+    },
     /// Starts the game; any seated player may, once every seat is filled.
-    Start { id: u64 },
+    Start {
+        #[schemars(range(min = 1))]
+        id: u64,
+    },
     /// Answers the decision numbered `decision` (from a `decision` message).
     Reply {
+        #[schemars(range(min = 1))]
         id: u64,
         decision: u64,
         reply: Reply,
@@ -91,11 +117,11 @@ pub enum Reply {
     /// Play one card: an Action in `action_phase`, a Treasure in `buy_phase`.
     Play { card: CardKey },
     /// Play every Treasure in hand (`buy_phase`, while `treasures` is not empty).
-    PlayAllTreasures,
+    PlayAllTreasures {},
     /// Buy one card from `buyable` (`buy_phase`).
     Buy { card: CardKey },
     /// End the Action phase, or end the Buy phase (and the turn).
-    EndPhase,
+    EndPhase {},
     /// Cards chosen from `options` (`choose_cards`), or the order of `cards`
     /// (`order_cards`, first card ends on top).
     Cards { cards: Vec<CardKey> },
@@ -161,7 +187,7 @@ pub enum KingdomChoice {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum SeatSetting {
     /// A seat a human takes with `take_seat`.
-    Open,
+    Open {},
     /// A server bot by name (`GET /api/bots`).
     Bot { bot: String },
 }
@@ -178,7 +204,7 @@ pub enum AbandonPolicy {
         bot: Option<String>,
     },
     /// The game waits for the player to resume, however long it takes.
-    Wait,
+    Wait {},
 }
 
 impl Default for AbandonPolicy {

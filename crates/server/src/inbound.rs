@@ -3,6 +3,7 @@
 //!
 //! The reverse direction (engine → wire) lives only in `projection`.
 
+use crate::names;
 use crate::refusal::Refusal;
 use dominion_engine::setup::CardPool;
 use dominion_engine::{CardId, Edition, Kingdom, Mode, Reply, Set, Setup, bots, setup};
@@ -32,13 +33,12 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
     let invalid = |m: String| Refusal::new(ErrorCode::InvalidSettings, m);
     let mut settings = settings.clone();
     if let Some(name) = &settings.name {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > MAX_ROOM_NAME || has_control(name) {
-            return Err(invalid(format!(
-                "a room name has 1 to {MAX_ROOM_NAME} printable characters"
-            )));
-        }
-        settings.name = Some(name.to_string());
+        let name = names::check(name, MAX_ROOM_NAME).map_err(|why| {
+            invalid(format!(
+                "the room name {why}: a room name has 1 to {MAX_ROOM_NAME} characters, visible ones, and no control, invisible or direction-changing characters"
+            ))
+        })?;
+        settings.name = Some(name);
     }
     let players = settings.seats.len();
     if !(2..=6).contains(&players) {
@@ -47,7 +47,7 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
     if !settings
         .seats
         .iter()
-        .any(|s| matches!(s, wire::SeatSetting::Open))
+        .any(|s| matches!(s, wire::SeatSetting::Open {}))
     {
         return Err(invalid(
             "at least one seat must be open for a human (who starts the game)".into(),
@@ -119,25 +119,25 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
     Ok(RoomPlan { settings, setup })
 }
 
-/// A player's display name, trimmed; refused when empty, too long or unprintable.
+/// A player's display name, trimmed; refused as [`names::check`] says.
 pub fn player_name(name: &str) -> Result<String, Refusal> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_PLAYER_NAME || has_control(name) {
-        return Err(Refusal::new(
+    names::check(name, MAX_PLAYER_NAME).map_err(|why| {
+        Refusal::new(
             ErrorCode::InvalidName,
-            format!("a name has 1 to {MAX_PLAYER_NAME} printable characters"),
-        ));
-    }
-    Ok(name.to_string())
+            format!(
+                "the name {why}: a name has 1 to {MAX_PLAYER_NAME} characters, visible ones, and no control, invisible or direction-changing characters"
+            ),
+        )
+    })
 }
 
 /// The engine reply a wire reply stands for.
 pub fn reply(r: &wire::Reply) -> Result<Reply, Refusal> {
     Ok(match r {
         wire::Reply::Play { card: c } => Reply::Play(card(c)?),
-        wire::Reply::PlayAllTreasures => Reply::PlayAllTreasures,
+        wire::Reply::PlayAllTreasures {} => Reply::PlayAllTreasures,
         wire::Reply::Buy { card: c } => Reply::Buy(card(c)?),
-        wire::Reply::EndPhase => Reply::EndPhase,
+        wire::Reply::EndPhase {} => Reply::EndPhase,
         wire::Reply::Cards { cards } => {
             Reply::Cards(cards.iter().map(|c| card(c)).collect::<Result<_, _>>()?)
         }
@@ -212,10 +212,6 @@ fn mode(m: wire::Mode) -> Mode {
     }
 }
 
-fn has_control(s: &str) -> bool {
-    s.chars().any(char::is_control)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,7 +229,7 @@ mod tests {
 
     #[test]
     fn settings_are_checked_with_precise_errors() {
-        let open = || wire::SeatSetting::Open;
+        let open = || wire::SeatSetting::Open {};
         let bot = |b: &str| wire::SeatSetting::Bot { bot: b.into() };
         let rec = |id: &str| wire::KingdomChoice::Recommended { id: id.into() };
 
@@ -299,7 +295,7 @@ mod tests {
         let random = |pool, sets| {
             let mut s = settings(
                 wire::KingdomChoice::Random { pool, sets },
-                vec![wire::SeatSetting::Open, wire::SeatSetting::Open],
+                vec![wire::SeatSetting::Open {}, wire::SeatSetting::Open {}],
             );
             s.edition = wire::Edition::First;
             room_plan(&s)

@@ -25,6 +25,7 @@ pub mod http;
 pub mod hub;
 pub mod inbound;
 pub mod metrics;
+mod names;
 pub mod outbound;
 pub mod persist;
 pub mod projection;

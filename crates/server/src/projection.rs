@@ -402,9 +402,9 @@ fn prompt(p: &Prompt) -> wire::Prompt {
 fn reply(r: &Reply) -> wire::Reply {
     match r {
         Reply::Play(c) => wire::Reply::Play { card: key(*c) },
-        Reply::PlayAllTreasures => wire::Reply::PlayAllTreasures,
+        Reply::PlayAllTreasures => wire::Reply::PlayAllTreasures {},
         Reply::Buy(c) => wire::Reply::Buy { card: key(*c) },
-        Reply::EndPhase => wire::Reply::EndPhase,
+        Reply::EndPhase => wire::Reply::EndPhase {},
         Reply::Cards(cs) => wire::Reply::Cards { cards: keys(cs) },
         Reply::Pile(c) => wire::Reply::Pile { card: c.map(key) },
         Reply::Modes(ms) => wire::Reply::Modes {
@@ -527,9 +527,9 @@ mod tests {
                     id: "base_2e/first_game".into(),
                 },
                 edition: wire::Edition::Second,
-                seats: vec![wire::SeatSetting::Open, wire::SeatSetting::Open],
+                seats: vec![wire::SeatSetting::Open {}, wire::SeatSetting::Open {}],
                 decision_seconds: None,
-                abandoned: wire::AbandonPolicy::Wait,
+                abandoned: wire::AbandonPolicy::Wait {},
             },
             setup: game.setup().clone(),
             status: wire::RoomStatus::Playing,

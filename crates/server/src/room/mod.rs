@@ -119,7 +119,7 @@ pub fn spawn(
         .seats
         .iter()
         .map(|s| match s {
-            wire::SeatSetting::Open => Seat::Open,
+            wire::SeatSetting::Open {} => Seat::Open,
             wire::SeatSetting::Bot { bot } => Seat::Bot { bot: bot.clone() },
         })
         .collect();
@@ -833,7 +833,7 @@ impl Room {
             } else {
                 away + Duration::from_secs(u64::from(*seconds))
             }),
-            wire::AbandonPolicy::Wait => None,
+            wire::AbandonPolicy::Wait {} => None,
         }
     }
 
@@ -906,7 +906,7 @@ impl Room {
             wire::AbandonPolicy::BotAfter { bot, .. } => {
                 bot.clone().unwrap_or_else(|| FALLBACK_BOT.to_string())
             }
-            wire::AbandonPolicy::Wait => return,
+            wire::AbandonPolicy::Wait {} => return,
         };
         let mut changed = false;
         for i in 0..self.state.seats.len() {

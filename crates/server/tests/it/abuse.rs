@@ -265,3 +265,35 @@ async fn metrics_are_counters_and_can_live_on_their_own_address() {
     let (status, _) = http_get(main, "/healthz").await;
     assert_eq!(status, 200);
 }
+
+/// Names that would hide or reorder text are refused, naming the code point; a name of
+/// blanks only too. Room names follow the same rule.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_with_invisible_or_bidirectional_characters_are_refused() {
+    let addr = start(config()).await;
+    let mut c = Client::connect(addr, "Names").await;
+    let room = c
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    for (name, says) in [
+        ("Ann\u{202E}nimda", "U+202E"),
+        ("\u{200B}", "U+200B"),
+        ("\u{3164}\u{3164}", "U+3164"),
+        ("\u{0301}", "no visible character"),
+    ] {
+        let e = c
+            .ask(json!({"type": "take_seat", "room": room, "name": name}))
+            .await;
+        assert_eq!(e["code"], "invalid_name", "{name:?}: {e}");
+        assert!(e["message"].as_str().unwrap().contains(says), "{name:?}: {e}");
+    }
+    let mut settings = settings();
+    settings["name"] = json!("Room\u{2066}");
+    let e = c.ask(json!({"type": "create_room", "settings": settings})).await;
+    assert_eq!(e["code"], "invalid_settings", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("U+2066"), "{e}");
+    let seated = c
+        .ask(json!({"type": "take_seat", "room": room, "name": "Åsa 🙂"}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+}

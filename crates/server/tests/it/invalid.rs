@@ -52,6 +52,18 @@ async fn invalid_replies_get_typed_errors_and_change_nothing() {
             .contains(&format!("decision {d} is")),
         "{e}"
     );
+    // An unknown field, even in a reply that has no other field, is refused by name.
+    let e = p
+        .ask(reply(d, json!({"type": "end_phase", "card": "gold"})))
+        .await;
+    assert_eq!(code(&e), "bad_message", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown field `card`"),
+        "{e}"
+    );
     // A card that is not among the options.
     let e = p
         .ask(reply(d, json!({"type": "play", "card": "gold"})))
