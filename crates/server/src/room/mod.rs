@@ -1038,6 +1038,7 @@ impl Room {
             self.fail(&e.to_string());
             return;
         }
+        self.metrics.games_abandoned.inc();
         tracing::info!(
             room = %self.state.id,
             after = ?self.config.abandon_after,

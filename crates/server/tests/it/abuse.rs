@@ -285,11 +285,16 @@ async fn names_with_invisible_or_bidirectional_characters_are_refused() {
             .ask(json!({"type": "take_seat", "room": room, "name": name}))
             .await;
         assert_eq!(e["code"], "invalid_name", "{name:?}: {e}");
-        assert!(e["message"].as_str().unwrap().contains(says), "{name:?}: {e}");
+        assert!(
+            e["message"].as_str().unwrap().contains(says),
+            "{name:?}: {e}"
+        );
     }
     let mut settings = settings();
     settings["name"] = json!("Room\u{2066}");
-    let e = c.ask(json!({"type": "create_room", "settings": settings})).await;
+    let e = c
+        .ask(json!({"type": "create_room", "settings": settings}))
+        .await;
     assert_eq!(e["code"], "invalid_settings", "{e}");
     assert!(e["message"].as_str().unwrap().contains("U+2066"), "{e}");
     let seated = c

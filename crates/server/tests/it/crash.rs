@@ -656,4 +656,18 @@ async fn a_room_whose_log_does_not_replay_is_marked_broken_and_the_others_reopen
         .await;
     assert_eq!(refused["type"], "error", "{refused}");
     eprintln!("resume into the broken room: {refused}");
+    // Taking a seat or watching says the room is broken, and why, not "no such room".
+    for ask in [
+        json!({"type": "take_seat", "room": bad, "name": "Cy"}),
+        json!({"type": "spectate", "room": bad}),
+    ] {
+        let mut cy = Client::connect(server.addr, "Cy").await;
+        let e = cy.ask(ask).await;
+        assert_eq!(e["type"], "error", "{e}");
+        let message = e["message"].as_str().unwrap();
+        assert!(
+            message.contains("could not be reopened") && message.contains(&bad),
+            "{e}"
+        );
+    }
 }

@@ -397,6 +397,8 @@ async fn an_unattended_game_is_abandoned_frees_its_room_and_stays_in_history() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let other = cid.create_room_with(waiting_room(None)).await;
+    let metrics = server.get("/metrics").await.1;
+    assert_eq!(metric(&metrics, "dominion_games_abandoned_total"), 1.0);
 
     let check_history = |listing: Value, game: Value| {
         let entry = listing
