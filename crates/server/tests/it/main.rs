@@ -19,3 +19,4 @@ mod reconnect;
 mod secrets;
 mod shutdown;
 mod takeover;
+mod upgrade;

@@ -375,6 +375,11 @@ pub fn record_from_history(body: &Value) -> dominion_engine::GameRecord {
     }
 }
 
+/// Replays the record served by `GET /api/games/{id}` through the engine.
+pub fn replay_history(body: &Value) -> Result<dominion_engine::Game, String> {
+    dominion_engine::Game::replay(&record_from_history(body)).map_err(|e| e.to_string())
+}
+
 /// Engine scores as the wire writes them: `{seat, vp, turns, winner}`.
 pub fn wire_scores(scores: &[dominion_engine::Score]) -> Value {
     Value::Array(
