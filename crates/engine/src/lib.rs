@@ -18,6 +18,19 @@
 //! # let _ = req;
 //! ```
 
+/// The version of the rules this engine plays. A game is a function of (setup, seed,
+/// replies) *under these rules*: any change that makes an existing record play out
+/// differently (a card's resolution, the Clean-up order, how a random kingdom or a
+/// shuffle draws) must raise it, and must keep the old behaviour selectable for games
+/// stored under the old number, or the server will refuse to reopen them. Changes that
+/// only add (new cards, new kingdoms, new events) keep it. The server stores it with
+/// every game (docs/storage.md) and publishes it in every replay.
+pub const RULES_VERSION: u32 = 1;
+
+/// The rules versions this engine can replay: a stored game under any other is refused,
+/// never replayed under rules it was not played by.
+pub const SUPPORTED_RULES: std::ops::RangeInclusive<u32> = 1..=RULES_VERSION;
+
 pub mod agent;
 pub mod bots;
 pub mod card;

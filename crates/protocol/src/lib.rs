@@ -20,7 +20,9 @@ mod common;
 mod error;
 mod server;
 
-pub use api::{CardInfo, KingdomInfo};
+pub use api::{
+    CardInfo, GAME_RECORD_FORMAT, GameOutcome, GameRecord, GameSummary, KingdomInfo, RecordSeat,
+};
 pub use client::{AbandonPolicy, ClientMessage, KingdomChoice, Reply, RoomSettings, SeatSetting};
 pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
 pub use error::{CloseCode, ErrorCode};
@@ -47,6 +49,8 @@ pub fn json_schema() -> serde_json::Value {
     // The HTTP bodies a client reads too, so that the schema covers all it receives.
     generator.subschema_for::<Vec<CardInfo>>();
     generator.subschema_for::<Vec<KingdomInfo>>();
+    generator.subschema_for::<Vec<GameSummary>>();
+    generator.subschema_for::<GameRecord>();
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

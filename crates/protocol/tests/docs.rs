@@ -229,3 +229,29 @@ fn constants(schema: &Value, def: &str) -> Vec<String> {
             .collect(),
     }
 }
+
+/// The guide's ```json record blocks are real game records (`GET /api/games/{id}`):
+/// they parse as [`GameRecord`] with no field lost, and there is one.
+#[test]
+fn every_record_example_is_a_real_record() {
+    let text = guide();
+    let mut found = 0;
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find("```json record\n") {
+        let body = &rest[start + 15..];
+        let end = body.find("```").expect("unclosed code block");
+        let example: Value = serde_json::from_str(&body[..end])
+            .unwrap_or_else(|e| panic!("record example is not JSON ({e}): {}", &body[..end]));
+        let record: dominion_protocol::GameRecord = serde_json::from_value(example.clone())
+            .unwrap_or_else(|e| panic!("record example is not a GameRecord ({e}): {example}"));
+        assert_eq!(record.format, dominion_protocol::GAME_RECORD_FORMAT);
+        let back = serde_json::to_value(&record).unwrap();
+        assert!(
+            contained(&example, &back) && contained(&back, &example),
+            "the record example loses or adds fields in a round trip: {example}"
+        );
+        found += 1;
+        rest = &body[end + 3..];
+    }
+    assert!(found > 0, "docs/protocol.md has no ```json record example");
+}

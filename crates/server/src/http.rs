@@ -155,53 +155,71 @@ struct ListQuery {
     limit: Option<u32>,
 }
 
-/// Stored engine scores as the protocol's score lines (`seat`, `vp`, `turns`, `winner`).
-fn score_lines(json: &str) -> Vec<wire::ScoreLine> {
-    let scores: Vec<dominion_engine::Score> = serde_json::from_str(json).unwrap_or_default();
-    scores.iter().map(crate::projection::score_line).collect()
-}
-
 fn api_error(status: StatusCode, message: &str) -> Response {
     (status, Json(serde_json::json!({ "error": message }))).into_response()
 }
 
-/// How an ended game ended, in the history API: `finished` (with scores) or
-/// `abandoned` (no player was connected for `--abandon-after`; no scores).
-fn outcome(abandoned: bool) -> &'static str {
-    if abandoned { "abandoned" } else { "finished" }
-}
-
-/// Recent ended games (finished or abandoned), newest first (`?limit=`, at most 100).
+/// Recent ended games (finished or abandoned), newest first (`?limit=`, at most 100):
+/// a list of `GameSummary`.
 async fn games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Response {
     let Some(store) = hub.history.clone() else {
-        return Json(Vec::<serde_json::Value>::new()).into_response();
+        return Json(Vec::<wire::GameSummary>::new()).into_response();
     };
     let limit = q.limit.unwrap_or(20).clamp(1, 100);
-    match tokio::task::spawn_blocking(move || store.finished_games(limit)).await {
-        Ok(Ok(list)) => Json(
-            list.into_iter()
-                .map(|g| {
-                    serde_json::json!({
-                        "room": g.room_id,
-                        "finished_at": g.finished_at,
-                        "outcome": outcome(g.abandoned),
-                        "scores": g.scores.as_deref().map(score_lines),
-                        "setup": serde_json::from_str::<serde_json::Value>(&g.setup).unwrap_or_default(),
-                    })
-                })
-                .collect::<Vec<_>>(),
-        )
-        .into_response(),
+    let list = match tokio::task::spawn_blocking(move || store.finished_games(limit)).await {
+        Ok(Ok(list)) => list,
         Ok(Err(e)) => {
             tracing::error!("history: {e}");
-            api_error(StatusCode::INTERNAL_SERVER_ERROR, "the store could not be read")
+            return unreadable_store();
         }
-        Err(_) => api_error(StatusCode::INTERNAL_SERVER_ERROR, "the store could not be read"),
-    }
+        Err(_) => return unreadable_store(),
+    };
+    let summaries = list
+        .into_iter()
+        .filter_map(|g| {
+            let summary = summary(&g);
+            if let Err(e) = &summary {
+                // One unreadable game must not hide the others.
+                tracing::error!(room = %g.room_id, "history: {e}");
+            }
+            summary.ok()
+        })
+        .collect::<Vec<_>>();
+    Json(summaries).into_response()
 }
 
-/// One ended game: scores, setup, kingdom, and the full replay (seed and replies); an
-/// abandoned game has no scores (`outcome` says which). Before the game is over this says
+fn summary(g: &dominion_store::FinishedGame) -> Result<wire::GameSummary, String> {
+    let setup = crate::record::decode_setup(g.version.format, &g.setup)?;
+    let kingdom = match &setup.kingdom {
+        dominion_engine::Kingdom::Cards(cards) => cards.clone(),
+        _ => return Err("a stored setup without its drawn kingdom".into()),
+    };
+    Ok(wire::GameSummary {
+        room: g.room_id.clone(),
+        outcome: if g.abandoned {
+            wire::GameOutcome::Abandoned
+        } else {
+            wire::GameOutcome::Finished
+        },
+        finished_at: g.finished_at,
+        setup: crate::projection::game_setup(setup.players, setup.edition, &kingdom),
+        scores: g
+            .scores
+            .as_deref()
+            .map(|s| crate::record::decode_scores(g.version.format, s))
+            .transpose()?,
+    })
+}
+
+fn unreadable_store() -> Response {
+    api_error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the store could not be read",
+    )
+}
+
+/// One ended game's published record (`GameRecord`: setup, seed, every reply with its
+/// decision number, seats, scores unless abandoned). Before the game is over this says
 /// so (409) and shows nothing else: the seed and the replies would reveal every hand and
 /// deck.
 async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
@@ -211,67 +229,38 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
     if id.len() > 64 {
         return api_error(StatusCode::NOT_FOUND, "no such game");
     }
-    let row = match tokio::task::spawn_blocking(move || store.game(&id)).await {
-        Ok(Ok(row)) => row,
-        Ok(Err(e)) => {
-            tracing::error!("history: {e}");
-            return api_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the store could not be read",
-            );
+    // Decoding and replaying a game takes a millisecond or so: off the async workers.
+    let built = tokio::task::spawn_blocking(move || {
+        let Some((row, seats)) = store.game_and_seats(&id)? else {
+            return Ok(None);
+        };
+        if row.finished_at.is_none() {
+            return Ok(Some(Err(None)));
         }
-        Err(_) => {
-            return api_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the store could not be read",
-            );
-        }
-    };
-    let Some(row) = row else {
-        return api_error(StatusCode::NOT_FOUND, "no such game");
-    };
-    let (scores, Some(finished_at)) = (&row.scores, row.finished_at) else {
-        return api_error(
+        Ok(Some(crate::record::published(&row, &seats).map_err(|e| {
+            tracing::error!(room = %row.room_id, "history: {e}");
+            Some(e)
+        })))
+    })
+    .await;
+    match built {
+        Ok(Ok(Some(Ok(record)))) => Json(record).into_response(),
+        Ok(Ok(Some(Err(None)))) => api_error(
             StatusCode::CONFLICT,
             "this game is not over yet; its replay is published when it ends",
-        );
-    };
-    let setup: dominion_engine::Setup = match serde_json::from_str(&row.setup) {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::error!(room = %row.room_id, "history: unreadable setup: {e}");
-            return api_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "this game's record is unreadable",
-            );
+        ),
+        Ok(Ok(Some(Err(Some(_))))) => api_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "this game's record is unreadable",
+        ),
+        Ok(Ok(None)) => api_error(StatusCode::NOT_FOUND, "no such game"),
+        Ok(Err(e)) => {
+            let e: crate::store::LogError = e;
+            tracing::error!("history: {e}");
+            unreadable_store()
         }
-    };
-    let kingdom = match dominion_engine::Game::new(&setup, row.seed) {
-        Ok(g) => g.kingdom().iter().map(|c| c.key()).collect::<Vec<_>>(),
-        Err(_) => Vec::new(),
-    };
-    let replies: Vec<serde_json::Value> = row
-        .replies
-        .iter()
-        .map(|(p, r)| {
-            serde_json::json!({
-                "player": p,
-                "reply": serde_json::from_str::<serde_json::Value>(r).unwrap_or_default(),
-            })
-        })
-        .collect();
-    Json(serde_json::json!({
-        "room": row.room_id,
-        "started_at": row.started_at,
-        "finished_at": finished_at,
-        "outcome": outcome(row.abandoned),
-        "scores": scores.as_deref().map(score_lines),
-        "setup": setup,
-        "kingdom": kingdom,
-        "seed": row.seed.to_string(),
-        "replies": replies,
-    }))
-    .into_response()
+        Err(_) => unreadable_store(),
+    }
 }
 
 async fn websocket(

@@ -76,7 +76,38 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
             known_bot(bot)?;
         }
     }
-    let kingdom = match &mut settings.kingdom {
+    let kingdom = kingdom(&mut settings.kingdom, settings.edition)?;
+    let setup = Setup {
+        players: players as u8,
+        kingdom,
+        edition: edition(settings.edition),
+    };
+    setup.validate().map_err(|e| invalid(e.to_string()))?;
+    Ok(RoomPlan { settings, setup })
+}
+
+/// A stored or published game setup (`wire::GameSetup`) as the engine's, checked.
+pub fn game_setup(setup: &wire::GameSetup) -> Result<Setup, Refusal> {
+    let mut choice = setup.kingdom.clone();
+    let setup = Setup {
+        players: setup.players,
+        kingdom: kingdom(&mut choice, setup.edition)?,
+        edition: edition(setup.edition),
+    };
+    setup
+        .validate()
+        .map_err(|e| Refusal::new(ErrorCode::InvalidSettings, e.to_string()))?;
+    Ok(setup)
+}
+
+/// The engine kingdom a wire choice stands for; a recommended kingdom named by its name
+/// is rewritten to its id.
+fn kingdom(
+    choice: &mut wire::KingdomChoice,
+    room_edition: wire::Edition,
+) -> Result<Kingdom, Refusal> {
+    let invalid = |m: String| Refusal::new(ErrorCode::InvalidSettings, m);
+    Ok(match choice {
         wire::KingdomChoice::Cards { cards } => {
             Kingdom::Cards(cards.iter().map(|k| card(k)).collect::<Result<_, _>>()?)
         }
@@ -106,17 +137,10 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
             pool,
             sets: Some(sets),
         } => Kingdom::RandomDraw {
-            pool: pool.map_or(CardPool::of(edition(settings.edition)), card_pool),
+            pool: pool.map_or(CardPool::of(edition(room_edition)), card_pool),
             sets: sets.iter().map(|s| card_set(*s)).collect(),
         },
-    };
-    let setup = Setup {
-        players: players as u8,
-        kingdom,
-        edition: edition(settings.edition),
-    };
-    setup.validate().map_err(|e| invalid(e.to_string()))?;
-    Ok(RoomPlan { settings, setup })
+    })
 }
 
 /// A player's display name, trimmed; refused as [`names::check`] says.

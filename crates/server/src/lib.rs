@@ -29,6 +29,7 @@ mod names;
 pub mod outbound;
 pub mod persist;
 pub mod projection;
+pub mod record;
 pub mod refusal;
 pub mod room;
 pub mod store;

@@ -22,6 +22,10 @@
 //! **Reads** (recovery, the history API) use a second connection: with WAL, readers see
 //! every committed batch and never wait for the writer.
 //!
+//! **Formats.** Setups and replies are stored in the published wire format, with the
+//! engine's rules version beside them; games of older releases decode by the format
+//! they were stored in (see [`crate::record`]).
+//!
 //! **Verification.** After every reply the store keeps the engine's state digest
 //! (`Game::digest`, format in docs/storage.md) as `d1:` and 16 hex digits. Recovery
 //! replays each unfinished game's log and compares the digest stored with the last
@@ -30,9 +34,10 @@
 //! log that fails either way marks its room broken with the reason; the others reopen.
 
 use crate::metrics::Metrics;
+use crate::record;
 use crate::store::{Commit, LogError, RoomLog, RoomRecord, SeatRecord};
 use crate::token::TokenHash;
-use dominion_engine::{Game, GameRecord, PlayerId, Reply, Score, Setup};
+use dominion_engine::{Game, Kingdom, PlayerId, Reply, Score, Setup};
 use dominion_protocol::RoomSettings;
 use dominion_store::{
     Durability, FinishedGame, GameRow, Reader, RoomRow, RoomStatus, SeatRow, Store, StoreError,
@@ -232,8 +237,22 @@ impl SqliteLog {
         let mut broken = Vec::new();
         for (room, seats) in live {
             let game = self.reader().view().game(&room.id).map_err(log_err)?;
+            let format = game.as_ref().map(|g| g.version.format);
             match rebuild(&room, &seats, game) {
-                Ok(r) => ok.push(r),
+                Ok(r) => {
+                    if let (Some(format), Some(g)) = (format, &r.game)
+                        && format != record::RECORD_FORMAT
+                    {
+                        self.rewrite(&room.id, &g.game)?;
+                        tracing::info!(
+                            room = %room.id,
+                            from = format,
+                            to = record::RECORD_FORMAT,
+                            "game record re-encoded"
+                        );
+                    }
+                    ok.push(r)
+                }
                 Err(reason) => {
                     tracing::error!(room = %room.id, %reason, "room cannot be recovered; marked broken");
                     self.mark_broken(&room.id, &reason)?;
@@ -247,9 +266,44 @@ impl SqliteLog {
         Ok((ok, broken))
     }
 
+    /// Re-encodes a reopened game stored in an older record format in the current one,
+    /// from its replay (which was just checked against the stored digest), so that the
+    /// replies it gets from now on are in the same format as the ones before.
+    fn rewrite(&self, room: &str, game: &Game) -> Result<(), LogError> {
+        let setup = game.setup();
+        self.submit_blocking(Write::RewriteRecord {
+            room_id: room.to_string(),
+            format: record::RECORD_FORMAT,
+            setup: record::encode_setup(setup.players, setup.edition, game.kingdom()),
+            replies: game
+                .replies()
+                .iter()
+                .map(|(_, r)| record::encode_reply(r))
+                .collect(),
+            scores: game
+                .is_over()
+                .then(|| record::encode_scores(&game.scores())),
+        })
+    }
+
     /// A game's stored record (any state).
     pub fn game(&self, id: &str) -> Result<Option<GameRow>, LogError> {
         self.reader().view().game(id).map_err(log_err)
+    }
+
+    /// A game's stored record with its room's seats.
+    pub fn game_and_seats(&self, id: &str) -> Result<Option<(GameRow, Vec<SeatRow>)>, LogError> {
+        let reader = self.reader();
+        let Some(game) = reader.view().game(id).map_err(log_err)? else {
+            return Ok(None);
+        };
+        let seats = reader
+            .view()
+            .room(id)
+            .map_err(log_err)?
+            .map(|(_, seats)| seats)
+            .unwrap_or_default();
+        Ok(Some((game, seats)))
     }
 
     /// Ended games (finished or abandoned), newest first.
@@ -342,28 +396,15 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
     let game = match game {
         None => None,
         Some(row) => {
-            let setup: Setup =
-                serde_json::from_str(&row.setup).map_err(|e| format!("unreadable setup: {e}"))?;
-            let replies = row
-                .replies
-                .iter()
-                .enumerate()
-                .map(|(i, (p, r))| {
-                    serde_json::from_str::<Reply>(r)
-                        .map(|r| (PlayerId(*p), r))
-                        .map_err(|e| format!("unreadable reply {i}: {e}"))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            let n = replies.len();
-            let record = GameRecord {
-                setup: setup.clone(),
-                seed: row.seed,
-                replies,
-            };
+            let record = record::decode(&row)?;
+            let n = record.replies.len();
             let game =
                 Game::replay(&record).map_err(|e| format!("the log does not replay: {e}"))?;
             verify(&game, &row.last_hash, n)?;
-            Some(RecoveredGame { setup, game })
+            Some(RecoveredGame {
+                setup: record.setup,
+                game,
+            })
         }
     };
     Ok(Recovered {
@@ -431,13 +472,15 @@ impl RoomLog for SqliteLog {
         digest: u64,
         command: Option<(u8, u64)>,
     ) -> Commit {
-        let setup = match json(setup) {
-            Ok(s) => s,
-            Err(e) => return Commit::ready(Err(e)),
+        let Kingdom::Cards(kingdom) = &setup.kingdom else {
+            return Commit::ready(Err(LogError(
+                "a started game is stored with its kingdom as drawn".into(),
+            )));
         };
         self.submit(Write::StartGame {
             room_id: room.to_string(),
-            setup,
+            setup: record::encode_setup(setup.players, setup.edition, kingdom),
+            version: record::CURRENT,
             seed,
             hash: digest_text(digest),
             now: now_secs(),
@@ -454,15 +497,11 @@ impl RoomLog for SqliteLog {
         digest: u64,
         command: Option<u64>,
     ) -> Commit {
-        let reply = match json(reply) {
-            Ok(r) => r,
-            Err(e) => return Commit::ready(Err(e)),
-        };
         self.submit(Write::AppendReply {
             room_id: room.to_string(),
             seq: index,
             player: player.0,
-            reply,
+            reply: record::encode_reply(reply),
             hash: digest_text(digest),
             now: now_secs(),
             command,
@@ -470,13 +509,9 @@ impl RoomLog for SqliteLog {
     }
 
     fn game_finished(&self, room: &str, scores: &[Score]) -> Commit {
-        let scores = match json(&scores) {
-            Ok(s) => s,
-            Err(e) => return Commit::ready(Err(e)),
-        };
         self.submit(Write::FinishGame {
             room_id: room.to_string(),
-            scores,
+            scores: record::encode_scores(scores),
             now: now_secs(),
         })
     }
@@ -537,7 +572,9 @@ mod tests {
                 created_at: 1,
             };
             store.save_room(&room, &[]).unwrap();
-            store.start_game(id, "{}", 1, "d1:0", 1).unwrap();
+            store
+                .start_game(id, "{}", record::CURRENT, 1, "d1:0", 1)
+                .unwrap();
         }
         // One room's write is refused (a gap in its log): the other two commit.
         let results = commit(&mut store, &[reply("a", 0), reply("b", 5), reply("b", 0)]);

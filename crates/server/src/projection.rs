@@ -212,27 +212,36 @@ fn result(room: &RoomState, game: &Game) -> wire::GameResult {
         scores: game.scores().iter().map(score_line).collect(),
         decks,
         seed: game.seed().to_string(),
-        // The cards as drawn, as the store keeps them: a random kingdom's record then
-        // replays to the same cards in a later release whose pool is larger.
-        setup: wire::GameSetup {
-            players: game.setup().players,
-            kingdom: wire::KingdomChoice::Cards {
-                cards: keys(game.kingdom()),
-            },
-            edition: edition(game.setup().edition),
-        },
+        setup: game_setup(game.setup().players, game.setup().edition, game.kingdom()),
         kingdom: keys(game.kingdom()),
-        replies: game
-            .replies()
-            .iter()
-            .zip(game.reply_numbers())
-            .map(|((p, r), n)| wire::NumberedReply {
-                decision: *n,
-                seat: p.0,
-                reply: reply(r),
-            })
-            .collect(),
+        replies: numbered_replies(game),
     }
+}
+
+/// A game's setup with its kingdom as drawn, as the store keeps it and records publish
+/// it: a random kingdom's record then replays to the same cards in a later release
+/// whose pool is larger.
+pub fn game_setup(players: u8, e: Edition, kingdom: &[CardId]) -> wire::GameSetup {
+    wire::GameSetup {
+        players,
+        kingdom: wire::KingdomChoice::Cards {
+            cards: keys(kingdom),
+        },
+        edition: edition(e),
+    }
+}
+
+/// Every accepted reply of `game` with the number of the decision it answered.
+pub fn numbered_replies(game: &Game) -> Vec<wire::NumberedReply> {
+    game.replies()
+        .iter()
+        .zip(game.reply_numbers())
+        .map(|((p, r), n)| wire::NumberedReply {
+            decision: *n,
+            seat: p.0,
+            reply: reply(r),
+        })
+        .collect()
 }
 
 fn event(e: &Event) -> wire::GameEvent {
@@ -399,7 +408,8 @@ fn prompt(p: &Prompt) -> wire::Prompt {
     }
 }
 
-fn reply(r: &Reply) -> wire::Reply {
+/// The wire form of an engine reply (what a client sends, and what the store keeps).
+pub fn reply(r: &Reply) -> wire::Reply {
     match r {
         Reply::Play(c) => wire::Reply::Play { card: key(*c) },
         Reply::PlayAllTreasures => wire::Reply::PlayAllTreasures {},

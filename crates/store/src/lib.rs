@@ -56,6 +56,8 @@ pub enum StoreError {
         expected: u64,
         got: u64,
     },
+    #[error("the record of room {room} cannot be rewritten: {reason}")]
+    Rewrite { room: String, reason: String },
     #[error("room {0} has no game")]
     NoGame(String),
     #[error("no room {0}")]
@@ -135,14 +137,26 @@ pub struct SeatRow {
     pub last_command: u64,
 }
 
+/// How a game's record is encoded and which rules it is played under. The store keeps
+/// both numbers and never interprets them: the server decodes a game by its format and
+/// refuses rules it cannot play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordVersion {
+    /// The encoding of `setup` and of every reply (docs/storage.md).
+    pub format: u32,
+    /// The engine rules version the game is played under.
+    pub rules: u32,
+}
+
 /// A game's record: enough to rebuild it through the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
     pub room_id: String,
-    /// The engine setup, as JSON.
+    /// The setup, as JSON in `version.format`.
     pub setup: String,
+    pub version: RecordVersion,
     pub seed: u64,
-    /// Accepted replies in order: (player, reply JSON).
+    /// Accepted replies in order: (player, reply JSON in `version.format`).
     pub replies: Vec<(u8, String)>,
     /// The state hash after the last reply (or after setup if none).
     pub last_hash: String,
@@ -163,6 +177,7 @@ pub struct FinishedGame {
     /// Final scores JSON; `None` for an abandoned game.
     pub scores: Option<String>,
     pub setup: String,
+    pub version: RecordVersion,
     pub abandoned: bool,
 }
 
@@ -184,6 +199,7 @@ pub enum Write {
     StartGame {
         room_id: String,
         setup: String,
+        version: RecordVersion,
         seed: u64,
         hash: String,
         now: i64,
@@ -209,6 +225,17 @@ pub enum Write {
     },
     /// Ends a game without a result and marks the room abandoned.
     AbandonGame { room_id: String, now: i64 },
+    /// Re-encodes a whole game record in another format, atomically: its setup, every
+    /// reply (`replies[i]` replaces reply `i`; the count must match the log), its scores
+    /// if it has some. The server does this when it reopens a game stored in an older
+    /// format, so that a game's replies are never in two formats.
+    RewriteRecord {
+        room_id: String,
+        format: u32,
+        setup: String,
+        replies: Vec<String>,
+        scores: Option<String>,
+    },
 }
 
 impl Write {
@@ -220,7 +247,8 @@ impl Write {
             Write::StartGame { room_id, .. }
             | Write::AppendReply { room_id, .. }
             | Write::FinishGame { room_id, .. }
-            | Write::AbandonGame { room_id, .. } => room_id,
+            | Write::AbandonGame { room_id, .. }
+            | Write::RewriteRecord { room_id, .. } => room_id,
         }
     }
 }
@@ -388,6 +416,7 @@ impl Store {
         &mut self,
         room_id: &str,
         setup: &str,
+        version: RecordVersion,
         seed: u64,
         hash: &str,
         now: i64,
@@ -395,6 +424,7 @@ impl Store {
         self.write(Write::StartGame {
             room_id: room_id.into(),
             setup: setup.into(),
+            version,
             seed,
             hash: hash.into(),
             now,
@@ -539,7 +569,7 @@ impl ReadView<'_> {
             .0
             .query_row(
                 "SELECT g.room_id, g.setup, g.seed, g.last_hash, g.started_at, g.finished_at,
-                        g.scores, r.status = 'abandoned'
+                        g.scores, r.status = 'abandoned', g.record_format, g.rules_version
                  FROM games g JOIN rooms r ON r.id = g.room_id WHERE g.room_id = ?1",
                 params![room_id],
                 |r| {
@@ -547,6 +577,10 @@ impl ReadView<'_> {
                     Ok(GameRow {
                         room_id: r.get(0)?,
                         setup: r.get(1)?,
+                        version: RecordVersion {
+                            format: r.get(8)?,
+                            rules: r.get(9)?,
+                        },
                         seed: seed.parse().unwrap_or_default(),
                         replies: Vec::new(),
                         last_hash: r.get(3)?,
@@ -571,7 +605,8 @@ impl ReadView<'_> {
     /// The most recently ended games (finished or abandoned), newest first.
     pub fn finished_games(&self, limit: u32) -> Result<Vec<FinishedGame>> {
         let mut stmt = self.0.prepare_cached(
-            "SELECT g.room_id, g.finished_at, g.scores, g.setup, r.status = 'abandoned'
+            "SELECT g.room_id, g.finished_at, g.scores, g.setup, r.status = 'abandoned',
+                    g.record_format, g.rules_version
              FROM games g JOIN rooms r ON r.id = g.room_id
              WHERE g.finished_at IS NOT NULL
              ORDER BY g.finished_at DESC, g.room_id LIMIT ?1",
@@ -582,6 +617,10 @@ impl ReadView<'_> {
                 finished_at: r.get(1)?,
                 scores: r.get(2)?,
                 setup: r.get(3)?,
+                version: RecordVersion {
+                    format: r.get(5)?,
+                    rules: r.get(6)?,
+                },
                 abandoned: r.get(4)?,
             })
         })?;
@@ -664,16 +703,26 @@ fn apply(tx: &Transaction, w: &Write) -> Result<()> {
         Write::StartGame {
             room_id,
             setup,
+            version,
             seed,
             hash,
             now,
             command,
         } => {
             tx.prepare_cached(
-                "INSERT INTO games (room_id, setup, seed, last_hash, started_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO games (room_id, setup, seed, last_hash, started_at,
+                                    record_format, rules_version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
-            .execute(params![room_id, setup, seed.to_string(), hash, now])?;
+            .execute(params![
+                room_id,
+                setup,
+                seed.to_string(),
+                hash,
+                now,
+                version.format,
+                version.rules
+            ])?;
             tx.prepare_cached("UPDATE rooms SET status = 'playing' WHERE id = ?1")?
                 .execute(params![room_id])?;
             if let Some((seat, id)) = command {
@@ -748,6 +797,43 @@ fn apply(tx: &Transaction, w: &Write) -> Result<()> {
             }
             tx.prepare_cached("UPDATE rooms SET status = 'abandoned' WHERE id = ?1")?
                 .execute(params![room_id])?;
+        }
+        Write::RewriteRecord {
+            room_id,
+            format,
+            setup,
+            replies,
+            scores,
+        } => {
+            let stored: i64 = tx
+                .prepare_cached("SELECT COUNT(*) FROM replies WHERE room_id = ?1")?
+                .query_row(params![room_id], |r| r.get(0))?;
+            if stored != replies.len() as i64 {
+                return Err(StoreError::Rewrite {
+                    room: room_id.clone(),
+                    reason: format!("{} replies given for {stored} stored", replies.len()),
+                });
+            }
+            let n = tx
+                .prepare_cached(
+                    "UPDATE games SET record_format = ?2, setup = ?3,
+                                      scores = COALESCE(?4, scores)
+                     WHERE room_id = ?1",
+                )?
+                .execute(params![room_id, format, setup, scores])?;
+            if n == 0 {
+                return Err(StoreError::NoGame(room_id.clone()));
+            }
+            let mut update =
+                tx.prepare_cached("UPDATE replies SET reply = ?3 WHERE room_id = ?1 AND seq = ?2")?;
+            for (seq, reply) in replies.iter().enumerate() {
+                if update.execute(params![room_id, seq as i64, reply])? != 1 {
+                    return Err(StoreError::Rewrite {
+                        room: room_id.clone(),
+                        reason: format!("reply {seq} is missing from the log"),
+                    });
+                }
+            }
         }
     }
     Ok(())

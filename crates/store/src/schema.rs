@@ -65,6 +65,11 @@ const MIGRATIONS: &[&str] = &[
         id INTEGER PRIMARY KEY CHECK (id = 1),
         at INTEGER NOT NULL
     );",
+    // 3: how each game's setup and replies are encoded, and the engine rules version it
+    // is played under. Games stored before carry the engine's own serde format (1) and
+    // the rules of that release (1).
+    "ALTER TABLE games ADD COLUMN record_format INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1;",
 ];
 
 /// The schema version this build writes.

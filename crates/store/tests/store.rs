@@ -1,6 +1,14 @@
 //! The store against real SQLite files in temporary directories.
 
-use dominion_store::{Durability, Reader, RoomRow, RoomStatus, SeatRow, Store, StoreError, Write};
+use dominion_store::{
+    Durability, Reader, RecordVersion, RoomRow, RoomStatus, SeatRow, Store, StoreError, Write,
+};
+
+/// The record version the store keeps for each game (it never interprets it).
+const V: RecordVersion = RecordVersion {
+    format: 2,
+    rules: 1,
+};
 
 fn room(id: &str) -> RoomRow {
     RoomRow {
@@ -37,7 +45,7 @@ fn a_game_survives_reopening_with_every_reply_in_order() {
     {
         let mut s = Store::open(dir.path(), Durability::Full).unwrap();
         s.save_room(&room("r1"), &seats()).unwrap();
-        s.start_game("r1", r#"{"players":2}"#, u64::MAX, "h0", 101)
+        s.start_game("r1", r#"{"players":2}"#, V, u64::MAX, "h0", 101)
             .unwrap();
         for i in 0..50u64 {
             s.append_reply(
@@ -61,6 +69,7 @@ fn a_game_survives_reopening_with_every_reply_in_order() {
     assert_eq!(g.replies.len(), 50);
     assert_eq!(g.replies[7], (1, r#"{"n":7}"#.to_string()));
     assert_eq!(g.last_hash, "h50");
+    assert_eq!(g.version, V, "the record version is kept as written");
     assert_eq!(s.reader().integrity_check().unwrap(), "ok");
 }
 
@@ -69,7 +78,7 @@ fn gaps_and_repeats_are_refused_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = Store::open(dir.path(), Durability::Normal).unwrap();
     s.save_room(&room("r"), &seats()).unwrap();
-    s.start_game("r", "{}", 1, "h0", 1).unwrap();
+    s.start_game("r", "{}", V, 1, "h0", 1).unwrap();
     s.append_reply("r", 0, 0, "a", "h1", 1).unwrap();
     assert!(matches!(
         s.append_reply("r", 0, 0, "a", "hx", 1),
@@ -101,7 +110,7 @@ fn finished_games_are_listed_newest_first_and_leave_the_live_set() {
     let mut s = Store::open(dir.path(), Durability::Full).unwrap();
     for (i, id) in ["a", "b", "c"].iter().enumerate() {
         s.save_room(&room(id), &seats()).unwrap();
-        s.start_game(id, "{}", 7, "h", 1).unwrap();
+        s.start_game(id, "{}", V, 7, "h", 1).unwrap();
         if i < 2 {
             s.finish_game(id, r#"[{"vp":3}]"#, 10 + i as i64).unwrap();
         }
@@ -164,7 +173,7 @@ fn a_batch_commits_every_write_but_the_refused_one_which_changes_nothing() {
     let mut s = Store::open(dir.path(), Durability::Full).unwrap();
     for id in ["a", "b", "c"] {
         s.save_room(&room(id), &seats()).unwrap();
-        s.start_game(id, "{}", 1, "h0", 1).unwrap();
+        s.start_game(id, "{}", V, 1, "h0", 1).unwrap();
     }
     s.append_reply("b", 0, 0, "r0", "h1", 1).unwrap();
     let results = s
@@ -222,6 +231,7 @@ fn a_seats_last_command_only_grows_and_survives_reopening() {
         s.write(Write::StartGame {
             room_id: "r".into(),
             setup: "{}".into(),
+            version: V,
             seed: 1,
             hash: "h".into(),
             now: 1,
@@ -247,7 +257,7 @@ fn an_abandoned_game_is_history_without_scores_and_is_not_reopened() {
     let mut s = Store::open(dir.path(), Durability::Full).unwrap();
     for id in ["done", "gone", "live"] {
         s.save_room(&room(id), &seats()).unwrap();
-        s.start_game(id, "{}", 7, "h", 1).unwrap();
+        s.start_game(id, "{}", V, 7, "h", 1).unwrap();
     }
     s.finish_game("done", "[]", 10).unwrap();
     s.abandon_game("gone", 20).unwrap();
@@ -296,7 +306,7 @@ fn a_reader_sees_what_the_writer_committed() {
     s.delete_room("r").unwrap();
     assert!(reader.view().room("r").unwrap().is_none());
     s.save_room(&room("g"), &seats()).unwrap();
-    s.start_game("g", "{}", 1, "h", 1).unwrap();
+    s.start_game("g", "{}", V, 1, "h", 1).unwrap();
     s.delete_room("g").unwrap();
     assert!(reader.view().game("g").unwrap().is_some());
 }
@@ -342,6 +352,14 @@ fn a_first_release_database_is_migrated_and_keeps_every_row() {
     assert_eq!(
         (g.seed, g.last_hash.as_str(), g.replies.len()),
         (u64::MAX, "00000000000000ab", 1)
+    );
+    assert_eq!(
+        g.version,
+        RecordVersion {
+            format: 1,
+            rules: 1
+        },
+        "games stored before schema 3 are in record format 1 under rules version 1"
     );
     assert_eq!(
         r.broken_rooms(5).unwrap(),

@@ -6,7 +6,8 @@
 use crate::common::{Client, simple_reply};
 use crate::process::{
     ServerProcess, SplitMix, db_path, engine_reply, integrity_check, parse_digest,
-    record_from_history, score_fields, stored_game, try_connect, try_send, wire_scores,
+    record_from_history, score_fields, stored_game, stored_reply, try_connect, try_send,
+    wire_scores,
 };
 use dominion_engine::{Game, PlayerId};
 use serde_json::{Value, json};
@@ -543,7 +544,7 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
         let replies: Vec<(PlayerId, dominion_engine::Reply)> = stored
             .replies
             .iter()
-            .map(|(p, r, _)| (PlayerId(*p), serde_json::from_str(r).expect("reply JSON")))
+            .map(|(p, r, _)| (PlayerId(*p), stored_reply(r)))
             .collect();
         assert!(
             replies == record.replies,

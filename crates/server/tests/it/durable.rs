@@ -7,7 +7,7 @@
 use crate::common::{Client, simple_reply};
 use crate::process::{
     BIN, ServerProcess, db_path, engine_reply, integrity_check, listening_addr, parse_digest,
-    record_from_history, stored_game, try_send,
+    record_from_history, stored_game, stored_reply, stored_setup, try_send,
 };
 use dominion_engine::view::Observation;
 use dominion_engine::{Edition, Game, GameRecord, Kingdom, PlayerId, Setup, bots};
@@ -136,12 +136,12 @@ async fn replies_of_many_rooms_are_committed_together_and_survive_kill_9() {
         let room = c.room.as_deref().unwrap();
         let stored = stored_game(&db, room).unwrap_or_else(|| panic!("no game for {room}"));
         let record = GameRecord {
-            setup: serde_json::from_str(&stored.setup).unwrap(),
+            setup: stored_setup(&stored.setup),
             seed: stored.seed.parse().unwrap(),
             replies: stored
                 .replies
                 .iter()
-                .map(|(p, r, _)| (PlayerId(*p), serde_json::from_str(r).unwrap()))
+                .map(|(p, r, _)| (PlayerId(*p), stored_reply(r)))
                 .collect(),
         };
         let game = Game::replay(&record).unwrap_or_else(|e| panic!("{room}: {e}"));

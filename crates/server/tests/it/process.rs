@@ -348,24 +348,27 @@ pub fn engine_reply(wire: &Value) -> dominion_engine::Reply {
     serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{wire} as {v}: {e}"))
 }
 
-/// A game's record from `GET /api/games/{id}`, ready for `Game::replay`.
+/// A game's record from `GET /api/games/{id}` (the published `GameRecord`, wire
+/// format), ready for `Game::replay`.
 pub fn record_from_history(body: &Value) -> dominion_engine::GameRecord {
+    assert_eq!(body["format"], 1, "record format: {body}");
     let replies = body["replies"]
         .as_array()
         .unwrap_or_else(|| panic!("no replies array in {body}"))
         .iter()
         .map(|r| {
-            let player = r["player"]
+            let seat = r["seat"]
                 .as_u64()
-                .unwrap_or_else(|| panic!("reply without player: {r}"));
-            let reply = serde_json::from_value(r["reply"].clone())
-                .unwrap_or_else(|e| panic!("{r}: not an engine reply: {e}"));
-            (dominion_engine::PlayerId(player as u8), reply)
+                .unwrap_or_else(|| panic!("reply without seat: {r}"));
+            assert!(r["decision"].is_u64(), "reply without decision: {r}");
+            (
+                dominion_engine::PlayerId(seat as u8),
+                engine_reply(&r["reply"]),
+            )
         })
         .collect();
     dominion_engine::GameRecord {
-        setup: serde_json::from_value(body["setup"].clone())
-            .unwrap_or_else(|e| panic!("setup {}: {e}", body["setup"])),
+        setup: engine_setup(&body["setup"]),
         seed: body["seed"]
             .as_str()
             .unwrap_or_else(|| panic!("seed is not a string: {}", body["seed"]))
@@ -373,6 +376,32 @@ pub fn record_from_history(body: &Value) -> dominion_engine::GameRecord {
             .expect("seed is a decimal u64"),
         replies,
     }
+}
+
+/// A wire `GameSetup` (kingdom as drawn) as the engine's.
+pub fn engine_setup(setup: &Value) -> dominion_engine::Setup {
+    assert_eq!(setup["kingdom"]["type"], "cards", "{setup}");
+    let kingdom = setup["kingdom"]["cards"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no kingdom cards in {setup}"))
+        .iter()
+        .map(|c| c.as_str().unwrap().parse().unwrap())
+        .collect();
+    dominion_engine::Setup {
+        players: setup["players"].as_u64().unwrap() as u8,
+        kingdom: dominion_engine::Kingdom::Cards(kingdom),
+        edition: serde_json::from_value(setup["edition"].clone()).unwrap(),
+    }
+}
+
+/// A setup as the store keeps it (record format 2: the wire `GameSetup`).
+pub fn stored_setup(text: &str) -> dominion_engine::Setup {
+    engine_setup(&serde_json::from_str(text).expect("stored setup JSON"))
+}
+
+/// A reply as the store keeps it (record format 2: the wire reply a client sends).
+pub fn stored_reply(text: &str) -> dominion_engine::Reply {
+    engine_reply(&serde_json::from_str(text).expect("stored reply JSON"))
 }
 
 /// Replays the record served by `GET /api/games/{id}` through the engine.

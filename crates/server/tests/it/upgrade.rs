@@ -225,7 +225,11 @@ fn fixtures() -> Vec<PathBuf> {
         .filter(|p| p.join("dominion.sqlite3").exists())
         .collect();
     dirs.sort();
-    assert!(!dirs.is_empty(), "no fixture in {}", fixtures_dir().display());
+    assert!(
+        !dirs.is_empty(),
+        "no fixture in {}",
+        fixtures_dir().display()
+    );
     dirs
 }
 
@@ -274,13 +278,38 @@ async fn every_games_database_of_an_earlier_release_reopens_and_plays_to_the_end
             check_history(&server, &r.room, stored, &label, &r.about).await;
         }
         drop(server);
-        assert_eq!(integrity_check(&db_path(dir.path())), "ok", "{label}");
+        let db = db_path(dir.path());
+        assert_eq!(integrity_check(&db), "ok", "{label}");
+        // Every reopened game was re-encoded in the current record format as a whole: the
+        // replies it got after the upgrade are in the same format as the ones before.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        for r in rooms.iter().filter(|r| !r.finished) {
+            let format: i64 = conn
+                .query_row(
+                    "SELECT record_format FROM games WHERE room_id = ?1",
+                    [&r.room],
+                    |row| row.get(0),
+                )
+                .unwrap();
+            assert_eq!(format, 2, "{label}, {}", r.about);
+            let stored = crate::process::stored_game(&db, &r.room).unwrap();
+            crate::process::stored_setup(&stored.setup);
+            for (_, reply, _) in &stored.replies {
+                crate::process::stored_reply(reply);
+            }
+        }
     }
 }
 
 /// The game's record served by the history API replays through the engine to `scores`,
 /// which the history API also serves.
-async fn check_history(server: &ServerProcess, room: &str, scores: &Value, label: &str, about: &str) {
+async fn check_history(
+    server: &ServerProcess,
+    room: &str,
+    scores: &Value,
+    label: &str,
+    about: &str,
+) {
     let history = server.get_json(&format!("/api/games/{room}")).await;
     let game = crate::process::replay_history(&history)
         .unwrap_or_else(|e| panic!("{label}, {about}: the served record does not replay: {e}"));
