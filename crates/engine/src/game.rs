@@ -18,6 +18,9 @@ use crate::turn;
 use crate::view::PlayerView;
 use serde::{Deserialize, Serialize};
 
+mod undo;
+pub use undo::UndoRefused;
+
 /// The full record of a game: enough to reproduce it exactly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -49,6 +52,9 @@ pub struct Game {
     /// Public decision numbers (see [`Game::decision_number`]).
     numbers: DecisionNumbers,
     log: Vec<(PlayerId, Reply)>,
+    /// For each reply of `log` (recorded games only): how many events there were before
+    /// it was applied, so that an undo knows what the reply revealed.
+    event_marks: Vec<usize>,
     events: Vec<Event>,
     pending: Option<Request>,
     /// Record events and replies (off in fast simulations).
@@ -88,6 +94,7 @@ impl Game {
             turn_events_start: events.len(),
             numbers: DecisionNumbers::default(),
             log: Vec::new(),
+            event_marks: Vec::new(),
             events,
             pending: None,
             record,
@@ -219,6 +226,7 @@ impl Game {
         req.prompt.validate(&reply)?;
         self.numbers.answered(req);
         let before = self.events.len();
+        self.event_marks.push(before);
         self.log.push((player, reply));
         self.restore_turn_start();
         self.advance(None);
@@ -339,6 +347,7 @@ impl Game {
             turn_events_start: 0,
             numbers: DecisionNumbers::default(),
             log: Vec::new(),
+            event_marks: Vec::new(),
             events: Vec::new(),
             pending: None,
             record: true,
@@ -357,9 +366,20 @@ struct DecisionNumbers {
     reacts: u64,
     /// The number of every accepted reply's question.
     answered: Vec<u64>,
+    /// (`settled`, `reacts`) before each accepted reply: what taking it back restores.
+    before: Vec<(u64, u64)>,
 }
 
 impl DecisionNumbers {
+    /// Forgets the last accepted reply (an undo).
+    fn take_back(&mut self) {
+        self.answered.pop();
+        if let Some((settled, reacts)) = self.before.pop() {
+            self.settled = settled;
+            self.reacts = reacts;
+        }
+    }
+
     /// Room for Reaction questions between two other decisions.
     const STRIDE: u64 = 1000;
 
@@ -375,6 +395,7 @@ impl DecisionNumbers {
     fn answered(&mut self, req: &Request) {
         let n = self.of(req);
         self.answered.push(n);
+        self.before.push((self.settled, self.reacts));
         if req.purpose == Purpose::React {
             self.reacts += 1;
         } else {

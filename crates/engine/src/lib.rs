@@ -52,7 +52,7 @@ pub use agent::Agent;
 pub use card::{CardId, Edition, Set, Types};
 pub use decision::{InvalidReply, Mode, Prompt, Purpose, Reply, Request, Zone};
 pub use event::{Destination, Event, Viewer};
-pub use game::{Game, GameRecord, ReplayError};
+pub use game::{Game, GameRecord, ReplayError, UndoRefused};
 pub use score::Score;
 pub use setup::{Kingdom, Setup, SetupError};
 pub use state::{Phase, PlayerId};

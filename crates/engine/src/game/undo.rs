@@ -1,0 +1,358 @@
+//! Taking back a move: a player's own last reply, within their turn, while nothing hidden
+//! has come to light since.
+//!
+//! An undo is a truncation of the reply log: the game becomes exactly what the shorter
+//! log replays to (the turn is re-run from its snapshot, as after every reply), so it is
+//! replay-exact, and a stored game survives it by dropping its last stored reply.
+//!
+//! **What may be taken back.** Only what taught nobody anything they did not know: the
+//! reply's events may only be plays, buys, gains from the Supply or the trash, discards,
+//! trashings and cards put onto the deck from the hand, and phase changes. A draw, a
+//! shuffle, a reveal, a look at the deck, a pass (Masquerade), a blocked Attack or a new
+//! turn ends the chance: undoing then would let a player peek and choose again. A reply
+//! followed by anyone else's decision cannot be taken back either (the last reply must be
+//! the player's own, and the pending decision theirs too), so an undo never reveals who
+//! was asked about a Reaction.
+
+use super::Game;
+use crate::event::Event;
+use crate::state::PlayerId;
+
+/// Why a move cannot be taken back.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UndoRefused {
+    #[error("the game is over")]
+    GameOver,
+    #[error("this game does not record its moves")]
+    NotRecorded,
+    #[error("there is no move of yours to take back")]
+    NothingToUndo,
+    #[error("only the player whose decision is pending can take back their last move")]
+    NotYourDecision,
+    #[error("the last move was not yours")]
+    NotYourMove,
+    #[error("moves of an earlier turn cannot be taken back")]
+    EarlierTurn,
+    #[error("your last move revealed {0}: it cannot be taken back")]
+    Revealed(&'static str),
+}
+
+impl Game {
+    /// Whether `player` may take back their last move now (see the module docs).
+    pub fn can_undo(&self, player: PlayerId) -> Result<(), UndoRefused> {
+        if self.state.game_over {
+            return Err(UndoRefused::GameOver);
+        }
+        if !self.record {
+            return Err(UndoRefused::NotRecorded);
+        }
+        if self.pending.as_ref().map(|r| r.player) != Some(player) {
+            return Err(UndoRefused::NotYourDecision);
+        }
+        let Some((last, _)) = self.log.last() else {
+            return Err(UndoRefused::NothingToUndo);
+        };
+        if *last != player {
+            return Err(UndoRefused::NotYourMove);
+        }
+        if self.log.len() <= self.turn_log_start {
+            return Err(UndoRefused::EarlierTurn);
+        }
+        let mark = *self.event_marks.last().expect("a mark per reply");
+        for e in &self.events[mark..] {
+            if let Some(what) = revealing(e) {
+                return Err(UndoRefused::Revealed(what));
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back `player`'s last move: the game is as it was just before it, with the
+    /// same decision pending. Nothing changes on a refusal.
+    pub fn undo(&mut self, player: PlayerId) -> Result<(), UndoRefused> {
+        self.can_undo(player)?;
+        self.log.pop();
+        self.event_marks.pop();
+        self.numbers.take_back();
+        self.restore_turn_start();
+        self.advance(None);
+        Ok(())
+    }
+}
+
+/// What an event brought to light that a player did not know, if anything.
+fn revealing(e: &Event) -> Option<&'static str> {
+    match e {
+        Event::PhaseStarted { .. }
+        | Event::Played { .. }
+        | Event::PlayedAgain { .. }
+        | Event::Bought { .. }
+        | Event::Gained { .. }
+        | Event::GainedFromTrash { .. }
+        | Event::Trashed { .. }
+        | Event::Discarded { private: true, .. }
+        | Event::TopDecked { private: true, .. } => None,
+        Event::Drew { .. } | Event::PutInHand { .. } => Some("cards drawn"),
+        Event::Shuffled { .. } => Some("a shuffle"),
+        Event::LookedAt { .. } => Some("cards looked at"),
+        Event::Revealed { .. }
+        | Event::SetAside { .. }
+        | Event::Discarded { private: false, .. }
+        | Event::TopDecked { private: false, .. }
+        | Event::Named { .. } => Some("revealed cards"),
+        Event::DeckDiscarded { .. } => Some("the discarded deck's top card"),
+        Event::Passed { .. } => Some("passed cards"),
+        Event::Blocked { .. } => Some("a Reaction"),
+        Event::TurnStarted { .. } | Event::GameStarted { .. } | Event::GameEnded { .. } => {
+            Some("a new turn")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::CardId;
+    use crate::decision::Reply;
+    use crate::state::Phase;
+    use crate::{Edition, Kingdom, Setup};
+
+    fn c(k: &str) -> CardId {
+        k.parse().unwrap()
+    }
+
+    fn setup(cards: &[&str]) -> Setup {
+        Setup {
+            players: 2,
+            kingdom: Kingdom::Cards(cards.iter().map(|k| c(k)).collect()),
+            edition: Edition::Second,
+        }
+    }
+
+    const KINGDOM: [&str; 10] = [
+        "cellar",
+        "chapel",
+        "moat",
+        "village",
+        "workshop",
+        "smithy",
+        "militia",
+        "market",
+        "laboratory",
+        "festival",
+    ];
+
+    /// A game whose current player holds a Festival (+1 Buy, no draw) and Coppers.
+    fn festival_hand(seed: u64) -> (Game, PlayerId) {
+        let s = setup(&KINGDOM);
+        let mut st = Game::new(&s, seed).unwrap().state().clone();
+        let p = st.current;
+        st.players[p.idx()].hand = vec![
+            c("festival"),
+            c("copper"),
+            c("copper"),
+            c("copper"),
+            c("estate"),
+        ];
+        (Game::from_state_for_tests(&s, st), p)
+    }
+
+    #[test]
+    fn buys_and_plays_are_taken_back_exactly_and_the_same_decision_is_asked_again() {
+        let (mut g, p) = festival_hand(3);
+        let start = (g.digest(), g.decision_number(), g.events().to_vec());
+        g.reply(p, Reply::Play(c("festival"))).unwrap();
+        g.reply(p, Reply::PlayAllTreasures).unwrap();
+        let before = (
+            g.digest(),
+            g.decision_number(),
+            g.events().len(),
+            g.pending().cloned(),
+        );
+        // Two Buys: the first one leaves the Buy phase open.
+        g.reply(p, Reply::Buy(c("copper"))).unwrap();
+        assert_ne!(g.digest(), before.0);
+        assert_eq!(g.can_undo(p), Ok(()));
+        g.undo(p).unwrap();
+        assert_eq!(
+            (
+                g.digest(),
+                g.decision_number(),
+                g.events().len(),
+                g.pending().cloned()
+            ),
+            before
+        );
+        // And again, back to the start of the turn: the Treasures, then the Festival.
+        g.undo(p).unwrap();
+        g.undo(p).unwrap();
+        assert_eq!(
+            (g.digest(), g.decision_number(), g.events().to_vec()),
+            start
+        );
+        assert!(g.replies().is_empty());
+        assert_eq!(g.undo(p), Err(UndoRefused::NothingToUndo));
+    }
+
+    #[test]
+    fn the_undone_game_is_the_replay_of_the_shorter_log() {
+        let mut g = Game::new(&setup(&KINGDOM), 5).unwrap();
+        let p = g.pending().unwrap().player;
+        g.reply(p, Reply::PlayAllTreasures).unwrap();
+        g.undo(p).unwrap();
+        let replayed = Game::replay(&g.record()).unwrap();
+        assert_eq!(replayed.digest(), g.digest());
+        assert_eq!(replayed.reply_numbers(), g.reply_numbers());
+        assert_eq!(replayed.decision_number(), g.decision_number());
+        assert_eq!(replayed.events(), g.events());
+    }
+
+    /// The last Buy ends the turn and the Clean-up draws a new hand: too late.
+    #[test]
+    fn the_last_buy_ends_the_turn_and_cannot_be_taken_back() {
+        let mut g = Game::new(&setup(&KINGDOM), 7).unwrap();
+        let p = g.pending().unwrap().player;
+        g.reply(p, Reply::PlayAllTreasures).unwrap();
+        g.reply(p, Reply::Buy(c("copper"))).unwrap();
+        let q = g.pending().unwrap().player;
+        assert_ne!(p, q);
+        assert_eq!(g.undo(p), Err(UndoRefused::NotYourDecision));
+        assert_eq!(g.undo(q), Err(UndoRefused::NotYourMove));
+    }
+
+    /// A Village draws: too late at once. A Festival may be taken back until a Smithy
+    /// draws.
+    #[test]
+    fn a_draw_ends_the_chance_to_take_back() {
+        use crate::state::State;
+        let s = setup(&KINGDOM);
+        let mut state: State = Game::new(&s, 1).unwrap().state().clone();
+        let p = state.current;
+        let me = &mut state.players[p.idx()];
+        me.hand = vec![
+            c("village"),
+            c("smithy"),
+            c("copper"),
+            c("copper"),
+            c("estate"),
+        ];
+        me.deck = vec![c("gold"), c("silver"), c("copper"), c("estate"), c("duchy")];
+        let mut g = Game::from_state_for_tests(&s, state);
+        g.reply(p, Reply::Play(c("village"))).unwrap();
+        // Village draws a card itself: so even it cannot be taken back.
+        assert_eq!(g.can_undo(p), Err(UndoRefused::Revealed("cards drawn")));
+        let mut g2 = {
+            let mut st = Game::new(&s, 1).unwrap().state().clone();
+            let me = &mut st.players[p.idx()];
+            me.hand = vec![
+                c("festival"),
+                c("smithy"),
+                c("copper"),
+                c("copper"),
+                c("estate"),
+            ];
+            me.deck = vec![c("gold"), c("silver"), c("copper"), c("estate"), c("duchy")];
+            Game::from_state_for_tests(&s, st)
+        };
+        let start = g2.digest();
+        g2.reply(p, Reply::Play(c("festival"))).unwrap();
+        assert_eq!(g2.can_undo(p), Ok(()));
+        g2.reply(p, Reply::Play(c("smithy"))).unwrap();
+        assert_eq!(g2.undo(p), Err(UndoRefused::Revealed("cards drawn")));
+        // Festival (no draw) was taken back before the Smithy in another line of play:
+        let mut g3 = {
+            let mut st = Game::new(&s, 1).unwrap().state().clone();
+            let me = &mut st.players[p.idx()];
+            me.hand = vec![
+                c("festival"),
+                c("smithy"),
+                c("copper"),
+                c("copper"),
+                c("estate"),
+            ];
+            me.deck = vec![c("gold"), c("silver"), c("copper"), c("estate"), c("duchy")];
+            Game::from_state_for_tests(&s, st)
+        };
+        g3.reply(p, Reply::Play(c("festival"))).unwrap();
+        g3.undo(p).unwrap();
+        assert_eq!(g3.digest(), start);
+        assert_eq!(g3.state().players[p.idx()].hand.len(), 5);
+        assert_eq!(g3.state().turn.phase, Phase::Action);
+    }
+
+    #[test]
+    fn an_attack_answered_by_another_player_cannot_be_taken_back() {
+        use crate::state::State;
+        let s = setup(&KINGDOM);
+        let mut st: State = Game::new(&s, 2).unwrap().state().clone();
+        let p = st.current;
+        let other = PlayerId(1 - p.0);
+        st.players[p.idx()].hand = vec![
+            c("militia"),
+            c("copper"),
+            c("copper"),
+            c("copper"),
+            c("estate"),
+        ];
+        st.players[other.idx()].hand = vec![
+            c("copper"),
+            c("copper"),
+            c("copper"),
+            c("estate"),
+            c("estate"),
+        ];
+        let mut g = Game::from_state_for_tests(&s, st);
+        g.reply(p, Reply::Play(c("militia"))).unwrap();
+        // The other player must now discard: it is not the attacker's decision.
+        assert_eq!(g.pending().unwrap().player, other);
+        assert_eq!(g.undo(p), Err(UndoRefused::NotYourDecision));
+        g.reply(other, Reply::Cards(vec![c("estate"), c("estate")]))
+            .unwrap();
+        assert_eq!(g.undo(p), Err(UndoRefused::NotYourMove));
+    }
+
+    /// Over whole games of random bots on random kingdoms: wherever a move may be taken
+    /// back, taking it back gives exactly the state, decision and events before it, and
+    /// making it again gives exactly the state after it.
+    #[test]
+    fn taking_back_and_redoing_any_allowed_move_changes_nothing() {
+        let mut undone = 0;
+        for seed in 0..60u64 {
+            let s = Setup {
+                players: 2 + (seed % 3) as u8,
+                kingdom: Kingdom::RandomFrom(crate::setup::CardPool::Both),
+                edition: if seed % 2 == 0 {
+                    Edition::Second
+                } else {
+                    Edition::First
+                },
+            };
+            let mut g = Game::new(&s, seed).unwrap();
+            let mut agents: Vec<_> = (0..s.players)
+                .map(|i| crate::bots::by_name("random", seed * 10 + i as u64).unwrap())
+                .collect();
+            while let Some(req) = g.pending().cloned() {
+                let before = (g.digest(), g.decision_number(), g.events().len());
+                let obs = crate::view::Observation::new(g.state(), req.player);
+                let r = agents[req.player.idx()].decide(&obs, &req);
+                g.reply(req.player, r.clone()).unwrap();
+                let after = (g.digest(), g.decision_number(), g.events().to_vec());
+                if g.can_undo(req.player).is_ok() {
+                    g.undo(req.player).unwrap();
+                    assert_eq!((g.digest(), g.decision_number(), g.events().len()), before);
+                    assert_eq!(g.pending(), Some(&req));
+                    g.reply(req.player, r).unwrap();
+                    assert_eq!(
+                        (g.digest(), g.decision_number(), g.events().to_vec()),
+                        after
+                    );
+                    undone += 1;
+                }
+                if g.replies().len() > 3000 {
+                    break;
+                }
+            }
+        }
+        assert!(undone > 500, "only {undone} moves could be taken back");
+    }
+}
