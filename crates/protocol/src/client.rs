@@ -90,6 +90,21 @@ pub enum ClientMessage {
         decision: u64,
         reply: Reply,
     },
+    /// Takes back your own last move: allowed within your turn while your decision is
+    /// pending and the move revealed nothing (no card drawn, revealed, looked at or
+    /// shuffled since). Refused at once with `undo_refused` otherwise. With no other
+    /// human connected it is done at once; else every other connected player is asked
+    /// (`undo_requested`) and all must accept. `undo_result` tells everyone how it ended.
+    Undo {
+        #[schemars(range(min = 1))]
+        id: u64,
+    },
+    /// Accepts or refuses the pending `undo_requested` of another player.
+    UndoAnswer {
+        #[schemars(range(min = 1))]
+        id: u64,
+        accept: bool,
+    },
 }
 
 impl ClientMessage {
@@ -105,7 +120,9 @@ impl ClientMessage {
             | ClientMessage::Spectate { id, .. }
             | ClientMessage::Leave { id }
             | ClientMessage::Start { id }
-            | ClientMessage::Reply { id, .. } => Some(*id),
+            | ClientMessage::Reply { id, .. }
+            | ClientMessage::Undo { id }
+            | ClientMessage::UndoAnswer { id, .. } => Some(*id),
         }
     }
 }

@@ -66,6 +66,9 @@ pub enum ErrorCode {
     PileRequired,
     /// `order_cards` needs exactly the offered cards, in some order.
     NotAPermutation,
+    /// `undo` is not possible now (the message says why), or `undo_answer` with no
+    /// request to answer.
+    UndoRefused,
     /// Too many frames too fast (then close 1008).
     RateLimited,
     /// A frame above the size limit (then close 1009).

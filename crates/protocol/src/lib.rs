@@ -29,7 +29,7 @@ pub use error::{CloseCode, ErrorCode};
 pub use server::{
     DecisionRequest, GameEvent, GameResult, GameSetup, GameView, Limits, NumberedReply, Occupant,
     PileView, Prompt, RoomStatus, RoomSummary, ScoreLine, SeatDeck, SeatInfo, SeatView,
-    ServerMessage,
+    ServerMessage, UndoOutcome,
 };
 
 /// The protocol version this crate describes.

@@ -67,6 +67,35 @@ pub enum ServerMessage {
     Decision(DecisionRequest),
     /// The game is over: scores, every player's cards, and how to replay it.
     GameOver(GameResult),
+    /// `seat` asks to take back their last move; every other connected player is asked
+    /// to answer with `undo_answer` within `seconds` (silence refuses). Sent to everyone
+    /// in the room.
+    UndoRequested { seat: u8, seconds: u32 },
+    /// How an undo ended, sent to everyone in the room. When `outcome` is `done`, a
+    /// `snapshot` follows (the game as it was before the move: event numbers go back to
+    /// its `next_event`), then the pending `decision` to its seat.
+    UndoResult {
+        seat: u8,
+        outcome: UndoOutcome,
+        /// Who refused, for `refused`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<u8>,
+    },
+}
+
+/// How an undo request ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UndoOutcome {
+    /// The move was taken back.
+    Done,
+    /// A player refused (`by`).
+    Refused,
+    /// Not everyone answered in time.
+    Expired,
+    /// The asking player moved on (answered their decision) or the move can no longer be
+    /// taken back.
+    Cancelled,
 }
 
 /// The limits of this connection, so a client can stay within them.

@@ -37,6 +37,8 @@ fn messages() -> Vec<Value> {
         json!({"type": "spectate", "id": 1, "room": "r"}),
         json!({"type": "leave", "id": 1}),
         json!({"type": "start", "id": 1}),
+        json!({"type": "undo", "id": 1}),
+        json!({"type": "undo_answer", "id": 1, "accept": false}),
     ]
     .into_iter()
     .chain(replies().into_iter().map(|r| json!({"type": "reply", "id": 1, "decision": 2, "reply": r})))

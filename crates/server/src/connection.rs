@@ -341,6 +341,10 @@ impl Connection {
                 self.command_room(id, Command::Reply { decision, reply })
                     .await
             }
+            ClientMessage::Undo { .. } => self.command_room(id, Command::Undo).await,
+            ClientMessage::UndoAnswer { accept, .. } => {
+                self.command_room(id, Command::UndoAnswer { accept }).await
+            }
         }
     }
 

@@ -508,6 +508,14 @@ impl RoomLog for SqliteLog {
         })
     }
 
+    fn replies_taken_back(&self, room: &str, keep: u64, digest: u64) -> Commit {
+        self.submit(Write::TruncateReplies {
+            room_id: room.to_string(),
+            keep,
+            hash: digest_text(digest),
+        })
+    }
+
     fn game_finished(&self, room: &str, scores: &[Score]) -> Commit {
         self.submit(Write::FinishGame {
             room_id: room.to_string(),

@@ -30,6 +30,14 @@ pub enum Topic {
     Decision { now: Instant },
     /// The result, only once the game is over.
     GameOver,
+    /// A player asks to take back their last move (public).
+    UndoRequested { seat: u8, seconds: u32 },
+    /// How an undo request ended (public).
+    UndoResult {
+        seat: u8,
+        outcome: wire::UndoOutcome,
+        by: Option<u8>,
+    },
 }
 
 /// The frame `viewer` gets about `topic`, or None when there is nothing for them.
@@ -81,6 +89,12 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
                 return None;
             }
             Some(ServerMessage::GameOver(result(room, game)))
+        }
+        Topic::UndoRequested { seat, seconds } => {
+            Some(ServerMessage::UndoRequested { seat, seconds })
+        }
+        Topic::UndoResult { seat, outcome, by } => {
+            Some(ServerMessage::UndoResult { seat, outcome, by })
         }
     }
 }

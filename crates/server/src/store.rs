@@ -128,6 +128,9 @@ pub trait RoomLog: Send + Sync + 'static {
         digest: u64,
         command: Option<u64>,
     ) -> Commit;
+    /// Replies from number `keep` on were taken back (an undo); `digest` is the state
+    /// digest after the ones kept.
+    fn replies_taken_back(&self, room: &str, keep: u64, digest: u64) -> Commit;
     /// The game ended with these scores.
     fn game_finished(&self, room: &str, scores: &[Score]) -> Commit;
     /// The game ended without a result: no player was connected for too long.

@@ -28,6 +28,9 @@ use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+/// The most replies one undo may delete: an undo takes back moves of one turn.
+const MAX_TAKEN_BACK: usize = 100;
+
 /// The file name inside the data directory.
 pub const DB_FILE: &str = "dominion.sqlite3";
 
@@ -225,6 +228,14 @@ pub enum Write {
     },
     /// Ends a game without a result and marks the room abandoned.
     AbandonGame { room_id: String, now: i64 },
+    /// Takes back the last replies of a game (an undo): keeps replies `0..keep`, deletes
+    /// the rest, and records `hash`, the state digest after reply `keep - 1` (or before
+    /// any). Refuses to delete anything of a finished game, or more than 100 replies.
+    TruncateReplies {
+        room_id: String,
+        keep: u64,
+        hash: String,
+    },
     /// Re-encodes a whole game record in another format, atomically: its setup, every
     /// reply (`replies[i]` replaces reply `i`; the count must match the log), its scores
     /// if it has some. The server does this when it reopens a game stored in an older
@@ -248,6 +259,7 @@ impl Write {
             | Write::AppendReply { room_id, .. }
             | Write::FinishGame { room_id, .. }
             | Write::AbandonGame { room_id, .. }
+            | Write::TruncateReplies { room_id, .. }
             | Write::RewriteRecord { room_id, .. } => room_id,
         }
     }
@@ -797,6 +809,29 @@ fn apply(tx: &Transaction, w: &Write) -> Result<()> {
             }
             tx.prepare_cached("UPDATE rooms SET status = 'abandoned' WHERE id = ?1")?
                 .execute(params![room_id])?;
+        }
+        Write::TruncateReplies {
+            room_id,
+            keep,
+            hash,
+        } => {
+            let n = tx
+                .prepare_cached(
+                    "UPDATE games SET last_hash = ?2 WHERE room_id = ?1 AND finished_at IS NULL",
+                )?
+                .execute(params![room_id, hash])?;
+            if n == 0 {
+                return Err(StoreError::NoGame(room_id.clone()));
+            }
+            let deleted = tx
+                .prepare_cached("DELETE FROM replies WHERE room_id = ?1 AND seq >= ?2")?
+                .execute(params![room_id, *keep as i64])?;
+            if deleted == 0 || deleted > MAX_TAKEN_BACK {
+                return Err(StoreError::Rewrite {
+                    room: room_id.clone(),
+                    reason: format!("taking back {deleted} replies after {keep}"),
+                });
+            }
         }
         Write::RewriteRecord {
             room_id,

@@ -17,6 +17,7 @@
 //! against `--max-rooms` and is not reopened after a restart.
 
 pub mod state;
+mod undo;
 
 use crate::config::Config;
 use crate::inbound::{self, FALLBACK_BOT, RoomPlan};
@@ -77,6 +78,8 @@ pub enum Command {
     Start,
     Leave,
     Reply { decision: u64, reply: wire::Reply },
+    Undo,
+    UndoAnswer { accept: bool },
 }
 
 /// How a connection takes part in a room.
@@ -216,6 +219,8 @@ fn launch(
         unattended_since: Some(now),
         closing: false,
         finished_at: None,
+        undo: None,
+        undo_floor: None,
     };
     if room.state.status == wire::RoomStatus::Finished {
         // Reopened so that players who missed the end can still `resume` and see it; the
@@ -290,6 +295,11 @@ struct Room {
     /// The room ends after this message (its game was abandoned).
     closing: bool,
     finished_at: Option<Instant>,
+    /// An undo waiting for the other players' consent.
+    undo: Option<undo::UndoRequest>,
+    /// The fewest events an undo has left in this room's life: a client that resumes
+    /// from a later event may hold events that were taken back, so it gets a snapshot.
+    undo_floor: Option<u64>,
 }
 
 /// Who answers a seat's decisions now.
@@ -359,6 +369,10 @@ impl Room {
                                 self.metrics.replies_rejected.inc();
                             }
                             r
+                        }
+                        Command::Undo => self.undo_command(conn.id, cmd).await,
+                        Command::UndoAnswer { accept } => {
+                            self.undo_answer(conn.id, cmd, accept).await
                         }
                     }
                 };
@@ -485,8 +499,14 @@ impl Room {
         if let Some(game) = &self.state.game {
             let total = game.events().len() as u64;
             let from = last_event.map(|n| n.saturating_add(1));
+            // Events from `f` on are the ones the client missed, unless a move was taken
+            // back since it may have received them (see `undo_floor`).
             let catch_up = match from {
-                Some(f) if f <= total && total - f <= self.config.resume_gap => {
+                Some(f)
+                    if f <= total
+                        && total - f <= self.config.resume_gap
+                        && self.undo_floor.is_none_or(|floor| f <= floor) =>
+                {
                     Topic::EventsFrom(f)
                 }
                 _ => Topic::Snapshot,
@@ -745,6 +765,8 @@ impl Room {
             }
         }
         let digest = game.digest();
+        // The asking player moved on: their undo request no longer stands.
+        self.end_undo(wire::UndoOutcome::Cancelled, None);
         let committed =
             self.log
                 .reply_accepted(&self.state.id, index, player, &reply, digest, command);
@@ -845,6 +867,9 @@ impl Room {
                 if let Some(since) = self.unattended_since {
                     at(since + self.config.abandon_after);
                 }
+                if let Some(u) = &self.undo {
+                    at(u.deadline);
+                }
                 let pending = self.state.game.as_ref().and_then(|g| g.pending());
                 if let (Some(req), Some((_, since))) = (pending, self.announced) {
                     if self.controller(req.player.idx()) == Controller::Bot {
@@ -892,6 +917,7 @@ impl Room {
                     self.abandon().await;
                     return;
                 }
+                self.expire_undo(now);
                 self.take_over_abandoned(now);
                 self.answer_for_absent(now).await;
             }

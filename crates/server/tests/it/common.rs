@@ -232,6 +232,11 @@ impl Client {
         }
     }
 
+    /// Puts a frame back, to be the next one [`Client::recv`] returns.
+    pub fn backlog_push(&mut self, v: Value) {
+        self.backlog.push_front(v);
+    }
+
     /// Reads until the direct answer to command `id` (a result, ack, pong or error);
     /// frames before it are kept for the next [`Client::recv`].
     pub async fn answer(&mut self, id: u64) -> Value {

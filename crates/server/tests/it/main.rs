@@ -19,4 +19,5 @@ mod reconnect;
 mod secrets;
 mod shutdown;
 mod takeover;
+mod undo;
 mod upgrade;
