@@ -7,7 +7,7 @@ import { infoDialog } from './cardview.js';
 import { confirm, secondsLeft } from './decision.js';
 import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
-import { answer, retryNow, startSession, takeBack } from './session.js';
+import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { busy, state, subscribe, update } from './store.js';
 import { tableView } from './table.js';
 
@@ -141,6 +141,9 @@ function onKey(/** @type {KeyboardEvent} */ e) {
   } else if (key === 'e' && (p.kind === 'action_phase' || p.kind === 'buy_phase')) {
     e.preventDefault();
     answer({ type: 'end_phase' });
+  } else if (key === 'u' && d.seat === state.seat && !state.undo) {
+    e.preventDefault();
+    requestUndo();
   } else if (e.key === 'Enter' && target === document.body) {
     e.preventDefault();
     confirm();
@@ -176,6 +179,7 @@ async function boot() {
     notice: null,
     info: null,
     hover: null,
+    undo: null,
   });
   subscribe(render);
   document.addEventListener('keydown', onKey);
@@ -199,7 +203,7 @@ async function boot() {
     }));
   // Countdowns (reconnect, decision deadline) tick once a second.
   setInterval(() => {
-    if (state.conn === 'down' || secondsLeft() != null) update();
+    if (state.conn === 'down' || secondsLeft() != null || state.undo) update();
   }, 1000);
 }
 

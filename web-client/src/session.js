@@ -4,6 +4,7 @@
 import { Connection } from './connection.js';
 import { setCurrentCosts, setEdition } from './cards.js';
 import { t } from './i18n/index.js';
+import { seatName } from './names.js';
 import { busy, state, update } from './store.js';
 
 /** @typedef {import('./types.js').ServerMessage} ServerMessage */
@@ -165,6 +166,7 @@ function resetRoom() {
     s.selected = [];
     s.order = [];
     s.answered = null;
+    s.undo = null;
   });
   setEdition(state.create.edition);
   setCurrentCosts(null);
@@ -188,7 +190,7 @@ export async function refreshRooms() {
 /** @param {ServerMessage & {type: 'error'}} err */
 function showError(err) {
   const key = `err.${err.code}`;
-  const localized = t(key);
+  const localized = t(key, { message: err.message });
   update((s) => {
     s.notice = localized !== key ? localized : t('err.refused', { message: err.message });
   });
@@ -308,6 +310,24 @@ export async function answer(reply) {
   });
 }
 
+/** Asks to take back this seat's last move. */
+export async function requestUndo() {
+  await command({ type: 'undo' });
+}
+
+/** Answers another player's request to take back their move. @param {boolean} accept */
+export async function answerUndo(accept) {
+  update((s) => {
+    if (s.undo) s.undo.answered = true;
+  });
+  const ok = await command({ type: 'undo_answer', accept });
+  if (!ok) {
+    update((s) => {
+      if (s.undo) s.undo.answered = false;
+    });
+  }
+}
+
 /** @param {ServerMessage} msg */
 function onMessage(msg) {
   switch (msg.type) {
@@ -324,6 +344,10 @@ function onMessage(msg) {
       break;
     case 'snapshot':
       update((s) => {
+        // A snapshot numbering events below what this page has means moves were taken
+        // back: their events are gone from the game, so from the log too.
+        const gone = s.nextEvent - msg.next_event;
+        if (gone > 0) s.events = s.events.slice(0, Math.max(0, s.events.length - gone));
         setView(s, msg.view);
         s.nextEvent = msg.next_event;
       });
@@ -362,6 +386,23 @@ function onMessage(msg) {
       update((s) => {
         s.result = msg;
         s.decision = null;
+      });
+      break;
+    case 'undo_requested':
+      update((s) => {
+        s.undo = { seat: msg.seat, until: Date.now() + msg.seconds * 1000, answered: false };
+      });
+      break;
+    case 'undo_result':
+      update((s) => {
+        s.undo = null;
+        const name = seatName(s, msg.seat);
+        if (msg.outcome === 'done') {
+          s.notice = msg.seat === s.seat ? t('undo.done_self') : t('undo.done_other', { name });
+        } else if (msg.seat === s.seat || msg.by === s.seat) {
+          const by = msg.by != null ? seatName(s, msg.by) : '';
+          s.notice = t(`undo.${msg.outcome}`, { name: by });
+        }
       });
       break;
     case 'error':

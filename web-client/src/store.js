@@ -52,6 +52,8 @@
  * @property {string | null} notice         a message for the person (errors), cleared on the next action
  * @property {string | null} info           the card whose details are shown in the dialog
  * @property {string | null} hover          the card under the pointer or focus
+ * @property {{seat: number, until: number, answered: boolean} | null} undo
+ *   an open request to take back a move (this seat's or another's), until when (ms)
  */
 
 /** @type {Set<() => void>} */

@@ -10,6 +10,7 @@ import { logLines } from './log.js';
 import { botLabel, seatName } from './names.js';
 import { answer, leaveRoom, startGame } from './session.js';
 import { busy, state } from './store.js';
+import { undoBar } from './undo.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
 
@@ -387,6 +388,7 @@ export function tableView() {
         supply(v),
         playArea(v),
         state.spectating ? null : hand(v),
+        undoBar(),
         decisionPanel(),
       ),
       h('div', { class: 'table-side' }, players(v), hoverPanel(), trash(v), logPanel()),

@@ -54,7 +54,9 @@
  *   | {type: 'spectate', id: number, room: string}
  *   | {type: 'leave', id: number}
  *   | {type: 'start', id: number}
- *   | {type: 'reply', id: number, decision: number, reply: Reply}} ClientMessage
+ *   | {type: 'reply', id: number, decision: number, reply: Reply}
+ *   | {type: 'undo', id: number}
+ *   | {type: 'undo_answer', id: number, accept: boolean}} ClientMessage
  */
 
 /**
@@ -172,7 +174,9 @@
  *   | {type: 'snapshot', next_event: number, view: GameView}
  *   | {type: 'events', first: number, events: GameEvent[], view: GameView}
  *   | ({type: 'decision'} & DecisionRequest)
- *   | ({type: 'game_over'} & GameResult)} ServerMessage
+ *   | ({type: 'game_over'} & GameResult)
+ *   | {type: 'undo_requested', seat: number, seconds: number}
+ *   | {type: 'undo_result', seat: number, outcome: 'done' | 'refused' | 'expired' | 'cancelled', by?: number}} ServerMessage
  */
 
 export {};

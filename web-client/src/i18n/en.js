@@ -329,4 +329,17 @@ export default {
   'err.invalid_name': 'Choose a name of 1 to 32 characters.',
   'err.seats_not_filled': 'Not every seat is taken yet.',
   'err.network': 'The server cannot be reached.',
+
+  'undo.button': 'Undo',
+  'undo.hint': 'Take back your last move (U), if it revealed nothing',
+  'undo.asks': '{name} asks to take back their last move ({s} s).',
+  'undo.accept': 'Allow',
+  'undo.refuse': 'Refuse',
+  'undo.answered': 'Answered — waiting for the others.',
+  'undo.waiting': 'Asking the other players to let you take back your move…',
+  'undo.done_self': 'Your last move was taken back.',
+  'undo.done_other': '{name} took back their last move.',
+  'undo.refused': '{name} refused to let the move be taken back.',
+  'undo.expired': 'Nobody answered in time: the move stands.',
+  'undo.cancelled': 'The request to take back the move ended: the game moved on.',
 };

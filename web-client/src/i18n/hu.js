@@ -328,4 +328,17 @@ export default {
   'err.invalid_name': 'A név 1–32 karakter legyen.',
   'err.seats_not_filled': 'Még nem foglalt minden hely.',
   'err.network': 'A szerver nem érhető el.',
+
+  'undo.button': 'Visszavonás',
+  'undo.hint': 'Az utolsó lépésed visszavonása (U), ha nem fedett fel semmit',
+  'undo.asks': '{name} vissza szeretné vonni az utolsó lépését ({s} mp).',
+  'undo.accept': 'Engedem',
+  'undo.refuse': 'Elutasítom',
+  'undo.answered': 'Válaszoltál — a többiekre várunk.',
+  'undo.waiting': 'A többi játékos engedélyét kérjük a lépésed visszavonásához…',
+  'undo.done_self': 'Az utolsó lépésed visszavonva.',
+  'undo.done_other': '{name} visszavonta az utolsó lépését.',
+  'undo.refused': '{name} nem engedte visszavonni a lépést.',
+  'undo.expired': 'Senki sem válaszolt időben: a lépés marad.',
+  'undo.cancelled': 'A visszavonási kérés lezárult: a játék továbbhaladt.',
 };

@@ -327,4 +327,17 @@ export default {
   'err.invalid_name': 'Välj ett namn på 1 till 32 tecken.',
   'err.seats_not_filled': 'Alla platser är inte tagna än.',
   'err.network': 'Servern går inte att nå.',
+
+  'undo.button': 'Ångra',
+  'undo.hint': 'Ta tillbaka ditt senaste drag (U), om det inte avslöjade något',
+  'undo.asks': '{name} vill ta tillbaka sitt senaste drag ({s} s).',
+  'undo.accept': 'Tillåt',
+  'undo.refuse': 'Neka',
+  'undo.answered': 'Besvarat — väntar på de andra.',
+  'undo.waiting': 'Frågar de andra spelarna om du får ta tillbaka ditt drag…',
+  'undo.done_self': 'Ditt senaste drag togs tillbaka.',
+  'undo.done_other': '{name} tog tillbaka sitt senaste drag.',
+  'undo.refused': '{name} nekade att draget tas tillbaka.',
+  'undo.expired': 'Ingen svarade i tid: draget står kvar.',
+  'undo.cancelled': 'Begäran om att ta tillbaka draget avslutades: spelet gick vidare.',
 };
