@@ -59,3 +59,17 @@ async fn the_healthcheck_subcommand_answers_for_a_live_server_only() {
     assert!(!down.status.success());
     assert!(String::from_utf8_lossy(&down.stderr).contains("cannot reach"));
 }
+
+/// `--version` names the binary and the crate's version, as `/healthz` does.
+#[test]
+fn version_is_the_crates() {
+    let out = Command::new(env!("CARGO_BIN_EXE_dominion-server"))
+        .arg("--version")
+        .output()
+        .expect("binary runs");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("dominion-server {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}

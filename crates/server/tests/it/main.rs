@@ -2,6 +2,7 @@
 //! clients that speak raw JSON as any third-party client would.
 
 mod abuse;
+mod backup;
 mod catalogue;
 mod common;
 mod crash;
