@@ -1,7 +1,10 @@
 //! The self-hosting files against the project, statically (no Docker engine runs in CI):
 //! scripts/check_deploy.py validates docker-compose.yml against the Compose
 //! Specification's schema and the Dockerfile's build steps against the workspace and this
-//! binary's --help. And the image's healthcheck command works against a live server.
+//! binary's --help, and holds the compose file to its promises (loopback publishing,
+//! rebuild on `up`, log rotation, a stop grace above the server's, the monitoring
+//! profile). And the image's healthcheck command works against a live server. The
+//! files in deploy/ run for real in `proxy.rs`.
 
 use std::path::PathBuf;
 use std::process::Command;
