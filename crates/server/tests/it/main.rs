@@ -14,6 +14,7 @@ mod invalid;
 mod limits;
 mod logs;
 mod process;
+mod proxy;
 mod python_bot;
 mod reactions;
 mod reconnect;
