@@ -122,6 +122,12 @@ pub fn explain(error: &StoreError, data_dir: &Path) -> Option<String> {
             "  the server runs as root, so permissions are not the cause: check the mount \
              and the disk\n",
         );
+    } else if !data_dir.exists() {
+        let dir = data_dir.display();
+        out.push_str(&format!(
+            "  fix: create it for the server's user, as root: mkdir -p {dir} && \
+             chown {uid}:{gid} {dir}\n"
+        ));
     } else if foreign {
         out.push_str(&format!(
             "  fix: give it to the server's user, as root: chown -R {uid}:{gid} {shown}\n"
