@@ -17,7 +17,10 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     && install -D target/release/dominion-server /out/dominion-server
 
 FROM debian:bookworm-slim AS runtime
-RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home dominion \
+# uid and gid 10001 both (`useradd --user-group` would pick a system gid such as 999),
+# so `chown -R 10001:10001` in the README and the server's messages is the whole fix.
+RUN groupadd --system --gid 10001 dominion \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /data --no-create-home dominion \
     && mkdir -p /data && chown dominion:dominion /data
 COPY --from=build /out/dominion-server /usr/local/bin/dominion-server
 USER dominion

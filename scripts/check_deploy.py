@@ -119,6 +119,12 @@ def main() -> int:
     check(m is not None and (int(m[1]), int(m[2])) >= (wmaj, wmin),
           f"Dockerfile: builder Rust {rust_from!r} >= rust-version {want}")
     check(any("slim" in f for f in froms[1:]), "Dockerfile: slim runtime image")
+    # The README and the data-dir message say `chown -R 10001:10001`: the image's user
+    # must have that uid and gid.
+    setup = " ".join(runs)
+    check(re.search(r"groupadd\b[^&]*--gid 10001\b", setup) is not None
+          and re.search(r"useradd\b[^&]*--uid 10001\b[^&]*--gid 10001\b", setup) is not None,
+          "Dockerfile: the server's user has uid and gid 10001")
     users = [a for i, a in instr if i == "USER"]
     check(bool(users) and users[-1] not in ("root", "0"), "Dockerfile: runs as a non-root user")
     exposes = [a for i, a in instr if i == "EXPOSE"]
