@@ -8,8 +8,14 @@
   binary from the path cargo writes it to, runs as a non-root user, keeps data in a
   volume, exposes the port the compose file publishes and the server listens on, and
   its healthcheck is a command the binary has.
+- The Dockerfile strips the binary (no debug info, no symbols) and needs no Node.js
+  stage; .dockerignore keeps target/ out of the build context.
+- The compose file publishes on 127.0.0.1 only, rebuilds on `up` (pull_policy: build),
+  rotates logs (json-file max-size/max-file), gives the server longer to stop than
+  its shutdown grace plus the 1 s backstop, and has a `monitoring` profile running
+  Prometheus with deploy/prometheus.yml, whose target is the server's service and port.
 - With --binary PATH, the built server's --help must list the settings the Dockerfile
-  and compose file set, and the `healthcheck` subcommand.
+  and compose file set, and the `healthcheck` and `backup` subcommands.
 
 Exit 0 with "deploy checks: N passed, 0 failed", else print each failure and exit 1.
 """
@@ -64,6 +70,18 @@ def server_package() -> tuple[str, str]:
     return package, "dominion-server" if "dominion-server" in bins else bins[0]
 
 
+def duration_seconds(text: str) -> float | None:
+    """Compose's (Go) durations and the server's: 10s, 1m30s, 500ms, 1h, or a number."""
+    text = str(text).strip()
+    if re.fullmatch(r"\d+(\.\d+)?", text):
+        return float(text)
+    units = {"h": 3600, "m": 60, "s": 1, "ms": 0.001, "us": 1e-6}
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ms|us|h|m|s)", text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        return None
+    return sum(float(n) * units[u] for n, u in parts)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--schema", default=str(ROOT / "scripts/schemas/compose-spec.json"))
@@ -101,6 +119,12 @@ def main() -> int:
     check(m is not None and (int(m[1]), int(m[2])) >= (wmaj, wmin),
           f"Dockerfile: builder Rust {rust_from!r} >= rust-version {want}")
     check(any("slim" in f for f in froms[1:]), "Dockerfile: slim runtime image")
+    # The README and the data-dir message say `chown -R 10001:10001`: the image's user
+    # must have that uid and gid.
+    setup = " ".join(runs)
+    check(re.search(r"groupadd\b[^&]*--gid 10001\b", setup) is not None
+          and re.search(r"useradd\b[^&]*--uid 10001\b[^&]*--gid 10001\b", setup) is not None,
+          "Dockerfile: the server's user has uid and gid 10001")
     users = [a for i, a in instr if i == "USER"]
     check(bool(users) and users[-1] not in ("root", "0"), "Dockerfile: runs as a non-root user")
     exposes = [a for i, a in instr if i == "EXPOSE"]
@@ -118,12 +142,77 @@ def main() -> int:
     entry = next((a for i, a in instr if i == "ENTRYPOINT"), "")
     check(binary in entry, "Dockerfile: ENTRYPOINT runs the server")
 
+    # The image carries no debug info or symbols (41 MB of line tables otherwise).
+    check(re.search(r"profile\.release\.strip=(true|\"symbols\"|'symbols')", build_cmd) is not None
+          or re.search(r"\bstrip\b", " ".join(runs)) is not None,
+          "Dockerfile: the binary is stripped")
+    check("profile.release.debug=false" in build_cmd,
+          "Dockerfile: the build emits no debug info (it would be stripped anyway)")
+    check(not any(re.match(r"(--\S+\s+)*node[:@\s]", f) for f in froms),
+          "Dockerfile: no Node.js stage (the client has no build step)")
+    check(re.search(r"DOMINION_WAIT_FOR_DATA_DIR=(true|1)\b", env) is not None,
+          "Dockerfile: the image waits for an unwritable data dir instead of exiting")
+    ignore = (ROOT / ".dockerignore")
+    ignored = ignore.read_text().split() if ignore.exists() else []
+    check("target" in ignored or "/target" in ignored,
+          ".dockerignore: target/ stays out of the build context")
+
     # --- compose file against the Dockerfile
-    svc = next(iter(compose.get("services", {}).values()), {})
+    services = compose.get("services", {}) or {}
+    svc = services.get("dominion") or next(
+        (s for s in services.values() if s.get("build") is not None), {})
     check(svc.get("build") in (".", {"context": "."}), "compose: builds the root Dockerfile")
+    check(svc.get("pull_policy") == "build",
+          "compose: pull_policy: build, so `git pull && docker compose up -d` runs the new code")
     ports = [str(p) for p in svc.get("ports", [])]
     check(any(p.split(":")[-1].split("/")[0] == port for p in ports),
           f"compose: publishes container port {port}")
+    check(bool(ports) and all(p.startswith("127.0.0.1:") for p in ports),
+          "compose: publishes on 127.0.0.1 only (a TLS proxy goes in front)")
+    logging = svc.get("logging") or {}
+    opts = logging.get("options") or {}
+    check(logging.get("driver") == "json-file" and "max-size" in opts and "max-file" in opts,
+          "compose: json-file logs rotated (max-size, max-file)")
+    check(str(svc.get("restart", "")) in ("unless-stopped", "always"),
+          "compose: the server is restarted after a crash or reboot")
+    cenv_all = svc.get("environment", {}) or {}
+    grace_text = cenv_all.get("DOMINION_SHUTDOWN_GRACE")
+    if grace_text is None:
+        m = re.search(r'DOMINION_SHUTDOWN_GRACE", default_value = "([^"]+)"',
+                      (ROOT / "crates/server/src/config.rs").read_text())
+        grace_text = m[1] if m else None
+    grace = duration_seconds(grace_text) if grace_text is not None else None
+    stop = duration_seconds(svc.get("stop_grace_period", "10s"))
+    # main.rs exits by itself at most 1 s after the grace (its backstop).
+    check(grace is not None and stop is not None and stop > grace + 1,
+          f"compose: stop_grace_period ({svc.get('stop_grace_period')}) exceeds the "
+          f"shutdown grace ({grace_text}) + 1 s backstop")
+
+    # --- the monitoring profile: Prometheus with deploy/prometheus.yml
+    prom = next((s for s in services.values() if "monitoring" in (s.get("profiles") or [])), None)
+    check(prom is not None, "compose: a `monitoring` profile service")
+    prom = prom or {}
+    check(str(prom.get("image", "")).startswith("prom/prometheus:"),
+          "compose: the monitoring service runs Prometheus")
+    prom_mounts = [str(v) for v in prom.get("volumes", [])]
+    config_mount = next((v for v in prom_mounts if v.split(":")[0] == "./deploy/prometheus.yml"), "")
+    check(bool(config_mount) and (ROOT / "deploy/prometheus.yml").exists(),
+          "compose: deploy/prometheus.yml is mounted into Prometheus")
+    target_path = config_mount.split(":")[1] if config_mount.count(":") >= 1 else ""
+    command = " ".join(map(str, prom.get("command") or []))
+    check(bool(target_path) and f"--config.file={target_path}" in command,
+          "compose: Prometheus reads the mounted config")
+    check(all(str(p).startswith("127.0.0.1:") for p in prom.get("ports", [])),
+          "compose: Prometheus is published on 127.0.0.1 only")
+    if (ROOT / "deploy/prometheus.yml").exists():
+        pconf = yaml.safe_load((ROOT / "deploy/prometheus.yml").read_text())
+        targets = [t for job in pconf.get("scrape_configs", [])
+                   for sc in job.get("static_configs", []) for t in sc.get("targets", [])]
+        name = next((k for k, v in services.items() if v is svc), "dominion")
+        check(f"{name}:{port}" in targets,
+              f"deploy/prometheus.yml scrapes the compose service {name}:{port}")
+        paths = {job.get("metrics_path", "/metrics") for job in pconf.get("scrape_configs", [])}
+        check(paths == {"/metrics"}, "deploy/prometheus.yml scrapes /metrics")
     mounts = [str(v) for v in svc.get("volumes", [])]
     named = compose.get("volumes", {}) or {}
     check(any(v.split(":")[0] in named and data and v.split(":")[1] == data[1] for v in mounts),
@@ -139,8 +228,12 @@ def main() -> int:
         for setting in ("DOMINION_ADDR", "DOMINION_DATA_DIR"):
             check(setting in text, f"binary: --help documents {setting}")
         check("healthcheck" in text, "binary: --help lists the healthcheck subcommand")
-        for name in re.findall(r"#\s*(DOMINION_[A-Z_]+):", (ROOT / "docker-compose.yml").read_text()):
-            check(name in text, f"binary: --help documents {name} (named in docker-compose.yml)")
+        check("backup" in text, "binary: --help lists the backup subcommand")
+        compose_text = (ROOT / "docker-compose.yml").read_text()
+        named = set(re.findall(r"(DOMINION_[A-Z_]+)", compose_text))
+        named |= set(re.findall(r"(DOMINION_[A-Z_]+)=", env))
+        for name in sorted(named):
+            check(name in text, f"binary: --help documents {name} (set in the Dockerfile or compose file)")
 
     for f in failures:
         print(f"FAIL {f}")

@@ -19,9 +19,19 @@ pub struct Config {
     #[arg(long, env = "DOMINION_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
 
-    /// Directory where the server keeps its data (created if missing).
-    #[arg(long, env = "DOMINION_DATA_DIR", default_value = "data")]
+    /// Directory where the server keeps its data (created if missing). `backup` reads
+    /// the database from here too.
+    #[arg(long, env = "DOMINION_DATA_DIR", default_value = "data", global = true)]
     pub data_dir: PathBuf,
+
+    /// When the data directory or database cannot be written, stay up and check again
+    /// (every 10 s, then less often, at most every 60 s), answering HTTP requests with
+    /// 503 and the reason meanwhile, and start once it is fixed; without it the server
+    /// exits at once with status 78. The Docker image sets it, so a volume with the
+    /// wrong owner does not make the container restart over and over.
+    #[arg(long, env = "DOMINION_WAIT_FOR_DATA_DIR",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub wait_for_data_dir: bool,
 
     /// Log filter, in `RUST_LOG` syntax (e.g. `info`, `dominion_server=debug`).
     #[arg(long, env = "DOMINION_LOG", default_value = "info")]
@@ -164,6 +174,17 @@ pub enum Command {
     /// Check that a server answers `GET /healthz` at `--addr` (0.0.0.0 means this host)
     /// and exit 0 if it does, 1 if not: the Docker image's healthcheck.
     Healthcheck,
+    /// Copy the database in `--data-dir` to FILE, consistently, while the server runs
+    /// (SQLite's online backup), check the copy's integrity and say what it holds. To
+    /// restore, stop the server and put the copy in place of `dominion.sqlite3`.
+    Backup {
+        /// Where to write the copy. It is written under a temporary name beside it and
+        /// renamed when complete, so FILE is never half-written.
+        file: PathBuf,
+        /// Replace FILE if it exists (otherwise an existing FILE is refused).
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 impl Default for Config {
@@ -232,5 +253,16 @@ mod tests {
         let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000", "healthcheck"]);
         assert_eq!(c.addr, "0.0.0.0:9000");
         assert_eq!(c.command, Some(Command::Healthcheck));
+        assert!(!c.wait_for_data_dir);
+        // `--data-dir` may follow the subcommand, as in `backup FILE --data-dir DIR`.
+        let c = Config::parse_from(["dominion-server", "backup", "b.sqlite3", "--data-dir", "d"]);
+        assert_eq!(c.data_dir, PathBuf::from("d"));
+        assert_eq!(
+            c.command,
+            Some(Command::Backup {
+                file: "b.sqlite3".into(),
+                force: false
+            })
+        );
     }
 }

@@ -42,7 +42,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         router
     };
     router
-        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/healthz", get(healthz))
         .route("/api/rooms", get(rooms))
         .route("/api/cards", get(cards))
         .route("/api/kingdoms", get(kingdoms))
@@ -59,8 +59,17 @@ pub fn router(hub: Arc<Hub>) -> Router {
 pub fn metrics_router(hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/metrics", get(metrics))
-        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/healthz", get(healthz))
         .with_state(hub)
+}
+
+/// What `/healthz` answers: `ok`, then the server's name and version, so an operator
+/// (or a monitor) can see which release answers. `ok` stays the first word for health
+/// checks written before the version was added.
+pub const HEALTHZ: &str = concat!("ok dominion-server ", env!("CARGO_PKG_VERSION"), "\n");
+
+async fn healthz() -> &'static str {
+    HEALTHZ
 }
 
 async fn rooms(State(hub): State<Arc<Hub>>) -> Json<Vec<wire::RoomSummary>> {

@@ -21,6 +21,7 @@ mod accept;
 pub mod budget;
 pub mod config;
 pub mod connection;
+pub mod datadir;
 pub mod http;
 pub mod hub;
 pub mod inbound;
@@ -71,10 +72,17 @@ pub async fn serve(
     let log = persist::SqliteLog::open(&config.data_dir, durability, metrics.clone())
         .map(Arc::new)
         .map_err(|e| {
-            std::io::Error::other(format!(
-                "cannot open the store in {}: {e}",
-                config.data_dir.display()
-            ))
+            // A directory it cannot write gets the whole story (owner, mode, the fix).
+            let explained = match &e {
+                persist::OpenError::Store(s) => datadir::explain(s, &config.data_dir),
+                persist::OpenError::Thread(_) => None,
+            };
+            std::io::Error::other(explained.unwrap_or_else(|| {
+                format!(
+                    "cannot open the store in {}: {e}",
+                    config.data_dir.display()
+                )
+            }))
         })?;
     let (recovered, broken) = log
         .recover(config.finished_room_ttl)

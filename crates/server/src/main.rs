@@ -2,25 +2,42 @@
 
 use clap::Parser;
 use dominion_server::config::{Command, LogFormat};
-use dominion_server::{Config, serve};
+use dominion_server::{Config, datadir, serve};
+use futures_util::FutureExt;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = Config::parse();
-    if config.command == Some(Command::Healthcheck) {
-        return healthcheck(&config.addr).await;
+    match &config.command {
+        Some(Command::Healthcheck) => return healthcheck(&config.addr).await,
+        Some(Command::Backup { file, force }) => {
+            let (dir, file, force) = (config.data_dir.clone(), file.clone(), *force);
+            return tokio::task::spawn_blocking(move || backup(&dir, &file, force))
+                .await
+                .unwrap_or(ExitCode::FAILURE);
+        }
+        None => {}
     }
     let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|e| {
         eprintln!("bad --log filter {:?} ({e}); using info", config.log);
         EnvFilter::new("info")
     });
+    // Colour only for a person at a terminal: escape codes in `docker compose logs`, a
+    // journal or a file are noise. NO_COLOR (https://no-color.org) turns it off there too.
+    let ansi = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     match config.log_format {
-        LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).init(),
+        LogFormat::Text => tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(ansi)
+            .init(),
         LogFormat::Json => tracing_subscriber::fmt()
             .json()
             .with_env_filter(filter)
+            .with_ansi(false)
             .init(),
     }
     let grace = config.shutdown_grace;
@@ -31,19 +48,57 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // One signal future, awaited by the data-directory wait, `serve` and the backstop.
+    let signal = shutdown_signal().boxed().shared();
+
+    // The data directory first: a server that cannot write refuses to start, with the
+    // owner, mode and fix; with --wait-for-data-dir it waits for the fix instead.
+    let check_config = config.clone();
+    let checked = tokio::task::spawn_blocking(move || datadir::check(&check_config))
+        .await
+        .unwrap_or_else(|e| {
+            Err(dominion_store::StoreError::Migration {
+                version: 0,
+                reason: format!("the start-up check did not finish: {e}"),
+            })
+        });
+    if let Err(e) = checked {
+        let Some(explanation) = datadir::explain(&e, &config.data_dir) else {
+            eprintln!(
+                "cannot open the store in {}: {e}",
+                config.data_dir.display()
+            );
+            return ExitCode::FAILURE;
+        };
+        if !config.wait_for_data_dir {
+            eprintln!(
+                "{explanation}  (exit status {}; with --wait-for-data-dir the server waits for \
+                 the fix instead)",
+                datadir::EXIT_DATA_DIR
+            );
+            return ExitCode::from(datadir::EXIT_DATA_DIR);
+        }
+        match datadir::wait_until_writable(&config, &listener, signal.clone(), explanation).await {
+            datadir::Waited::Ready => {}
+            datadir::Waited::Stopped => return ExitCode::SUCCESS,
+            datadir::Waited::Failed(why) => {
+                eprintln!(
+                    "cannot open the store in {}: {why}",
+                    config.data_dir.display()
+                );
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+
     // After the signal, connections get `grace` to close; every reply is on disk already,
     // so exiting then loses nothing.
-    let (signalled_tx, signalled) = tokio::sync::oneshot::channel::<()>();
-    let signal = async move {
-        shutdown_signal().await;
-        let _ = signalled_tx.send(());
-    };
-    let deadline = async move {
-        if signalled.await.is_ok() {
+    let deadline = {
+        let signal = signal.clone();
+        async move {
+            signal.await;
             // `serve` waits up to `grace` for connections to close; this is the backstop.
             tokio::time::sleep(grace + std::time::Duration::from_secs(1)).await;
-        } else {
-            std::future::pending::<()>().await;
         }
     };
     tokio::select! {
@@ -64,6 +119,38 @@ async fn main() -> ExitCode {
     }
 }
 
+/// `dominion-server backup FILE`: a consistent copy of the running server's database
+/// (see `dominion_store::backup`), then what it holds.
+fn backup(data_dir: &std::path::Path, file: &std::path::Path, force: bool) -> ExitCode {
+    match dominion_store::backup(data_dir, file, force) {
+        Ok(r) => {
+            println!(
+                "backed up {} to {}: {} bytes, schema {}, integrity_check ok; {} rooms, \
+                 {} games ({} in progress, {} finished, {} abandoned), {} replies",
+                r.source.display(),
+                r.file.display(),
+                r.bytes,
+                r.schema_version,
+                r.rooms,
+                r.games,
+                r.games_in_progress,
+                r.games_finished,
+                r.games_abandoned,
+                r.replies
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e @ dominion_store::StoreError::BackupExists(_)) => {
+            eprintln!("backup: {e}; pass --force to replace it");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("backup of {} failed: {e}", data_dir.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// `dominion-server healthcheck`: GET /healthz on `addr` (0.0.0.0 / [::] mean this host).
 async fn healthcheck(addr: &str) -> ExitCode {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -77,12 +164,17 @@ async fn healthcheck(addr: &str) -> ExitCode {
             .await?;
         let mut response = Vec::new();
         stream.read_to_end(&mut response).await?;
-        Ok::<bool, std::io::Error>(response.starts_with(b"HTTP/1.1 200"))
+        Ok::<Vec<u8>, std::io::Error>(response)
     };
     match tokio::time::timeout(std::time::Duration::from_secs(5), check).await {
-        Ok(Ok(true)) => ExitCode::SUCCESS,
-        Ok(Ok(false)) => {
-            eprintln!("{target}/healthz did not answer 200");
+        Ok(Ok(response)) if response.starts_with(b"HTTP/1.1 200") => ExitCode::SUCCESS,
+        Ok(Ok(response)) => {
+            // The answer says why (a server waiting for its data directory tells how to
+            // fix it): Docker keeps it in the container's health log.
+            let text = String::from_utf8_lossy(&response);
+            let status = text.lines().next().unwrap_or_default();
+            let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+            eprintln!("{target}/healthz did not answer 200: {status}\n{body}");
             ExitCode::FAILURE
         }
         Ok(Err(e)) => {

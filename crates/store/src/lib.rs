@@ -11,10 +11,13 @@
 //! never lost, even to `kill -9`.
 //!
 //! One connection writes (the server gives it to a single writer thread); any number of
-//! [`Reader`]s read at the same time, which WAL allows.
+//! [`Reader`]s read at the same time, which WAL allows. [`backup()`] is such a reader too:
+//! it copies the file while the server runs.
 
+mod backup;
 mod schema;
 
+pub use backup::{BackupReport, backup};
 pub use schema::VERSION as SCHEMA_VERSION;
 
 /// The SQL of schema version 1, as the first release created it: tests build such files
@@ -69,6 +72,19 @@ pub enum StoreError {
     SchemaTooNew { found: i64, supported: i64 },
     #[error("schema migration to version {version} failed: {reason}")]
     Migration { version: i64, reason: String },
+    #[error("no database at {0} (is the data directory right?)")]
+    NoDatabase(PathBuf),
+    #[error("{0} exists already; it was not replaced")]
+    BackupExists(PathBuf),
+    #[error("cannot write the backup {path}: {source}")]
+    BackupFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the database stayed locked for {0:?}; nothing was copied")]
+    BackupBusy(std::time::Duration),
+    #[error("the copy failed its integrity check ({0}); it was removed")]
+    BackupDamaged(String),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -305,7 +321,7 @@ impl Store {
             path: path.clone(),
             reason,
         };
-        let conn = Connection::open(&path)?;
+        let conn = Connection::open(&path).map_err(|e| writable_or(e.into(), &not_writable))?;
         // SQLite quietly opens a file it may not write read-only; say so now.
         if conn.is_readonly(rusqlite::MAIN_DB)? {
             return Err(not_writable("SQLite could open it read-only only".into()));

@@ -384,3 +384,101 @@ fn a_first_release_database_is_migrated_and_keeps_every_row() {
 fn rusqlite_raw(dir: &std::path::Path) -> rusqlite::Connection {
     rusqlite::Connection::open(dir.join(dominion_store::DB_FILE)).unwrap()
 }
+
+/// A backup taken while another thread keeps committing replies is one consistent
+/// snapshot: its integrity check passes, it holds every reply committed before it began
+/// and no gap, and it opens as a store of its own (a restore) with the game intact.
+#[test]
+fn a_backup_taken_while_replies_are_committed_is_a_consistent_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+    s.save_room(&room("r1"), &seats()).unwrap();
+    s.start_game("r1", r#"{"players":2}"#, 7, "h0", 101)
+        .unwrap();
+    let committed = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (committed, stop) = (committed.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut i = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) || i < 200 {
+                s.append_reply("r1", i, (i % 2) as u8, &format!(r#"{{"n":{i}}}"#), "h", 102)
+                    .unwrap();
+                i += 1;
+                committed.store(i, std::sync::atomic::Ordering::SeqCst);
+            }
+            i
+        })
+    };
+    while committed.load(std::sync::atomic::Ordering::SeqCst) < 100 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let before = committed.load(std::sync::atomic::Ordering::SeqCst);
+    let file = out.path().join("copy.sqlite3");
+    let report = dominion_store::backup(dir.path(), &file, false).unwrap();
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let total = writer.join().unwrap();
+    assert!(
+        report.replies >= before && report.replies <= total,
+        "{report:?}: {before} replies were committed before the backup, {total} in all"
+    );
+    assert_eq!(
+        (report.rooms, report.games, report.games_in_progress),
+        (1, 1, 1)
+    );
+    assert_eq!(report.bytes, std::fs::metadata(&file).unwrap().len());
+    assert_eq!(report.schema_version, dominion_store::SCHEMA_VERSION);
+    // Nothing but the copy in the output directory: no partial file, no journal.
+    let names: Vec<_> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["copy.sqlite3"]);
+    // Restore: the copy as the database of a fresh data directory.
+    let restored = tempfile::tempdir().unwrap();
+    std::fs::copy(&file, restored.path().join(dominion_store::DB_FILE)).unwrap();
+    let s = Store::open(restored.path(), Durability::Full).unwrap();
+    assert_eq!(s.reader().integrity_check().unwrap(), "ok");
+    let g = s.reader().game("r1").unwrap().unwrap();
+    assert_eq!(g.replies.len() as u64, report.replies);
+    for (i, (_, reply)) in g.replies.iter().enumerate() {
+        assert_eq!(
+            reply,
+            &format!(r#"{{"n":{i}}}"#),
+            "reply {i} in order, no gap"
+        );
+    }
+}
+
+/// An existing file is not replaced without `replace`, and is replaced whole with it; a
+/// data directory without a database is refused and left without one.
+#[test]
+fn a_backup_refuses_an_existing_file_and_a_missing_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("b.sqlite3");
+    std::fs::write(&file, "keep me").unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    match dominion_store::backup(empty.path(), &file, true) {
+        Err(StoreError::NoDatabase(_)) => {}
+        other => panic!("expected NoDatabase, got {other:?}"),
+    }
+    assert!(!empty.path().join(dominion_store::DB_FILE).exists());
+
+    let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+    s.save_room(&room("r1"), &seats()).unwrap();
+    match dominion_store::backup(dir.path(), &file, false) {
+        Err(StoreError::BackupExists(p)) => assert_eq!(p, file),
+        other => panic!("expected BackupExists, got {other:?}"),
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+    let report = dominion_store::backup(dir.path(), &file, true).unwrap();
+    assert_eq!((report.rooms, report.games), (1, 0));
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 1);
+    let conn = rusqlite::Connection::open(&file).unwrap();
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete", "the copy is one self-contained file");
+}

@@ -1,7 +1,10 @@
 //! The self-hosting files against the project, statically (no Docker engine runs in CI):
 //! scripts/check_deploy.py validates docker-compose.yml against the Compose
 //! Specification's schema and the Dockerfile's build steps against the workspace and this
-//! binary's --help. And the image's healthcheck command works against a live server.
+//! binary's --help, and holds the compose file to its promises (loopback publishing,
+//! rebuild on `up`, log rotation, a stop grace above the server's, the monitoring
+//! profile). And the image's healthcheck command works against a live server. The
+//! files in deploy/ run for real in `proxy.rs`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -58,4 +61,18 @@ async fn the_healthcheck_subcommand_answers_for_a_live_server_only() {
     let down = check(free.to_string()).await.unwrap();
     assert!(!down.status.success());
     assert!(String::from_utf8_lossy(&down.stderr).contains("cannot reach"));
+}
+
+/// `--version` names the binary and the crate's version, as `/healthz` does.
+#[test]
+fn version_is_the_crates() {
+    let out = Command::new(env!("CARGO_BIN_EXE_dominion-server"))
+        .arg("--version")
+        .output()
+        .expect("binary runs");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("dominion-server {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }

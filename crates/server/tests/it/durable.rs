@@ -193,12 +193,25 @@ fn running_as_root() -> bool {
 /// deployment does too (the Docker image runs as an unprivileged user).
 const NOBODY: u32 = 65534;
 
-/// Runs the server on `data_dir` as an unprivileged user until it says it listens or
-/// exits; returns (exit status if it exited, everything it printed).
-async fn run_unprivileged(data_dir: &Path) -> (Option<std::process::ExitStatus>, String) {
+/// Starts the server on `data_dir` as an unprivileged user with `extra` flags; returns
+/// the child and everything it prints, as it prints it.
+fn spawn_unprivileged(
+    data_dir: &Path,
+    extra: &[&str],
+) -> (std::process::Child, Arc<std::sync::Mutex<String>>) {
+    spawn_unprivileged_env(data_dir, extra, &[])
+}
+
+/// As [`spawn_unprivileged`], with environment variables set for the server.
+fn spawn_unprivileged_env(
+    data_dir: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (std::process::Child, Arc<std::sync::Mutex<String>>) {
     let mut cmd = Command::new(BIN);
     cmd.args(["--addr", "127.0.0.1:0", "--log", "info", "--data-dir"])
         .arg(data_dir)
+        .args(extra)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -208,18 +221,17 @@ async fn run_unprivileged(data_dir: &Path) -> (Option<std::process::ExitStatus>,
             cmd.env_remove(key);
         }
     }
+    cmd.envs(env.iter().copied());
     if running_as_root() {
         use std::os::unix::process::CommandExt;
         cmd.uid(NOBODY).gid(NOBODY);
     }
     let mut child = cmd.spawn().expect("start the server");
     let out = Arc::new(std::sync::Mutex::new(String::new()));
-    let readers: Vec<_> = [
+    for mut pipe in [
         Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
         Box::new(child.stderr.take().unwrap()),
-    ]
-    .into_iter()
-    .map(|mut pipe| {
+    ] {
         let out = out.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
@@ -231,9 +243,15 @@ async fn run_unprivileged(data_dir: &Path) -> (Option<std::process::ExitStatus>,
                     .unwrap()
                     .push_str(&String::from_utf8_lossy(&buf[..n]));
             }
-        })
-    })
-    .collect();
+        });
+    }
+    (child, out)
+}
+
+/// Runs the server on `data_dir` as an unprivileged user until it says it listens or
+/// exits; returns (exit status if it exited, everything it printed).
+async fn run_unprivileged(data_dir: &Path) -> (Option<std::process::ExitStatus>, String) {
+    let (mut child, out) = spawn_unprivileged(data_dir, &[]);
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("try_wait") {
@@ -256,11 +274,26 @@ async fn run_unprivileged(data_dir: &Path) -> (Option<std::process::ExitStatus>,
         );
         tokio::time::sleep(Duration::from_millis(10)).await;
     };
-    for r in readers {
-        let _ = r.join();
-    }
+    // The pipes close with the process; give the readers a moment for the last words.
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let text = out.lock().unwrap().clone();
     (status, text)
+}
+
+/// Waits (at most `limit`) until the output holds `needle`; returns the output.
+async fn output_with(out: &std::sync::Mutex<String>, needle: &str, limit: Duration) -> String {
+    let started = Instant::now();
+    loop {
+        let text = out.lock().unwrap().clone();
+        if text.contains(needle) {
+            return text;
+        }
+        assert!(
+            started.elapsed() < limit,
+            "no {needle:?} within {limit:?}:\n{text}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 fn chmod(path: &Path, mode: u32) {
@@ -301,10 +334,26 @@ async fn a_data_dir_or_database_the_server_cannot_write_is_refused_at_start() {
     chmod(&data, 0o555);
     let (status, out) = run_unprivileged(&data).await;
     let status = status.unwrap_or_else(|| panic!("the server started on a read-only dir:\n{out}"));
-    assert!(!status.success(), "{status}: {out}");
+    // 78 (EX_CONFIG), not 1: a supervisor can tell it from a crash.
+    assert_eq!(status.code(), Some(78), "{out}");
     assert!(
         out.contains("the data directory") && out.contains("is not writable"),
         "the message says what is wrong:\n{out}"
+    );
+    // And why, and what fixes it: the owner and mode, the server's own uid, the command.
+    let uid = owner.unwrap_or_else(|| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/proc/self").unwrap().uid()
+    });
+    let mode = format!("owned by uid {uid}, gid {uid}, mode dr-xr-xr-x (0555)");
+    assert!(out.contains(&mode), "the owner and mode ({mode}):\n{out}");
+    assert!(
+        out.contains(&format!("the server runs as uid {uid}")),
+        "the server's uid:\n{out}"
+    );
+    assert!(
+        out.contains(&format!("chmod -R u+rwX {}", data.display())),
+        "the owner is the server's user but may not write: the fix is chmod:\n{out}"
     );
 
     // The directory is writable, the database file is not.
@@ -322,6 +371,104 @@ async fn a_data_dir_or_database_the_server_cannot_write_is_refused_at_start() {
     chmod(&db, 0o644);
     let (status, out) = run_unprivileged(&data).await;
     assert!(status.is_none(), "a writable store is accepted:\n{out}");
+
+    // A directory that belongs to another user (a volume created by root, the usual
+    // mistake): the message names both uids and gives the chown that fixes it.
+    if running_as_root() {
+        std::os::unix::fs::chown(&data, Some(0), Some(0)).unwrap();
+        chmod(&data, 0o755);
+        let (status, out) = run_unprivileged(&data).await;
+        assert_eq!(status.and_then(|s| s.code()), Some(78), "{out}");
+        assert!(
+            out.contains("owned by uid 0, gid 0, mode drwxr-xr-x (0755)")
+                && out.contains(&format!("the server runs as uid {NOBODY}, gid {NOBODY}"))
+                && out.contains(&format!("chown -R {NOBODY}:{NOBODY} {}", data.display())),
+            "owner, server uid and the chown:\n{out}"
+        );
+        eprintln!("refused, foreign owner:\n{out}");
+    }
+}
+
+/// With `--wait-for-data-dir` (the Docker image sets it) a data directory the server
+/// cannot write does not make it exit: it answers 503 with the explanation on every
+/// request, so `healthcheck` fails with the reason, checks again, and starts by itself
+/// once the directory is fixed. A SIGTERM while it waits stops it at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_waiting_for_its_data_dir_reports_unhealthy_and_starts_once_fixed() {
+    let top = tempfile::tempdir().expect("tempdir");
+    chmod(top.path(), 0o755);
+    let data = top.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    // As root: a directory root owns, as a fresh volume is. Otherwise: one the server's
+    // own user may not write.
+    chmod(&data, if running_as_root() { 0o755 } else { 0o555 });
+    // The environment variable, as the image sets it (the test's own DOMINION_* are
+    // cleared first, then this is set).
+    let (mut child, out) =
+        spawn_unprivileged_env(&data, &[], &[("DOMINION_WAIT_FOR_DATA_DIR", "1")]);
+    let text = output_with(&out, "get 503", Duration::from_secs(30)).await;
+    let addr: std::net::SocketAddr = text
+        .split("HTTP requests to ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in the waiting message:\n{text}"));
+    assert!(text.contains("is not writable"), "{text}");
+    let (status, body) = crate::process::http_get(addr, "/healthz").await;
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        body.contains("waiting for the data directory") && body.contains("fix:"),
+        "the 503 says why and how to fix it: {body}"
+    );
+    let health = tokio::task::spawn_blocking(move || {
+        Command::new(BIN)
+            .args(["--addr", &addr.to_string(), "healthcheck"])
+            .output()
+            .expect("run healthcheck")
+    })
+    .await
+    .unwrap();
+    let said = String::from_utf8_lossy(&health.stderr).to_string();
+    assert!(!health.status.success(), "unhealthy while waiting: {said}");
+    assert!(said.contains("503") && said.contains("fix:"), "{said}");
+
+    // The fix the message gave; the next check (at most RETRY_FIRST later) finds it.
+    if running_as_root() {
+        std::os::unix::fs::chown(&data, Some(NOBODY), Some(NOBODY)).unwrap();
+    } else {
+        chmod(&data, 0o755);
+    }
+    let fixed = Instant::now();
+    output_with(&out, "listening on http://", Duration::from_secs(30)).await;
+    eprintln!("started {:?} after the fix", fixed.elapsed());
+    let (status, body) = crate::process::http_get(addr, "/healthz").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.starts_with("ok dominion-server "), "{body}");
+    assert!(db_path(&data).exists(), "the store was created");
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+
+    // Waiting again, then SIGTERM: it stops at once, as `docker stop` expects.
+    if running_as_root() {
+        std::os::unix::fs::chown(&data, Some(0), Some(0)).unwrap();
+    } else {
+        chmod(&data, 0o555);
+    }
+    let (mut child, out) = spawn_unprivileged_env(&data, &["--wait-for-data-dir"], &[]);
+    output_with(&out, "get 503", Duration::from_secs(30)).await;
+    let stopping = Instant::now();
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    assert!(
+        stopping.elapsed() < Duration::from_secs(3),
+        "SIGTERM while waiting took {:?}",
+        stopping.elapsed()
+    );
 }
 
 /// While another process holds the database's write lock, a new room cannot be stored:

@@ -69,7 +69,11 @@ async fn two_clients_and_a_bot_play_a_three_player_game_to_the_end() {
 #[tokio::test]
 async fn http_endpoints_answer() {
     let addr = start(config()).await;
-    assert_eq!(http_get(addr, "/healthz").await.trim(), "ok");
+    // `ok` first (health checks look for it), then which release answers.
+    assert_eq!(
+        http_get(addr, "/healthz").await,
+        format!("ok dominion-server {}\n", env!("CARGO_PKG_VERSION"))
+    );
     let cards: serde_json::Value =
         serde_json::from_str(&http_get(addr, "/api/cards").await).unwrap();
     assert!(

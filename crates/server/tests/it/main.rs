@@ -2,6 +2,7 @@
 //! clients that speak raw JSON as any third-party client would.
 
 mod abuse;
+mod backup;
 mod catalogue;
 mod common;
 mod crash;
@@ -13,6 +14,7 @@ mod invalid;
 mod limits;
 mod logs;
 mod process;
+mod proxy;
 mod python_bot;
 mod reactions;
 mod reconnect;

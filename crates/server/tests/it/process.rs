@@ -47,7 +47,17 @@ impl ServerProcess {
 
     /// As [`ServerProcess::start`], with more flags (later flags win).
     pub async fn start_with(data_dir: &Path, extra: &[&str]) -> ServerProcess {
-        let server = ServerProcess::spawn(data_dir, extra).await;
+        ServerProcess::start_with_env(data_dir, extra, &[]).await
+    }
+
+    /// As [`ServerProcess::start_with`], with environment variables for the server
+    /// (set after the test's own `DOMINION_*` are cleared).
+    pub async fn start_with_env(
+        data_dir: &Path,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> ServerProcess {
+        let server = ServerProcess::spawn_with_env(data_dir, extra, env).await;
         let started = Instant::now();
         loop {
             match try_http_get(server.addr, "/healthz").await {
@@ -64,6 +74,15 @@ impl ServerProcess {
     /// Starts the server and returns as soon as it says where it listens: it may still
     /// be opening the store and recovering rooms (connections wait in the backlog).
     pub async fn spawn(data_dir: &Path, extra: &[&str]) -> ServerProcess {
+        ServerProcess::spawn_with_env(data_dir, extra, &[]).await
+    }
+
+    /// As [`ServerProcess::spawn`], with environment variables for the server.
+    pub async fn spawn_with_env(
+        data_dir: &Path,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> ServerProcess {
         let mut cmd = Command::new(BIN);
         cmd.arg("--addr")
             .arg("127.0.0.1:0")
@@ -87,6 +106,7 @@ impl ServerProcess {
                 cmd.env_remove(key);
             }
         }
+        cmd.envs(env.iter().copied());
         let mut child = cmd
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));

@@ -1,0 +1,467 @@
+//! The files in deploy/ run for real: Debian's nginx and Caddy in front of a real
+//! dominion-server, each carrying a whole game (WebSocket hello/welcome to game_over)
+//! with DOMINION_ALLOWED_ORIGINS set to the proxy's origin, and Prometheus scraping the
+//! server with deploy/prometheus.yml. `nginx -t`, `caddy validate` and `promtool check
+//! config` check the files as shipped.
+//!
+//! Everything listens on 127.0.0.1. TLS is left out of the live runs (no certificate
+//! authority here, and Caddy's automatic HTTPS would try to reach one): the test copies
+//! differ from the shipped files only in listen addresses, ports and TLS lines, and each
+//! substitution must find its text exactly once, so the files cannot drift away from
+//! what is tested. The packages are listed in .ci/debian-packages; a missing one fails
+//! the test with the package to install.
+
+use crate::common::Client;
+use crate::process::{ServerProcess, try_http_get};
+use serde_json::{Value, json};
+use std::fs::File;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn deploy_file(name: &str) -> String {
+    let path = repo().join("deploy").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The program, from PATH or /usr/sbin (nginx lives there); a clear failure naming the
+/// Debian package otherwise.
+fn tool(name: &str, package: &str) -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/bin")])
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "{name} is not installed: `apt-get install {package}` (Debian's package, \
+                 listed in .ci/debian-packages, which the test setup installs)"
+            )
+        })
+}
+
+/// A port nothing listens on now (bound, noted, freed).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `text` with `from` (which must occur exactly once) replaced by `to`.
+fn replace_once(text: &str, from: &str, to: &str) -> String {
+    let n = text.matches(from).count();
+    assert_eq!(
+        n, 1,
+        "the deploy file should hold {from:?} once (found {n}); update this test with it"
+    );
+    text.replacen(from, to, 1)
+}
+
+/// A child process stopped (SIGTERM, then SIGKILL) when dropped, with its log file.
+struct Running {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Running {
+    fn start(mut cmd: Command, log: PathBuf) -> Running {
+        let out = File::create(&log).unwrap();
+        let err = out.try_clone().unwrap();
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+        Running { child, log }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Fails with the log if the process has exited.
+    fn assert_running(&mut self, what: &str) {
+        if let Ok(Some(status)) = self.child.try_wait() {
+            panic!("{what} exited ({status}):\n{}", self.log());
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `GET path` on `addr` until it answers `status`; returns the body.
+async fn wait_for(addr: SocketAddr, path: &str, status: u16, proc: &mut Running) -> String {
+    let started = Instant::now();
+    loop {
+        proc.assert_running("the proxy");
+        match try_http_get(addr, path).await {
+            Ok((s, body)) if s == status => return body,
+            other if started.elapsed() > Duration::from_secs(30) => panic!(
+                "GET {path} on {addr}: {other:?} after 30 s; log:\n{}",
+                proc.log()
+            ),
+            _ => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// A WebSocket to `/ws` through `proxy` that says it comes from a page at `origin`.
+async fn connect_from(
+    proxy: SocketAddr,
+    origin: &str,
+) -> Result<crate::common::Socket, tokio_tungstenite::tungstenite::Error> {
+    let mut request = format!("ws://{proxy}/ws").into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("Origin", HeaderValue::from_str(origin).unwrap());
+    tokio_tungstenite::connect_async(request)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+/// Through `proxy`: the page, /healthz, a foreign origin refused, and a whole game
+/// against a bot on a WebSocket from `origin`.
+async fn play_through(proxy: SocketAddr, origin: &str) {
+    let (status, page) = try_http_get(proxy, "/").await.expect("GET / via the proxy");
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("<html"), "the browser client: {page}");
+    let (status, health) = try_http_get(proxy, "/healthz").await.unwrap();
+    assert_eq!(status, 200);
+    assert!(health.starts_with("ok dominion-server "), "{health}");
+
+    match connect_from(proxy, "https://elsewhere.example").await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 403, "a foreign origin is refused")
+        }
+        Err(e) => panic!("a foreign origin: unexpected {e}"),
+        Ok(_) => panic!("a foreign origin opened a WebSocket through the proxy"),
+    }
+
+    let ws = connect_from(proxy, origin)
+        .await
+        .unwrap_or_else(|e| panic!("WebSocket via {proxy} from {origin}: {e}"));
+    let mut ann = Client::over(ws, "Ann");
+    ann.send(json!({"type": "hello", "protocol": 1, "client": "proxy-test"}))
+        .await;
+    let welcome = ann.recv().await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let room = ann
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    let over: Value = ann.play_to_end(Duration::ZERO).await;
+    let scores = over["scores"].as_array().expect("scores");
+    assert_eq!(scores.len(), 2, "{over}");
+    assert!(
+        over["replies"].as_array().is_some_and(|r| r.len() > 20),
+        "a whole game: {over}"
+    );
+}
+
+/// The server the proxies front, on a free port, allowing the proxy's origin as
+/// docker-compose.yml and the deploy files tell operators to.
+async fn server_for(origin: &str, dir: &Path) -> ServerProcess {
+    ServerProcess::start_with_env(dir, &[], &[("DOMINION_ALLOWED_ORIGINS", origin)]).await
+}
+
+/// nginx's main configuration around the snippet: no daemon, every path in `dir`.
+fn nginx_main(dir: &Path, snippet: &Path) -> String {
+    let d = dir.display();
+    format!(
+        "daemon off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log info;\n\
+         events {{ worker_connections 256; }}\n\
+         http {{\n  access_log {d}/access.log;\n  client_body_temp_path {d}/body;\n  \
+         proxy_temp_path {d}/proxy;\n  fastcgi_temp_path {d}/fastcgi;\n  \
+         uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n  include {};\n}}\n",
+        snippet.display()
+    )
+}
+
+/// deploy/nginx.conf as shipped passes `nginx -t` (with a throwaway self-signed
+/// certificate in place of the Let's Encrypt paths).
+#[test]
+fn the_nginx_snippet_passes_nginx_t() {
+    let nginx = tool("nginx", "nginx");
+    let openssl = tool("openssl", "openssl");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let made = Command::new(openssl)
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args(["-subj", "/CN=dominion.example.org", "-keyout"])
+        .arg(d.join("key.pem"))
+        .arg("-out")
+        .arg(d.join("cert.pem"))
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let snippet = deploy_file("nginx.conf");
+    let snippet = replace_once(
+        &snippet,
+        "/etc/letsencrypt/live/dominion.example.org/fullchain.pem",
+        &d.join("cert.pem").display().to_string(),
+    );
+    let snippet = replace_once(
+        &snippet,
+        "/etc/letsencrypt/live/dominion.example.org/privkey.pem",
+        &d.join("key.pem").display().to_string(),
+    );
+    std::fs::write(d.join("dominion.conf"), snippet).unwrap();
+    std::fs::write(
+        d.join("nginx.conf"),
+        nginx_main(d, &d.join("dominion.conf")),
+    )
+    .unwrap();
+    let out = Command::new(nginx)
+        .arg("-t")
+        .arg("-c")
+        .arg(d.join("nginx.conf"))
+        .arg("-p")
+        .arg(d)
+        .arg("-e")
+        .arg(d.join("error.log"))
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "nginx -t:\n{said}");
+    assert!(said.contains("test is successful"), "{said}");
+    eprintln!("{}", said.trim());
+}
+
+/// deploy/nginx.conf with loopback ports instead of 80/443 and without its certificate
+/// lines: the redirect to HTTPS, then the page, /healthz and a whole game over the
+/// WebSocket through the proxy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_is_played_through_the_nginx_snippet() {
+    let nginx = tool("nginx", "nginx");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // nginx's workers run as an unprivileged user when started as root.
+    std::fs::set_permissions(d, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (port, redirect_port) = (free_port(), free_port());
+    let proxy: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let origin = format!("http://{proxy}");
+    let data = tempfile::tempdir().unwrap();
+    let server = server_for(&origin, data.path()).await;
+
+    let mut snippet = deploy_file("nginx.conf");
+    for (from, to) in [
+        ("server 127.0.0.1:8080;", format!("server {};", server.addr)),
+        (
+            "    listen 80;\n",
+            format!("    listen 127.0.0.1:{redirect_port};\n"),
+        ),
+        ("    listen [::]:80;\n", String::new()),
+        ("    listen 443 ssl;\n", format!("    listen {proxy};\n")),
+        ("    listen [::]:443 ssl;\n", String::new()),
+    ] {
+        snippet = replace_once(&snippet, from, &to);
+    }
+    let snippet: String = snippet
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("ssl_certificate"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(d.join("dominion.conf"), &snippet).unwrap();
+    std::fs::write(
+        d.join("nginx.conf"),
+        nginx_main(d, &d.join("dominion.conf")),
+    )
+    .unwrap();
+    let mut cmd = Command::new(nginx);
+    cmd.arg("-c")
+        .arg(d.join("nginx.conf"))
+        .arg("-p")
+        .arg(d)
+        .arg("-e")
+        .arg(d.join("error.log"));
+    let mut nginx = Running::start(cmd, d.join("nginx.out"));
+    wait_for(proxy, "/healthz", 200, &mut nginx).await;
+
+    let redirect: SocketAddr = format!("127.0.0.1:{redirect_port}").parse().unwrap();
+    let (status, _) = try_http_get(redirect, "/").await.unwrap();
+    assert_eq!(status, 301, "plain HTTP is sent to HTTPS");
+
+    play_through(proxy, &origin).await;
+    nginx.assert_running("nginx");
+    // nginx logs an upgraded request when its connection ends (the client is gone now).
+    let started = Instant::now();
+    loop {
+        let access = std::fs::read_to_string(d.join("access.log")).unwrap_or_default();
+        if access.contains("GET /ws HTTP/1.1\" 101") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "nginx logged no WebSocket upgrade:\n{access}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// deploy/Caddyfile as shipped passes `caddy validate`; a copy with an `http://`
+/// loopback site address (which turns automatic HTTPS off for it) carries a whole game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_caddyfile_validates_and_a_whole_game_is_played_through_caddy() {
+    let caddy = tool("caddy", "caddy");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Caddy keeps certificates and autosaved config under HOME / XDG dirs: ours.
+    let home = |cmd: &mut Command| {
+        cmd.env("HOME", d)
+            .env("XDG_DATA_HOME", d.join("data"))
+            .env("XDG_CONFIG_HOME", d.join("config"));
+    };
+    let mut validate = Command::new(&caddy);
+    validate
+        .args(["validate", "--adapter", "caddyfile", "--config"])
+        .arg(repo().join("deploy/Caddyfile"));
+    home(&mut validate);
+    let out = validate.output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "caddy validate:\n{said}");
+    assert!(said.contains("Valid configuration"), "{said}");
+
+    let port = free_port();
+    let proxy: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let origin = format!("http://{proxy}");
+    let data = tempfile::tempdir().unwrap();
+    let server = server_for(&origin, data.path()).await;
+    let mut file = deploy_file("Caddyfile");
+    file = replace_once(
+        &file,
+        "dominion.example.org {\n",
+        &format!("http://{proxy} {{\n\tbind 127.0.0.1\n"),
+    );
+    file = replace_once(
+        &file,
+        "reverse_proxy 127.0.0.1:8080",
+        &format!("reverse_proxy {}", server.addr),
+    );
+    // No admin endpoint (it would take port 2019, shared by every Caddy here).
+    let file = format!("{{\n\tadmin off\n}}\n\n{file}");
+    std::fs::write(d.join("Caddyfile"), file).unwrap();
+    let mut cmd = Command::new(&caddy);
+    cmd.args(["run", "--adapter", "caddyfile", "--config"])
+        .arg(d.join("Caddyfile"));
+    home(&mut cmd);
+    let mut caddy = Running::start(cmd, d.join("caddy.log"));
+    wait_for(proxy, "/healthz", 200, &mut caddy).await;
+    play_through(proxy, &origin).await;
+    caddy.assert_running("caddy");
+}
+
+/// deploy/prometheus.yml passes `promtool check config`, and Prometheus run with it
+/// (its target pointed at a real server, a 1 s interval) scrapes the server's /metrics:
+/// `up` is 1 and the server's own metrics are stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prometheus_scrapes_the_server_with_the_shipped_config() {
+    let promtool = tool("promtool", "prometheus");
+    let prometheus = tool("prometheus", "prometheus");
+    let shipped = repo().join("deploy/prometheus.yml");
+    let out = Command::new(promtool)
+        .args(["check", "config"])
+        .arg(&shipped)
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "promtool check config:\n{said}");
+    eprintln!("{}", said.trim());
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let data = tempfile::tempdir().unwrap();
+    let server = ServerProcess::start(data.path()).await;
+    let mut config = deploy_file("prometheus.yml");
+    config = replace_once(
+        &config,
+        "\"dominion:8080\"",
+        &format!("\"{}\"", server.addr),
+    );
+    config = replace_once(&config, "scrape_interval: 15s", "scrape_interval: 1s");
+    std::fs::write(d.join("prometheus.yml"), config).unwrap();
+    let web: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let mut cmd = Command::new(prometheus);
+    cmd.arg(format!(
+        "--config.file={}",
+        d.join("prometheus.yml").display()
+    ))
+    .arg(format!("--storage.tsdb.path={}", d.join("tsdb").display()))
+    .arg(format!("--web.listen-address={web}"));
+    let mut prom = Running::start(cmd, d.join("prometheus.log"));
+    let query = |q: &str| format!("/api/v1/query?query={q}");
+    let started = Instant::now();
+    loop {
+        prom.assert_running("prometheus");
+        let up = try_http_get(web, &query("up%7Bjob%3D%22dominion%22%7D")).await;
+        let value = up
+            .ok()
+            .and_then(|(_, body)| serde_json::from_str::<Value>(&body).ok())
+            .and_then(|v| {
+                v["data"]["result"][0]["value"][1]
+                    .as_str()
+                    .map(String::from)
+            });
+        if value.as_deref() == Some("1") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the server was not scraped (up = {value:?}) within 60 s:\n{}",
+            prom.log()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let (_, body) = try_http_get(web, &query("dominion_connections_open"))
+        .await
+        .unwrap();
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        v["data"]["result"].as_array().map(Vec::len),
+        Some(1),
+        "the server's own metrics are stored: {body}"
+    );
+}
