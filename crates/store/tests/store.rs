@@ -394,7 +394,7 @@ fn a_backup_taken_while_replies_are_committed_is_a_consistent_copy() {
     let out = tempfile::tempdir().unwrap();
     let mut s = Store::open(dir.path(), Durability::Full).unwrap();
     s.save_room(&room("r1"), &seats()).unwrap();
-    s.start_game("r1", r#"{"players":2}"#, 7, "h0", 101)
+    s.start_game("r1", r#"{"players":2}"#, V, 7, "h0", 101)
         .unwrap();
     let committed = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
