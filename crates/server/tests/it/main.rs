@@ -13,6 +13,7 @@ mod invalid;
 mod limits;
 mod logs;
 mod process;
+mod python;
 mod python_bot;
 mod reactions;
 mod reconnect;
