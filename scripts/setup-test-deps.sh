@@ -61,8 +61,11 @@ if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; 
   done
   need_node=false
   [[ -z $node_found ]] && need_node=true
+  # npm matters only with a Node that is new enough (or none yet).
   need_npm=false
-  command -v npm >/dev/null 2>&1 || need_npm=true
+  if ! command -v npm >/dev/null 2>&1 && { $need_node || (($(major "$node_found") >= MIN_NODE)); }; then
+    need_npm=true
+  fi
 
   if ((${#missing[@]})) || $need_node || $need_npm; then
     if [[ $EUID -eq 0 ]]; then
@@ -125,10 +128,10 @@ say "pip install -r $REQUIREMENTS (into $VENV)"
 # --- Node.js, npm and the browser tests' packages ----------------------------------------
 node_found=$(node_version)
 if [[ -z $node_found ]]; then
-  fail "Node.js $MIN_NODE or newer is needed (not found$node_note): install it from your distribution's backports, NodeSource or nvm, then re-run"
+  fail "Node.js $MIN_NODE or newer is needed (not found$node_note): install it from NodeSource or nvm (or your distribution's backports if they have it), then re-run"
 fi
 if (($(major "$node_found") < MIN_NODE)); then
-  fail "Node.js $MIN_NODE or newer is needed (found ${node_found#v}): install it from your distribution's backports, NodeSource or nvm, then re-run"
+  fail "Node.js $MIN_NODE or newer is needed (found ${node_found#v}): install it from NodeSource or nvm (or your distribution's backports if they have it), then re-run"
 fi
 command -v npm >/dev/null 2>&1 ||
   fail "npm is needed (Node.js ${node_found#v} has none here): install npm (apt-get install npm, or a Node.js that includes it), then re-run"
