@@ -360,16 +360,16 @@ impl Connection {
                 ),
             ));
         }
-        if let Some(addr) = self.peer {
-            if !self.hub.take_room_budget(addr) {
-                return Some(Refusal::new(
-                    ErrorCode::TooManyRooms,
-                    format!(
-                        "your address created {} rooms within a minute; wait before creating another",
-                        config.rooms_per_address
-                    ),
-                ));
-            }
+        if let Some(addr) = self.peer
+            && !self.hub.take_room_budget(addr)
+        {
+            return Some(Refusal::new(
+                ErrorCode::TooManyRooms,
+                format!(
+                    "your address created {} rooms within a minute; wait before creating another",
+                    config.rooms_per_address
+                ),
+            ));
         }
         None
     }
@@ -486,11 +486,11 @@ impl Connection {
             Ending::Close(code, reason) | Ending::Killed(code, reason) => Some((code, reason)),
         };
         let deadline = Instant::now() + CLOSE_LINGER;
-        if let Some((code, reason)) = close {
-            if self.tx.try_send(OutFrame::Close(code, reason)).is_err() {
-                writer.abort();
-                return;
-            }
+        if let Some((code, reason)) = close
+            && self.tx.try_send(OutFrame::Close(code, reason)).is_err()
+        {
+            writer.abort();
+            return;
         }
         // Read (and ignore) until the client completes the close handshake.
         while let Ok(Some(Ok(_))) = timeout_at_deadline(deadline, stream.next()).await {}

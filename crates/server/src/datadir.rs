@@ -89,10 +89,10 @@ pub fn explain(error: &StoreError, data_dir: &Path) -> Option<String> {
         }
     }
     // A --data-dir that does not exist yet is created in its parent.
-    if !data_dir.exists() {
-        if let Some(parent) = data_dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-            paths[0] = parent.to_path_buf();
-        }
+    if !data_dir.exists()
+        && let Some(parent) = data_dir.parent().filter(|p| !p.as_os_str().is_empty())
+    {
+        paths[0] = parent.to_path_buf();
     }
     let mut foreign = false;
     let mut no_write_bit = false;

@@ -473,10 +473,10 @@ impl Room {
             .iter()
             .position(|s| matches!(s, Seat::Human(h) if h.token_hash == hash))
             .ok_or_else(bad_token)?;
-        if let Some(old) = self.seat_conns[idx].replace(conn.clone()) {
-            if old.id != conn.id {
-                old.close(CloseCode::Replaced, "another connection resumed this seat");
-            }
+        if let Some(old) = self.seat_conns[idx].replace(conn.clone())
+            && old.id != conn.id
+        {
+            old.close(CloseCode::Replaced, "another connection resumed this seat");
         }
         let last_command = {
             let h = self.state.human_mut(idx).ok_or_else(bad_token)?;
@@ -816,10 +816,10 @@ impl Room {
         // Stored before it is told, so a player who hears `game_over` finds the game in
         // the history (/api/games) at once. A failure here loses nothing: the end follows
         // from the stored replies, and a room reopened with its game over records it again.
-        if let Some(scores) = &scores {
-            if let Err(e) = self.log.game_finished(&self.state.id, scores).await {
-                tracing::error!(room = %self.state.id, "{e}");
-            }
+        if let Some(scores) = &scores
+            && let Err(e) = self.log.game_finished(&self.state.id, scores).await
+        {
+            tracing::error!(room = %self.state.id, "{e}");
         }
         for (viewer, conn) in self.viewers() {
             for topic in &topics {
@@ -879,22 +879,20 @@ impl Room {
                     }
                 }
                 for seat in &self.state.seats {
-                    if let Seat::Human(h) = seat {
-                        if h.bot_playing.is_none() {
-                            if let Some(t) = h.away_since.and_then(|a| self.abandoned_at(a, h.left))
-                            {
-                                at(t);
-                            }
-                        }
+                    if let Seat::Human(h) = seat
+                        && h.bot_playing.is_none()
+                        && let Some(t) = h.away_since.and_then(|a| self.abandoned_at(a, h.left))
+                    {
+                        at(t);
                     }
                 }
             }
             wire::RoomStatus::Lobby => {
                 for seat in &self.state.seats {
-                    if let Seat::Human(h) = seat {
-                        if let Some(t) = h.away_since.and_then(|a| self.abandoned_at(a, false)) {
-                            at(t);
-                        }
+                    if let Seat::Human(h) = seat
+                        && let Some(t) = h.away_since.and_then(|a| self.abandoned_at(a, false))
+                    {
+                        at(t);
                     }
                 }
                 if let Some(since) = self.empty_since {
@@ -1005,10 +1003,10 @@ impl Room {
         if !by_bot {
             tracing::info!(room = %self.state.id, seat, "decision time ran out: the server answers");
         }
-        if let Err(refusal) = self.apply_reply(req.player, reply, None).await {
-            if self.state.status != wire::RoomStatus::Broken {
-                self.fail(&format!("a bot's reply was refused: {}", refusal.message));
-            }
+        if let Err(refusal) = self.apply_reply(req.player, reply, None).await
+            && self.state.status != wire::RoomStatus::Broken
+        {
+            self.fail(&format!("a bot's reply was refused: {}", refusal.message));
         }
     }
 

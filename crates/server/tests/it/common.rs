@@ -486,11 +486,11 @@ impl Curious {
                     p["min"].as_u64().unwrap() as usize,
                     p["max"].as_u64().unwrap() as usize,
                 );
-                let often = n % 2 == 0;
+                let often = n.is_multiple_of(2);
                 let take = match d["purpose"].as_str().unwrap() {
                     "top_deck" | "set_aside" => 1,
                     "react" | "discard" if often => 1,
-                    "trash" if n % 3 == 0 => 1,
+                    "trash" if n.is_multiple_of(3) => 1,
                     "gain" => max,
                     _ => min,
                 };
@@ -505,10 +505,10 @@ impl Curious {
                     None => simple_reply(d),
                 }
             }
-            "yes_no" => json!({"type": "yes_no", "yes": n % 2 == 0}),
+            "yes_no" => json!({"type": "yes_no", "yes": n.is_multiple_of(2)}),
             // Secret Passage: on top, then at the bottom, in turn.
             "choose_number" => {
-                let bound = if n % 2 == 0 { "min" } else { "max" };
+                let bound = if n.is_multiple_of(2) { "min" } else { "max" };
                 json!({"type": "number", "number": p[bound]})
             }
             _ => simple_reply(d),

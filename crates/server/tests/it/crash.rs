@@ -412,10 +412,10 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
             });
         let mut results = Vec::new();
         loop {
-            if let Moment::Acks(n) = moment {
-                if acks.load(Ordering::SeqCst) >= n {
-                    break;
-                }
+            if let Moment::Acks(n) = moment
+                && acks.load(Ordering::SeqCst) >= n
+            {
+                break;
             }
             if results.len() == live.len() {
                 break;

@@ -19,14 +19,15 @@ fn dockerfile_and_compose_match_the_project() {
     // nothing outside itself.
     let schema = repo().join("scripts/schemas/compose-spec.json");
     assert!(schema.exists(), "{} is missing", schema.display());
-    let out = Command::new("python3")
+    let python = crate::python::require(&["jsonschema", "yaml"]);
+    let out = Command::new(&python)
         .arg(repo().join("scripts/check_deploy.py"))
         .arg("--schema")
         .arg(&schema)
         .arg("--binary")
         .arg(env!("CARGO_BIN_EXE_dominion-server"))
         .output()
-        .expect("python3 runs (pip install jsonschema pyyaml)");
+        .unwrap_or_else(|e| panic!("run {}: {e}", python.display()));
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

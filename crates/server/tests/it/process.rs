@@ -515,10 +515,10 @@ pub fn parse_digest(text: &str) -> u64 {
 
 /// A stored state hash of the first release: 16 hex digits (or, failing that, decimal).
 pub fn parse_hash(text: &str) -> u64 {
-    if text.len() == 16 {
-        if let Ok(h) = u64::from_str_radix(text, 16) {
-            return h;
-        }
+    if text.len() == 16
+        && let Ok(h) = u64::from_str_radix(text, 16)
+    {
+        return h;
     }
     text.parse()
         .unwrap_or_else(|_| panic!("unreadable state hash {text:?}"))

@@ -9,30 +9,21 @@ use std::time::Duration;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_example_plays_a_full_game() {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/python-bot/bot.py");
-    let check = tokio::process::Command::new("python3")
-        .args(["-c", "import websockets"])
-        .output()
-        .await
-        .unwrap_or_else(|e| panic!("python3 is needed for this test and was not found: {e}"));
-    assert!(
-        check.status.success(),
-        "the Python example needs the websockets package: pip install -r examples/python-bot/requirements.txt\n{}",
-        String::from_utf8_lossy(&check.stderr)
-    );
+    let python = crate::python::require(&["websockets"]);
 
     let addr = start(config()).await;
-    let child = tokio::process::Command::new("python3")
+    let child = tokio::process::Command::new(&python)
         .arg(&script)
         .args(["--url", &format!("ws://{addr}/ws")])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .expect("run python3");
+        .unwrap_or_else(|e| panic!("run {}: {e}", python.display()));
     let out = tokio::time::timeout(Duration::from_secs(120), child.wait_with_output())
         .await
         .expect("the Python example finishes within 120 s")
-        .expect("python3 output");
+        .expect("the Python example's output");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}");
