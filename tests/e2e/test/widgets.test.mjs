@@ -556,9 +556,37 @@ describe('decision widgets', { timeout: 120000 }, () => {
     const hand = ['smithy', 'village', 'copper'];
     const { n, reply } = await s.ask({ card: 'throne_room', purpose: 'play_twice', prompt: { kind: 'choose_cards', zone: 'hand', options: ['smithy', 'village'], min: 1, max: 1 }, over: { hand, edition: '1e' } });
     assert.equal(await page.getByTestId('decision-card-text').textContent(), 'Choose an Action card in your hand; play it twice.');
+    // In every language: that language's 1E text only, marked with its language.
+    for (const l of ['hu', 'ru', 'sv', 'en']) {
+      await language(l);
+      const text = page.getByTestId('decision-card-text');
+      assert.equal(await text.textContent(), CARDS.throne_room.texts[l]['1e'], l);
+      assert.equal(await text.getAttribute('lang'), l);
+    }
     await page.getByTestId('option-1').click();
     await page.getByTestId('confirm').click();
     assertReply(await reply, n, { type: 'cards', cards: ['village'] });
+  });
+
+  test('Mine in a 2E game shows only the 2E text, in every language; so does the card details dialog', async () => {
+    const hand = ['copper', 'silver', 'estate'];
+    const { n, reply } = await s.ask({ card: 'mine', purpose: 'trash', prompt: { kind: 'choose_cards', zone: 'hand', options: ['copper', 'silver'], min: 0, max: 1 }, over: { hand } });
+    for (const l of ['en', 'hu', 'ru', 'sv']) {
+      await language(l);
+      assert.equal(await page.getByTestId('decision-card-text').textContent(), CARDS.mine.texts[l]['2e'], l);
+      // The details of a Supply card, opened from its pile: the UI language's text.
+      await page.getByTestId('pile-info-library').click();
+      const details = page.getByTestId('card-info').locator('.cd-text');
+      assert.equal(await details.textContent(), CARDS.library.texts[l], `${l} details`);
+      assert.equal(await details.getAttribute('lang'), l);
+      await page.getByTestId('card-info-close').click();
+    }
+    await language('hu');
+    await shot('mine-trash-hu');
+    await language('en');
+    await page.getByTestId('option-1').click();
+    await page.getByTestId('confirm').click();
+    assertReply(await reply, n, { type: 'cards', cards: ['silver'] });
   });
 
   test('Poacher: discard a card per empty pile', async () => {
