@@ -651,7 +651,7 @@ describe('decision widgets', { timeout: 120000 }, () => {
     await language('hu');
     const again = await s.ask({ card: 'steward', purpose: 'choose_modes', prompt: { kind: 'choose_modes', options: ['plus_two_cards', 'plus_two_coins', 'trash_two'], min: 1, max: 1 } });
     assert.equal(await headline(), 'Intéző: Válassz egyet.');
-    assert.deepEqual(await modeLabels(), ['+2 lap', '+2 pénz', '2 lapot a szemétbe teszel a kezedből']);
+    assert.deepEqual(await modeLabels(), ['+2 lap', '+$2', '2 lapot a szemétbe teszel a kezedből']);
     await language('en');
     await page.getByTestId('mode-plus_two_cards').click();
     await page.getByTestId('confirm').click();
