@@ -11,8 +11,13 @@ import { busy, state, update } from './store.js';
 /** @typedef {import('./types.js').DecisionRequest} DecisionRequest */
 /** @typedef {import('./types.js').Prompt} Prompt */
 
-/** "Choose up to 4." etc. @param {number} min @param {number} max @param {number} offered */
+/**
+ * "Choose a card.", "Choose up to 4." etc. Bounds that allow one card at most say so,
+ * however many are offered.
+ * @param {number} min @param {number} max @param {number} offered
+ */
 export function countText(min, max, offered) {
+  if (max === 1) return t(min === 1 ? 'dec.count_one' : 'dec.count_up_to_one');
   if (min === max) return t('dec.count_exact', { n: min });
   if (min === 0 && max >= offered) return t('dec.count_any');
   if (min === 0) return t('dec.count_up_to', { n: max });
@@ -104,7 +109,7 @@ function cardsQuestion(d, p) {
     ].filter(Boolean),
   );
   if (key) return t(key, { name });
-  return t('dec.choose_cards', { verb: t(`dec.purpose.${d.purpose}`) });
+  return t(p.max === 1 ? 'dec.choose_card' : 'dec.choose_cards', { verb: t(`dec.purpose.${d.purpose}`) });
 }
 
 /** The question the decision asks, in words. @param {DecisionRequest} d */

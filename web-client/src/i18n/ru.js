@@ -166,8 +166,11 @@ export default {
   'dec.purpose.reveal': 'показать',
   'dec.purpose.name': 'назвать',
   'dec.purpose.place_in_deck': 'положить в колоду',
+  'dec.choose_card': 'Что {verb}? Выберите одну карту.',
   'dec.choose_cards': 'Что {verb}? Выберите карты.',
   'dec.react': 'Атака! Показать реакцию?',
+  'dec.count_one': 'Выберите одну карту.',
+  'dec.count_up_to_one': 'Выберите не больше одной карты.',
   'dec.count_exact': {
     one: 'Выберите ровно {n} карту.',
     few: 'Выберите ровно {n} карты.',
