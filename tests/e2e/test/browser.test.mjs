@@ -92,6 +92,11 @@ describe('web client', { timeout: 900000 }, () => {
     assert.ok(await p.page.getByTestId(`join-${room}-1`).isVisible(), 'an open seat can be taken');
     assert.ok(await p.page.getByTestId(`watch-${room}`).isVisible(), 'the room can be watched');
     assert.match(await p.page.getByTestId(`room-${room}`).textContent() ?? '', /Zoltán/);
+    // Bots by readable names, never their ids (which read like card names).
+    assert.match(await p.page.getByTestId(`room-${room}`).textContent() ?? '', /Big Money bot/);
+    const botOptions = await p.page.getByTestId('seat-select-1').locator('option').evaluateAll((os) => os.map((o) => [/** @type {HTMLOptionElement} */ (o).value, o.textContent]));
+    assert.deepEqual(botOptions.find(([v]) => v === 'militia'), ['militia', 'Militia strategy bot']);
+    assert.deepEqual(botOptions.find(([v]) => v === 'big_money'), ['big_money', 'Big Money bot']);
     await screenshot(p.page, 'lobby.png');
     await other.page.getByTestId('leave-room').click();
     await p.page.waitForSelector(`[data-testid=join-${room}-0]`, { timeout: 10000 });
@@ -185,6 +190,10 @@ describe('web client', { timeout: 900000 }, () => {
     assert.match(log ?? '', /Anna plays|Anna buys/, 'the log reads as sentences');
     assert.ok(policy.answered.choose_cards || policy.answered.choose_pile, `a card asked a question: ${JSON.stringify(policy.answered)}`);
     assert.ok(shot, 'a mid-game screenshot was taken');
+    // The bot is named as a bot on the end screen and in the log, not as the card.
+    assert.match(await page.getByTestId('scores').textContent() ?? '', /Militia strategy bot/);
+    assert.match(await page.getByTestId('deck-1').textContent() ?? '', /^Militia strategy bot — /);
+    assert.doesNotMatch((await page.getByTestId('end-screen').textContent() ?? '') + (log ?? ''), /militia \(bot\)/);
     await screenshot(page, 'end.png');
     const result = last(p.rec.received, 'game_over');
     assert.ok(result, 'the server announced the end');
@@ -214,7 +223,7 @@ describe('web client', { timeout: 900000 }, () => {
         // The bot's revealed card: on the table in its set-aside zone, and in the widget.
         const card = /** @type {string} */ (d.single);
         assert.equal(await page.getByTestId('aside-1').locator('[data-card]').getAttribute('data-card'), card);
-        assert.match(await page.getByTestId('decision-prompt').textContent() ?? '', /^Spy: Discard big money \(bot\)'s revealed .+\?$/);
+        assert.match(await page.getByTestId('decision-prompt').textContent() ?? '', /^Spy: Discard Big Money bot's revealed .+\?$/);
         if (!seen.spyAbout) await page.getByTestId('decision').screenshot({ path: path.join(ARTIFACTS, 'real-spy-discard.png') });
         const yes = seen.spyAbout % 2 === 0;
         await page.getByTestId(yes ? 'yes' : 'no').click();
@@ -235,7 +244,7 @@ describe('web client', { timeout: 900000 }, () => {
     assert.ok(seen.spyAbout && seen.sentry, `Spy and Sentry asked: ${JSON.stringify(seen)}`);
     const log = await page.getByTestId('log').textContent() ?? '';
     assert.match(log, /Anna plays Spy\./);
-    assert.match(log, /big money \(bot\) reveals/, "the bot's revealed card is in the log");
+    assert.match(log, /Big Money bot reveals/, "the bot's revealed card is in the log");
     assert.match(log, /Anna looks at .+ on top of their deck\./, 'Sentry shows my cards to me');
     await screenshot(page, 'table-new-cards.png');
     assertClean(p);
