@@ -3,12 +3,15 @@
 // Every WebSocket frame a page sends (and receives) is checked against the committed
 // JSON Schema (lib/browser.mjs); a test fails on any invalid frame or console error.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
 import { Policy, createRoom, enterLobby, playToEnd, readScreen, startGame, waitPast } from '../lib/play.mjs';
 import { startProxy } from '../lib/proxy.mjs';
-import { startServer } from '../lib/server.mjs';
+import { ROOT, startServer } from '../lib/server.mjs';
+
+const CARDS = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-client/data/cards.json'), 'utf8')).cards;
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -504,14 +507,17 @@ describe('web client', { timeout: 900000 }, () => {
     await p.context.close();
   });
 
-  test('the Hungarian UI shows Hungarian card names', async () => {
-    const p = await openPage(chrome.browser, { locale: 'hu-HU' });
+  test('the Hungarian UI shows Hungarian card names; the table in hu, ru and sv shows card texts in that language, at 1366 × 768', async () => {
+    const p = await openPage(chrome.browser, { locale: 'hu-HU', viewport: { width: 1366, height: 768 } });
     const { page } = p;
     await enterLobby(page, server.url, 'Csilla');
     // The browser's language is the default.
     assert.equal(await page.getByTestId('lang-select').inputValue(), 'hu');
     assert.match(await page.locator('html').getAttribute('lang') ?? '', /^hu/);
     assert.match(await page.getByTestId('create-submit').textContent() ?? '', /Szoba létrehozása/);
+    await page.getByTestId('seat-select-1').selectOption('militia');
+    assert.equal(await page.getByTestId('seat-select-1').locator('option:checked').textContent(), 'Gép Polgárőrség-stratégiával');
+    await screenshot(page, 'lobby-hu.png');
     await createRoom(page, { seats: ['', 'big_money'] });
     await startGame(page);
     await page.waitForSelector('[data-testid=pile-village]');
@@ -520,12 +526,29 @@ describe('web client', { timeout: 900000 }, () => {
     assert.match(await page.getByTestId('supply').textContent() ?? '', /Kínálat/);
     await page.waitForSelector('[data-testid=decision]');
     assert.match(await page.getByTestId('decision').textContent() ?? '', /Akciófázis vége|kincs/i);
+    /** The table in `lang`: a card's text in the hover panel, the bot's name, a screenshot. @param {'hu' | 'ru' | 'sv'} lang @param {RegExp} village @param {RegExp} supply @param {string} bot */
+    const tableIn = async (lang, village, supply, bot) => {
+      await page.getByTestId('lang-select').selectOption(lang);
+      assert.match(await page.getByTestId('pile-village').textContent() ?? '', village, lang);
+      assert.match(await page.getByTestId('supply').textContent() ?? '', supply, lang);
+      assert.match(await page.getByTestId('opponent-1').textContent() ?? '', new RegExp(bot), `${lang}: the bot by name`);
+      for (const card of ['mine', 'militia']) {
+        await page.getByTestId(`pile-${card}`).hover();
+        const text = page.locator('.hover-info .cd-text');
+        // Only the 2E text, in the UI language.
+        const want = CARDS[card].texts[lang];
+        assert.equal(await text.textContent(), typeof want === 'string' ? want : want['2e'], `${lang} ${card}`);
+        assert.equal(await text.getAttribute('lang'), lang);
+      }
+      await noHorizontalOverflow(page);
+      // What a player sees at 1366 × 768, and the whole page.
+      await page.screenshot({ path: path.join(ARTIFACTS, `table-${lang}.png`) });
+      await screenshot(page, `table-${lang}-full.png`);
+    };
+    await tableIn('hu', /Falu/, /Kínálat/, 'Pénzhalmozó gép');
     // The picker switches language at once, and the choice is remembered.
-    await page.getByTestId('lang-select').selectOption('sv');
-    assert.match(await page.getByTestId('pile-village').textContent() ?? '', /Village|By/);
-    assert.match(await page.getByTestId('supply').textContent() ?? '', /Försörjning/);
-    await page.getByTestId('lang-select').selectOption('ru');
-    assert.match(await page.getByTestId('pile-village').textContent() ?? '', /Деревня/);
+    await tableIn('sv', /Village|By/, /Försörjning/, 'Bot med pengastrategi');
+    await tableIn('ru', /Деревня/, /Резерв/, 'Бот «Большие деньги»');
     await page.reload();
     await page.waitForSelector('[data-testid=pile-village]');
     assert.equal(await page.getByTestId('lang-select').inputValue(), 'ru');
