@@ -1,6 +1,12 @@
-// Card data for display: names in four languages (Hungarian may differ by edition),
-// cost, types and English text, from data/cards.json.
+// Card data for display: names and rules texts in four languages (either may differ by
+// edition), cost and types, from data/cards.json.
 import { lang, t } from './i18n/index.js';
+
+/**
+ * A name or text in one language: one string, or one per edition ("1e", "2e") where the
+ * printings differ.
+ * @typedef {string | Record<string, string>} ByEdition
+ */
 
 /**
  * @typedef {object} CardData
@@ -8,8 +14,8 @@ import { lang, t } from './i18n/index.js';
  * @property {number} cost
  * @property {string[]} types
  * @property {string[]} editions
- * @property {string | Record<string, string>} text   by edition ("1e", "2e") where the printings differ
- * @property {Record<string, string | Record<string, string>>} names
+ * @property {Record<string, ByEdition>} texts   by language ("en", "hu", "ru", "sv")
+ * @property {Record<string, ByEdition>} names   by language; English always, others where the rulebooks give one
  */
 
 /** @type {Record<string, CardData>} */
@@ -53,12 +59,25 @@ export function cardName(key, ed = edition) {
 export function cardNameIn(key, want, ed = edition) {
   const names = CARDS[key]?.names;
   if (!names) return key.replace(/_/g, ' ');
+  return inLang(names, want, ed)?.value ?? key;
+}
+
+/**
+ * The entry of `byLang` for language `want` (else English) in edition `ed`, and the
+ * language it is in.
+ * @param {Record<string, ByEdition>} byLang @param {string} want @param {string} ed
+ * @returns {{value: string, lang: string} | null}
+ */
+function inLang(byLang, want, ed) {
   for (const l of [want, 'en']) {
-    const n = names[l];
-    if (typeof n === 'string') return n;
-    if (n && typeof n === 'object') return n[ed] ?? n['2e'] ?? Object.values(n)[0];
+    const v = byLang[l];
+    if (typeof v === 'string' && v) return { value: v, lang: l };
+    if (v && typeof v === 'object') {
+      const e = v[ed] ?? v['2e'] ?? Object.values(v)[0];
+      if (e) return { value: e, lang: l };
+    }
   }
-  return key;
+  return null;
 }
 
 /** The card's types, most telling first, for colour and label. @param {string} key */
@@ -107,15 +126,25 @@ export function cardCost(key) {
 }
 
 /**
- * The card's English text in edition `ed` (the game's or room's edition): only that
- * printing's text, for the cards whose texts differ.
+ * The card's rules text in the current language (English where a language lacks one) for
+ * edition `ed` (the game's or room's edition): only that printing's text, for the cards
+ * whose texts differ.
  * @param {string} key @param {string} [ed]
  */
 export function cardText(key, ed = edition) {
-  const text = CARDS[key]?.text;
-  if (text == null) return '';
-  if (typeof text === 'string') return text;
-  return text[ed] ?? text['2e'] ?? Object.values(text)[0] ?? '';
+  return cardTextIn(key, lang(), ed).text;
+}
+
+/**
+ * The card's rules text in language `want` for edition `ed`, and the language it is in
+ * (for the `lang` attribute: English when `want` has none).
+ * @param {string} key @param {string} want @param {string} [ed]
+ * @returns {{text: string, lang: string}}
+ */
+export function cardTextIn(key, want, ed = edition) {
+  const texts = CARDS[key]?.texts;
+  const found = texts ? inLang(texts, want, ed) : null;
+  return found ? { text: found.value, lang: found.lang } : { text: '', lang: want };
 }
 
 /** Whether the card was printed in only one edition: that edition ("1e" / "2e"), else null. @param {string} key */

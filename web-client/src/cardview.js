@@ -1,8 +1,8 @@
 // How a card looks wherever it appears: its name, cost, a type colour AND a type label
 // (colour is never the only signal), and its text in a details dialog.
 import { h } from './dom.js';
-import { cardCost, cardName, cardText, cardTypes, typeClass, typeLabel } from './cards.js';
-import { t } from './i18n/index.js';
+import { cardCost, cardName, cardTextIn, cardTypes, typeClass, typeLabel } from './cards.js';
+import { lang, t } from './i18n/index.js';
 import { state, update } from './store.js';
 
 /** Short type marks shown on small cards, so types read without colour. */
@@ -91,6 +91,16 @@ export function cardChip(key, dkey) {
   );
 }
 
+/**
+ * The card's rules text in the UI language and the game's edition, as a paragraph marked
+ * with the language it is in.
+ * @param {string} key @param {string} cls @param {Record<string, string>} [attrs]
+ */
+export function cardTextBlock(key, cls, attrs = {}) {
+  const { text, lang: textLang } = cardTextIn(key, lang());
+  return h('p', { class: cls, lang: textLang, ...attrs }, text);
+}
+
 /** The card text block (used by the hover panel and the dialog). @param {string} key */
 export function cardDetails(key) {
   return h(
@@ -98,7 +108,7 @@ export function cardDetails(key) {
     { class: ['card-details', typeClass(key)] },
     h('div', { class: 'cd-head' }, h('strong', { class: 'cd-name' }, cardName(key)), h('span', { class: 'cost' }, `$${cardCost(key)}`)),
     h('div', { class: 'cd-types' }, `${typeMarks(key)} ${typeLabel(key)}`),
-    h('p', { class: 'cd-text', lang: 'en' }, cardText(key)),
+    cardTextBlock(key, 'cd-text'),
   );
 }
 

@@ -1,8 +1,8 @@
 // The decision panel: one widget per prompt kind, each answerable by mouse, touch and
 // keyboard. A confirm button stays disabled until the choice is legal.
 import { h } from './dom.js';
-import { cardCost, cardName, cardNameIn, cardText, cardTypes, typeClass, typeLabel } from './cards.js';
-import { cardButton, cardChip } from './cardview.js';
+import { cardCost, cardName, cardNameIn, cardTextIn, cardTypes, typeClass, typeLabel } from './cards.js';
+import { cardButton, cardChip, cardTextBlock } from './cardview.js';
 import { has, lang, t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
@@ -11,8 +11,13 @@ import { busy, state, update } from './store.js';
 /** @typedef {import('./types.js').DecisionRequest} DecisionRequest */
 /** @typedef {import('./types.js').Prompt} Prompt */
 
-/** "Choose up to 4." etc. @param {number} min @param {number} max @param {number} offered */
+/**
+ * "Choose a card.", "Choose up to 4." etc. Bounds that allow one card at most say so,
+ * however many are offered.
+ * @param {number} min @param {number} max @param {number} offered
+ */
 export function countText(min, max, offered) {
+  if (max === 1) return t(min === 1 ? 'dec.count_one' : 'dec.count_up_to_one');
   if (min === max) return t('dec.count_exact', { n: min });
   if (min === 0 && max >= offered) return t('dec.count_any');
   if (min === 0) return t('dec.count_up_to', { n: max });
@@ -104,7 +109,7 @@ function cardsQuestion(d, p) {
     ].filter(Boolean),
   );
   if (key) return t(key, { name });
-  return t('dec.choose_cards', { verb: t(`dec.purpose.${d.purpose}`) });
+  return t(p.max === 1 ? 'dec.choose_card' : 'dec.choose_cards', { verb: t(`dec.purpose.${d.purpose}`) });
 }
 
 /** The question the decision asks, in words. @param {DecisionRequest} d */
@@ -276,6 +281,12 @@ function yesNoCard(d, p, card) {
   ];
 }
 
+/** A Reaction's text beside its button, in the UI language. @param {string} card */
+function reactText(card) {
+  const { text, lang: textLang } = cardTextIn(card, lang());
+  return h('span', { class: 'react-text', lang: textLang }, text);
+}
+
 /** @param {DecisionRequest} d @param {Prompt & {kind: 'choose_cards'}} p */
 function chooseCards(d, p) {
   if (d.purpose === 'react') {
@@ -300,7 +311,7 @@ function chooseCards(d, p) {
               },
               `${t('dec.purpose.react')}: ${cardName(c)}`.replace(/^./, (x) => x.toUpperCase()),
             ),
-            h('span', { class: 'react-text', lang: 'en' }, cardText(c)),
+            reactText(c),
           ),
         ),
       ),
@@ -735,7 +746,7 @@ export function decisionPanel() {
       headline(d),
     ),
     d.card && p.kind !== 'action_phase' && p.kind !== 'buy_phase'
-      ? h('p', { class: 'dec-text', lang: 'en', 'data-testid': 'decision-card-text' }, cardText(d.card))
+      ? cardTextBlock(d.card, 'dec-text', { 'data-testid': 'decision-card-text' })
       : null,
     left != null ? h('p', { class: ['deadline', left <= 10 && 'urgent'], 'data-testid': 'deadline', role: 'timer' }, '◷ ', t('dec.deadline', { s: left })) : null,
     body,

@@ -268,7 +268,7 @@ function seatFields() {
             }),
           },
           h('option', { value: '' }, t('create.seat_open')),
-          state.meta.bots.map((b) => h('option', { value: b }, t('create.seat_bot', { bot: b.replace(/_/g, ' ') }))),
+          state.meta.bots.map((b) => h('option', { value: b }, botLabel(b))),
         ),
       ),
     );

@@ -1,9 +1,13 @@
 // Display names of seats, from the room's occupants.
-import { t } from './i18n/index.js';
+import { has, t } from './i18n/index.js';
 
-/** @param {string} bot */
+/**
+ * A bot's readable name in the UI language ("Militia strategy bot") from the id the
+ * server sends; an id the client does not know yet reads "Bot (id)".
+ * @param {string} bot
+ */
 export function botLabel(bot) {
-  return t('common.bot', { bot: bot.replace(/_/g, ' ') });
+  return has(`bot.${bot}`) ? t(`bot.${bot}`) : t('common.bot', { bot: bot.replace(/_/g, ' ') });
 }
 
 /**

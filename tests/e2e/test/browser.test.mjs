@@ -3,12 +3,15 @@
 // Every WebSocket frame a page sends (and receives) is checked against the committed
 // JSON Schema (lib/browser.mjs); a test fails on any invalid frame or console error.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
 import { Policy, createRoom, enterLobby, playToEnd, readScreen, startGame, waitPast } from '../lib/play.mjs';
 import { startProxy } from '../lib/proxy.mjs';
-import { startServer } from '../lib/server.mjs';
+import { ROOT, startServer } from '../lib/server.mjs';
+
+const CARDS = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-client/data/cards.json'), 'utf8')).cards;
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -92,6 +95,11 @@ describe('web client', { timeout: 900000 }, () => {
     assert.ok(await p.page.getByTestId(`join-${room}-1`).isVisible(), 'an open seat can be taken');
     assert.ok(await p.page.getByTestId(`watch-${room}`).isVisible(), 'the room can be watched');
     assert.match(await p.page.getByTestId(`room-${room}`).textContent() ?? '', /Zoltán/);
+    // Bots by readable names, never their ids (which read like card names).
+    assert.match(await p.page.getByTestId(`room-${room}`).textContent() ?? '', /Big Money bot/);
+    const botOptions = await p.page.getByTestId('seat-select-1').locator('option').evaluateAll((os) => os.map((o) => [/** @type {HTMLOptionElement} */ (o).value, o.textContent]));
+    assert.deepEqual(botOptions.find(([v]) => v === 'militia'), ['militia', 'Militia strategy bot']);
+    assert.deepEqual(botOptions.find(([v]) => v === 'big_money'), ['big_money', 'Big Money bot']);
     await screenshot(p.page, 'lobby.png');
     await other.page.getByTestId('leave-room').click();
     await p.page.waitForSelector(`[data-testid=join-${room}-0]`, { timeout: 10000 });
@@ -185,6 +193,10 @@ describe('web client', { timeout: 900000 }, () => {
     assert.match(log ?? '', /Anna plays|Anna buys/, 'the log reads as sentences');
     assert.ok(policy.answered.choose_cards || policy.answered.choose_pile, `a card asked a question: ${JSON.stringify(policy.answered)}`);
     assert.ok(shot, 'a mid-game screenshot was taken');
+    // The bot is named as a bot on the end screen and in the log, not as the card.
+    assert.match(await page.getByTestId('scores').textContent() ?? '', /Militia strategy bot/);
+    assert.match(await page.getByTestId('deck-1').textContent() ?? '', /^Militia strategy bot — /);
+    assert.doesNotMatch((await page.getByTestId('end-screen').textContent() ?? '') + (log ?? ''), /militia \(bot\)/);
     await screenshot(page, 'end.png');
     const result = last(p.rec.received, 'game_over');
     assert.ok(result, 'the server announced the end');
@@ -214,7 +226,7 @@ describe('web client', { timeout: 900000 }, () => {
         // The bot's revealed card: on the table in its set-aside zone, and in the widget.
         const card = /** @type {string} */ (d.single);
         assert.equal(await page.getByTestId('aside-1').locator('[data-card]').getAttribute('data-card'), card);
-        assert.match(await page.getByTestId('decision-prompt').textContent() ?? '', /^Spy: Discard big money \(bot\)'s revealed .+\?$/);
+        assert.match(await page.getByTestId('decision-prompt').textContent() ?? '', /^Spy: Discard Big Money bot's revealed .+\?$/);
         if (!seen.spyAbout) await page.getByTestId('decision').screenshot({ path: path.join(ARTIFACTS, 'real-spy-discard.png') });
         const yes = seen.spyAbout % 2 === 0;
         await page.getByTestId(yes ? 'yes' : 'no').click();
@@ -235,7 +247,7 @@ describe('web client', { timeout: 900000 }, () => {
     assert.ok(seen.spyAbout && seen.sentry, `Spy and Sentry asked: ${JSON.stringify(seen)}`);
     const log = await page.getByTestId('log').textContent() ?? '';
     assert.match(log, /Anna plays Spy\./);
-    assert.match(log, /big money \(bot\) reveals/, "the bot's revealed card is in the log");
+    assert.match(log, /Big Money bot reveals/, "the bot's revealed card is in the log");
     assert.match(log, /Anna looks at .+ on top of their deck\./, 'Sentry shows my cards to me');
     await screenshot(page, 'table-new-cards.png');
     assertClean(p);
@@ -495,14 +507,17 @@ describe('web client', { timeout: 900000 }, () => {
     await p.context.close();
   });
 
-  test('the Hungarian UI shows Hungarian card names', async () => {
-    const p = await openPage(chrome.browser, { locale: 'hu-HU' });
+  test('the Hungarian UI shows Hungarian card names; the table in hu, ru and sv shows card texts in that language, at 1366 × 768', async () => {
+    const p = await openPage(chrome.browser, { locale: 'hu-HU', viewport: { width: 1366, height: 768 } });
     const { page } = p;
     await enterLobby(page, server.url, 'Csilla');
     // The browser's language is the default.
     assert.equal(await page.getByTestId('lang-select').inputValue(), 'hu');
     assert.match(await page.locator('html').getAttribute('lang') ?? '', /^hu/);
     assert.match(await page.getByTestId('create-submit').textContent() ?? '', /Szoba létrehozása/);
+    await page.getByTestId('seat-select-1').selectOption('militia');
+    assert.equal(await page.getByTestId('seat-select-1').locator('option:checked').textContent(), 'Gép Polgárőrség-stratégiával');
+    await screenshot(page, 'lobby-hu.png');
     await createRoom(page, { seats: ['', 'big_money'] });
     await startGame(page);
     await page.waitForSelector('[data-testid=pile-village]');
@@ -511,12 +526,29 @@ describe('web client', { timeout: 900000 }, () => {
     assert.match(await page.getByTestId('supply').textContent() ?? '', /Kínálat/);
     await page.waitForSelector('[data-testid=decision]');
     assert.match(await page.getByTestId('decision').textContent() ?? '', /Akciófázis vége|kincs/i);
+    /** The table in `lang`: a card's text in the hover panel, the bot's name, a screenshot. @param {'hu' | 'ru' | 'sv'} lang @param {RegExp} village @param {RegExp} supply @param {string} bot */
+    const tableIn = async (lang, village, supply, bot) => {
+      await page.getByTestId('lang-select').selectOption(lang);
+      assert.match(await page.getByTestId('pile-village').textContent() ?? '', village, lang);
+      assert.match(await page.getByTestId('supply').textContent() ?? '', supply, lang);
+      assert.match(await page.getByTestId('opponent-1').textContent() ?? '', new RegExp(bot), `${lang}: the bot by name`);
+      for (const card of ['mine', 'militia']) {
+        await page.getByTestId(`pile-${card}`).hover();
+        const text = page.locator('.hover-info .cd-text');
+        // Only the 2E text, in the UI language.
+        const want = CARDS[card].texts[lang];
+        assert.equal(await text.textContent(), typeof want === 'string' ? want : want['2e'], `${lang} ${card}`);
+        assert.equal(await text.getAttribute('lang'), lang);
+      }
+      await noHorizontalOverflow(page);
+      // What a player sees at 1366 × 768, and the whole page.
+      await page.screenshot({ path: path.join(ARTIFACTS, `table-${lang}.png`) });
+      await screenshot(page, `table-${lang}-full.png`);
+    };
+    await tableIn('hu', /Falu/, /Kínálat/, 'Pénzhalmozó gép');
     // The picker switches language at once, and the choice is remembered.
-    await page.getByTestId('lang-select').selectOption('sv');
-    assert.match(await page.getByTestId('pile-village').textContent() ?? '', /Village|By/);
-    assert.match(await page.getByTestId('supply').textContent() ?? '', /Försörjning/);
-    await page.getByTestId('lang-select').selectOption('ru');
-    assert.match(await page.getByTestId('pile-village').textContent() ?? '', /Деревня/);
+    await tableIn('sv', /Village|By/, /Försörjning/, 'Bot med pengastrategi');
+    await tableIn('ru', /Деревня/, /Резерв/, 'Бот «Большие деньги»');
     await page.reload();
     await page.waitForSelector('[data-testid=pile-village]');
     assert.equal(await page.getByTestId('lang-select').inputValue(), 'ru');

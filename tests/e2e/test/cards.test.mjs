@@ -1,6 +1,6 @@
 // web-client/data/cards.json against the engine (the server's /api/cards): every card
 // the engine has is described with the same cost, types, editions, set and English name,
-// and has a text for each edition it was printed in.
+// and has a rules text in every language for each edition it was printed in.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,19 +33,76 @@ test("cards.json agrees with the engine's cards", async () => {
   }
 });
 
-test('every card has a text for each edition it was printed in, and names in hu and ru where given', () => {
+const LANGS = ['en', 'hu', 'ru', 'sv'];
+
+/**
+ * Every (language, edition) text a card shows, as `{lang, edition, text}`; a string
+ * serves every edition the card was printed in.
+ * @param {any} c
+ */
+function shownTexts(c) {
+  return LANGS.flatMap((lang) => {
+    const t = c.texts?.[lang];
+    return c.editions.map((/** @type {string} */ edition) => ({ lang, edition, text: typeof t === 'string' ? t : t?.[edition] }));
+  });
+}
+
+test('every card has a rules text in every language for each edition it was printed in, and only those', () => {
+  const problems = [];
   for (const [id, c] of Object.entries(CARDS)) {
-    if (typeof c.text === 'string') {
-      assert.ok(c.text.length > 0, id);
-      assert.doesNotMatch(c.text, /\b[12]E:/, `${id}: one text per edition, not both in one string`);
-    } else {
-      assert.deepEqual(Object.keys(c.text).sort(), [...c.editions].sort(), `${id} has a text per edition`);
+    assert.deepEqual(Object.keys(c.texts ?? {}).sort(), LANGS, `${id} has texts in exactly ${LANGS.join(', ')}`);
+    for (const lang of LANGS) {
+      const t = c.texts[lang];
+      if (typeof t === 'string') {
+        if (!t.trim()) problems.push(`${id} ${lang}: empty`);
+        if (/\b[12]E:/.test(t)) problems.push(`${id} ${lang}: both editions in one string`);
+      } else if (t && typeof t === 'object') {
+        // Per edition: exactly the editions the card was printed in.
+        const eds = Object.keys(t).sort();
+        if (JSON.stringify(eds) !== JSON.stringify([...c.editions].sort())) problems.push(`${id} ${lang}: texts for ${eds} but printed in ${c.editions}`);
+        for (const e of eds) if (typeof t[e] !== 'string' || !t[e].trim()) problems.push(`${id} ${lang} ${e}: empty`);
+        if (eds.length > 1 && t[eds[0]] === t[eds[1]]) problems.push(`${id} ${lang}: the same text twice, write it once`);
+      } else {
+        problems.push(`${id} ${lang}: no text`);
+      }
     }
-    assert.ok(c.names.en, `${id} has an English name`);
+    // Where the English printings differ, every language's do: no language shows one
+    // edition's text in a game of the other.
+    if (typeof c.texts.en === 'object' && LANGS.some((l) => typeof c.texts[l] !== 'object')) problems.push(`${id}: English differs by edition, every language must too`);
   }
-  for (const id of ['throne_room', 'mine', 'moneylender', 'bureaucrat']) {
-    assert.equal(typeof CARDS[id].text, 'object', `${id}'s texts differ by edition`);
+  assert.deepEqual(problems, []);
+  for (const id of ['throne_room', 'mine', 'moneylender', 'bureaucrat', 'masquerade']) {
+    for (const lang of LANGS) assert.equal(typeof CARDS[id].texts[lang], 'object', `${id}'s ${lang} texts differ by edition`);
   }
+  for (const [id, c] of Object.entries(CARDS)) assert.ok(c.names.en, `${id} has an English name`);
+});
+
+test("translated texts are translations: not the English, with the language's VP and no English rules words", () => {
+  /** @type {Record<string, string>} */
+  const VP = { hu: 'GyP', ru: 'ПО', sv: 'SP' };
+  // Rules words of the English texts; the other languages write their own terms. English
+  // card names may appear (the fallback where a rulebook gives no name).
+  const ENGLISH = /\b(Cards?|Actions?|Buy|Trash|Discard|Gain|Reveal|Victory|Treasure|each|other|player|your|from|the)\b/;
+  const NAMES = new RegExp(`\\b(${Object.values(CARDS).map((x) => x.names.en).join('|')})\\b`, 'g');
+  const problems = [];
+  for (const c of Object.values(CARDS)) {
+    const shown = shownTexts(c);
+    for (const { lang, edition, text = '' } of shown) {
+      if (lang === 'en') continue;
+      const where = `${c.names.en} ${lang} ${edition}`;
+      const en = shown.find((x) => x.lang === 'en' && x.edition === edition)?.text ?? '';
+      // "$2" is the same everywhere; a text with words must differ from the English.
+      if (/\p{L}{2}/u.test(en) && text === en) problems.push(`${where}: the English text`);
+      if (/\bVP\b/.test(text)) problems.push(`${where}: "VP" untranslated`);
+      if (/\bVP\b/.test(en) && !text.includes(VP[lang])) problems.push(`${where}: no ${VP[lang]}`);
+      const m = text.replace(NAMES, '').match(ENGLISH);
+      if (m) problems.push(`${where}: the English word "${m[0]}"`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('every card name in hu and ru is as the rulebooks give it', () => {
   // The 16 cards of this release, with the rulebooks' names.
   const names = {
     adventurer: ['Kalandozó', 'Искатель приключений'],

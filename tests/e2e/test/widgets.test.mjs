@@ -378,7 +378,7 @@ describe('decision widgets', { timeout: 120000 }, () => {
       over: { edition: '1e', seats: [{}, { aside: ['silver', 'gold'] }] },
     });
     assert.equal(await headline(), "Thief: Which of Bob's Treasures is trashed?");
-    assert.match(await page.getByTestId('decision-count').textContent() ?? '', /Choose exactly 1\. \(from Bob's revealed cards\)/);
+    assert.match(await page.getByTestId('decision-count').textContent() ?? '', /Choose a card\. \(from Bob's revealed cards\)/);
     assert.ok(await page.getByTestId('confirm').isDisabled());
     await shot('thief-trash');
     await page.getByTestId('option-1').click();
@@ -556,9 +556,71 @@ describe('decision widgets', { timeout: 120000 }, () => {
     const hand = ['smithy', 'village', 'copper'];
     const { n, reply } = await s.ask({ card: 'throne_room', purpose: 'play_twice', prompt: { kind: 'choose_cards', zone: 'hand', options: ['smithy', 'village'], min: 1, max: 1 }, over: { hand, edition: '1e' } });
     assert.equal(await page.getByTestId('decision-card-text').textContent(), 'Choose an Action card in your hand; play it twice.');
+    // In every language: that language's 1E text only, marked with its language.
+    for (const l of ['hu', 'ru', 'sv', 'en']) {
+      await language(l);
+      const text = page.getByTestId('decision-card-text');
+      assert.equal(await text.textContent(), CARDS.throne_room.texts[l]['1e'], l);
+      assert.equal(await text.getAttribute('lang'), l);
+    }
     await page.getByTestId('option-1').click();
     await page.getByTestId('confirm').click();
     assertReply(await reply, n, { type: 'cards', cards: ['village'] });
+  });
+
+  test('Throne Room over two different Actions: "Choose up to one card", in every language', async () => {
+    const hand = ['smithy', 'village', 'copper'];
+    const { n, reply } = await s.ask({ card: 'throne_room', purpose: 'play_twice', prompt: { kind: 'choose_cards', zone: 'hand', options: ['smithy', 'village'], min: 0, max: 1 }, over: { hand } });
+    const count = async () => (await page.getByTestId('decision-count').textContent()) ?? '';
+    assert.equal(await headline(), 'Throne Room: Play an Action card twice?');
+    /** @type {Record<string, RegExp>} */
+    const want = { hu: /^Legfeljebb egy lapot választhatsz\. /, ru: /^Выберите не больше одной карты\. /, sv: /^Välj högst ett kort\. /, en: /^Choose up to one card\. / };
+    for (const [l, re] of Object.entries(want)) {
+      await language(l);
+      assert.match(await count(), re, l);
+    }
+    await shot('throne_room-play_twice-may');
+    await page.getByTestId('option-0').click();
+    await page.getByTestId('confirm').click();
+    assertReply(await reply, n, { type: 'cards', cards: ['smithy'] });
+  });
+
+  test('Throne Room (1E) must choose one: "Choose a card", in every language', async () => {
+    const hand = ['smithy', 'village', 'copper'];
+    const { n, reply } = await s.ask({ card: 'throne_room', purpose: 'play_twice', prompt: { kind: 'choose_cards', zone: 'hand', options: ['smithy', 'village'], min: 1, max: 1 }, over: { hand, edition: '1e' } });
+    const count = async () => (await page.getByTestId('decision-count').textContent()) ?? '';
+    assert.equal(await headline(), 'Throne Room: Choose a card to play twice.');
+    /** @type {Record<string, RegExp>} */
+    const want = { hu: /^Válassz egy lapot\. /, ru: /^Выберите одну карту\. /, sv: /^Välj ett kort\. /, en: /^Choose a card\. / };
+    for (const [l, re] of Object.entries(want)) {
+      await language(l);
+      assert.match(await count(), re, l);
+      assert.doesNotMatch(await headline(), /\{|cards|lapokat|карты\.|Välj kort/, `${l}: one card, not several`);
+    }
+    await page.getByTestId('option-1').click();
+    await page.getByTestId('confirm').click();
+    assertReply(await reply, n, { type: 'cards', cards: ['village'] });
+  });
+
+  test('Mine in a 2E game shows only the 2E text, in every language; so does the card details dialog', async () => {
+    const hand = ['copper', 'silver', 'estate'];
+    const { n, reply } = await s.ask({ card: 'mine', purpose: 'trash', prompt: { kind: 'choose_cards', zone: 'hand', options: ['copper', 'silver'], min: 0, max: 1 }, over: { hand } });
+    for (const l of ['en', 'hu', 'ru', 'sv']) {
+      await language(l);
+      assert.equal(await page.getByTestId('decision-card-text').textContent(), CARDS.mine.texts[l]['2e'], l);
+      // The details of a Supply card, opened from its pile: the UI language's text.
+      await page.getByTestId('pile-info-library').click();
+      const details = page.getByTestId('card-info').locator('.cd-text');
+      assert.equal(await details.textContent(), CARDS.library.texts[l], `${l} details`);
+      assert.equal(await details.getAttribute('lang'), l);
+      await page.getByTestId('card-info-close').click();
+    }
+    await language('hu');
+    await shot('mine-trash-hu');
+    await language('en');
+    await page.getByTestId('option-1').click();
+    await page.getByTestId('confirm').click();
+    assertReply(await reply, n, { type: 'cards', cards: ['silver'] });
   });
 
   test('Poacher: discard a card per empty pile', async () => {
@@ -623,7 +685,7 @@ describe('decision widgets', { timeout: 120000 }, () => {
     await language('hu');
     const again = await s.ask({ card: 'steward', purpose: 'choose_modes', prompt: { kind: 'choose_modes', options: ['plus_two_cards', 'plus_two_coins', 'trash_two'], min: 1, max: 1 } });
     assert.equal(await headline(), 'Intéző: Válassz egyet.');
-    assert.deepEqual(await modeLabels(), ['+2 lap', '+2 pénz', '2 lapot a szemétbe teszel a kezedből']);
+    assert.deepEqual(await modeLabels(), ['+2 lap', '+$2', '2 lapot a szemétbe teszel a kezedből']);
     await language('en');
     await page.getByTestId('mode-plus_two_cards').click();
     await page.getByTestId('confirm').click();
