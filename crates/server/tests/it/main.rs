@@ -18,5 +18,6 @@ mod reactions;
 mod reconnect;
 mod secrets;
 mod shutdown;
+mod social;
 mod takeover;
 mod upgrade;
