@@ -21,6 +21,7 @@
  * @property {string} setFilter
  * @property {string} costFilter
  * @property {number} timer   0 for no limit
+ * @property {boolean} spectatorChat   spectators may read and write the chat
  */
 
 /**
@@ -52,6 +53,14 @@
  * @property {string | null} notice         a message for the person (errors), cleared on the next action
  * @property {string | null} info           the card whose details are shown in the dialog
  * @property {string | null} hover          the card under the pointer or focus
+ * @property {import('./types.js').ChatLine[]} chat   the room's recent chat
+ * @property {string} chatDraft             the chat line being written
+ * @property {import('./types.js').GameSummary[]} games   recent ended games (GET /api/games)
+ * @property {string | null} invite         the room an invite link (`/#room=ID`) names
+ * @property {string | null} copied         the room whose invite link was just copied
+ * @property {boolean} confirmLeave         the "leave this game?" dialog is open
+ * @property {boolean} logAll               the whole log is shown, not only its end
+ * @property {boolean} roomsLoaded          the room list came at least once
  */
 
 /** @type {Set<() => void>} */
