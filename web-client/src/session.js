@@ -436,25 +436,29 @@ async function fillHistory() {
   if (filling) return;
   filling = true;
   try {
-    const room = state.roomId;
-    /** @type {import('./types.js').GameEvent[]} */
-    let older = [];
-    // Every held event is numbered below nextEvent, contiguously: the first one held is
-    // nextEvent - events.length, and everything before it is missing.
-    let want = state.nextEvent - state.events.length;
-    while (older.length < want) {
-      const page = await conn.request({ type: 'history', from: older.length, to: want });
-      if (page.type !== 'history' || state.roomId !== room || page.first !== older.length) return;
-      if (!page.events.length) break;
-      older = older.concat(page.events);
-      // A snapshot may have replaced the held events meanwhile: aim again.
-      want = state.nextEvent - state.events.length;
+    // A snapshot that lands meanwhile moves the target: aim again (a few times at most).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const room = state.roomId;
+      // The held events are numbered contiguously up to nextEvent: the first one held is
+      // nextEvent - events.length, and everything before it is missing.
+      const want = state.nextEvent - state.events.length;
+      if (!room || want <= 0) return;
+      /** @type {import('./types.js').GameEvent[]} */
+      let older = [];
+      while (older.length < want) {
+        const page = await conn.request({ type: 'history', from: older.length, to: want });
+        if (page.type !== 'history' || page.first !== older.length || state.roomId !== room) return;
+        if (!page.events.length) break;
+        older = older.concat(page.events);
+      }
+      if (older.length === want && state.nextEvent - state.events.length === want) {
+        update((s) => {
+          s.events = older.concat(s.events);
+        });
+        saveLog();
+        return;
+      }
     }
-    if (state.roomId !== room || older.length !== state.nextEvent - state.events.length) return;
-    update((s) => {
-      s.events = older.concat(s.events);
-    });
-    saveLog();
   } catch {
     /* dropped: the next resume asks again */
   } finally {
