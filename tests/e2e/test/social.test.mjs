@@ -26,6 +26,17 @@ async function screenshot(page, name) {
   await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
 }
 
+const PHONE = { width: 375, height: 740 };
+
+/** @param {import('playwright-core').Page} page */
+async function noHorizontalOverflow(page) {
+  const { scroll, inner } = await page.evaluate(() => ({
+    scroll: /** @type {Element} */ (document.scrollingElement).scrollWidth,
+    inner: window.innerWidth,
+  }));
+  assert.ok(scroll <= inner, `page is ${scroll}px wide in a ${inner}px viewport`);
+}
+
 /** Waits until `cond()` holds (checked every 50 ms, for at most 10 s). @param {() => boolean} cond */
 async function until(cond) {
   const deadline = Date.now() + 10000;
@@ -124,7 +135,8 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     // Bob opens the invite link: it offers the free seat.
     const link = await anna.page.getByTestId('invite-link').inputValue();
     assert.equal(link, `${server.url}/#room=${room}`);
-    const bob = await openPage(chrome.browser, { locale: 'sv-SE' });
+    // Bob is on a phone, in Swedish.
+    const bob = await openPage(chrome.browser, { locale: 'sv-SE', viewport: PHONE, hasTouch: true, isMobile: true });
     await bob.page.goto(link);
     await bob.page.waitForSelector('[data-testid=conn-status][data-status=online]');
     await bob.page.getByTestId('name-input').fill('Bob');
@@ -137,6 +149,7 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     assert.equal(await bob.page.locator('[data-testid^="wait-seat-select-"]').count(), 0, 'only the host changes seats');
     assert.match(await bob.page.getByTestId('wait-seat-2').textContent() ?? '', /smithy \(bot\)/);
     assert.match(await bob.page.getByTestId('wait-seat-0').textContent() ?? '', /Anna — värd/);
+    await noHorizontalOverflow(bob.page);
 
     // Chat, with markup that must stay text.
     const evil = '<img src=x onerror="window.pwned=1"> hej <b>Anna</b>';
@@ -165,6 +178,8 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     await startGame(anna.page);
     await bob.page.waitForSelector('[data-testid=table]');
     await anna.page.waitForSelector('[data-testid=table] [data-testid=chat]');
+    await bob.page.waitForSelector('[data-testid=table] [data-testid=chat]');
+    await noHorizontalOverflow(bob.page);
     assert.match(await anna.page.getByTestId('chat-lines').textContent() ?? '', /hej.*Välkommen/s);
     await bob.page.getByTestId('chat-input').fill('lycka till');
     await bob.page.getByTestId('chat-send').click();
