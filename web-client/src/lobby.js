@@ -4,7 +4,7 @@ import { h } from './dom.js';
 import { allCards, printedCost as cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
 import { t } from './i18n/index.js';
 import { botLabel } from './names.js';
-import { createRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
+import { clearInvite, createRoom, keptSeats, resumeRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
 import { state, update } from './store.js';
 import { typeMarks } from './cardview.js';
 
@@ -110,6 +110,7 @@ export function defaultCreateForm() {
     setFilter: '',
     costFilter: '',
     timer: 0,
+    spectatorChat: false,
   };
 }
 
@@ -153,8 +154,7 @@ function kingdomSummary(room) {
 
 /** @param {import('./types.js').RoomSummary} room */
 function roomItem(room) {
-  const mine = storedSeat();
-  const isMine = mine?.room === room.id;
+  const isMine = !!keptSeats()[room.id];
   const open = room.status === 'lobby';
   const seats = room.seats.map((seat) => {
     const o = seat.occupant;
@@ -216,7 +216,7 @@ function roomItem(room) {
       'div',
       { class: 'room-actions' },
       isMine
-        ? h('button', { type: 'button', class: 'btn primary small', 'data-testid': `resume-${room.id}`, onclick: () => resumeStored() }, t('lobby.resume'))
+        ? h('button', { type: 'button', class: 'btn primary small', 'data-testid': `resume-${room.id}`, onclick: () => resumeRoom(room.id) }, t('lobby.resume'))
         : null,
       room.status !== 'broken'
         ? h('button', { type: 'button', class: 'btn small', 'data-testid': `watch-${room.id}`, onclick: () => spectate(room.id) }, t('room.watch'))
@@ -226,7 +226,8 @@ function roomItem(room) {
 }
 
 function roomList() {
-  const rooms = [...state.rooms].sort((a, b) => order(a) - order(b));
+  // Finished games are under "Recent games"; a broken room can only be looked at.
+  const rooms = state.rooms.filter((r) => r.status === 'lobby' || r.status === 'playing').sort((a, b) => order(a) - order(b));
   return h(
     'section',
     { class: 'panel rooms', 'aria-labelledby': 'rooms-h' },
@@ -234,6 +235,138 @@ function roomList() {
     rooms.length
       ? h('ul', { class: 'room-list', 'data-testid': 'room-list', 'aria-live': 'polite' }, rooms.map(roomItem))
       : h('p', { class: 'muted', 'data-testid': 'no-rooms' }, t('lobby.no_rooms')),
+  );
+}
+
+/** The games this browser holds a seat in that are not over: each can be resumed. */
+function unfinishedGames() {
+  const kept = keptSeats();
+  const rooms = state.rooms.filter((r) => kept[r.id] && (r.status === 'lobby' || r.status === 'playing'));
+  if (!rooms.length) return null;
+  return h(
+    'section',
+    { class: 'panel unfinished', 'data-testid': 'unfinished', 'aria-labelledby': 'unfinished-h' },
+    h('h2', { id: 'unfinished-h' }, t('lobby.unfinished')),
+    h(
+      'ul',
+      { class: 'unfinished-list' },
+      rooms.map((r) =>
+        h(
+          'li',
+          { key: r.id, 'data-testid': `unfinished-${r.id}` },
+          h('strong', {}, r.name),
+          ' ',
+          h('span', { class: ['badge', `st-${r.status}`] }, t(`room.status.${r.status}`)),
+          ' ',
+          h('button', { type: 'button', class: 'btn primary small', 'data-testid': `resume-game-${r.id}`, onclick: () => resumeRoom(r.id) }, t('lobby.resume_game')),
+        ),
+      ),
+    ),
+  );
+}
+
+/** @param {import('./types.js').RecordSeat | undefined} seat @param {number} n */
+function playerName(seat, n) {
+  if (!seat) return t('common.seat', { n: n + 1 });
+  return seat.bot ? botLabel(seat.bot) : seat.name;
+}
+
+/** Recent ended games, each with its kingdom, players, scores and replay. */
+function recentGames() {
+  const games = state.games;
+  return h(
+    'section',
+    { class: 'panel recent', 'data-testid': 'recent-games', 'aria-labelledby': 'recent-h' },
+    h('h2', { id: 'recent-h' }, t('lobby.recent')),
+    games.length
+      ? h(
+          'ul',
+          { class: 'recent-list' },
+          games.map((g) => {
+            const kingdom = g.setup.kingdom.type === 'cards' ? g.setup.kingdom.cards : [];
+            const scores = [...(g.scores ?? [])].sort((a, b) => b.vp - a.vp || a.turns - b.turns);
+            const seats = g.seats ?? [];
+            const players = scores.length
+              ? scores.map((sc) =>
+                  h(
+                    'li',
+                    { key: sc.seat, class: [sc.winner && 'winner'] },
+                    sc.winner ? '★ ' : '',
+                    playerName(seats.find((x) => x.seat === sc.seat), sc.seat),
+                    ' ',
+                    h('strong', {}, String(sc.vp)),
+                  ),
+                )
+              : seats.map((x) => h('li', { key: x.seat }, playerName(x, x.seat)));
+            return h(
+              'li',
+              { key: g.room, class: 'recent-game', 'data-testid': `recent-${g.room}` },
+              h(
+                'div',
+                { class: 'room-head' },
+                h('time', { class: 'muted', datetime: new Date(g.finished_at * 1000).toISOString() }, new Date(g.finished_at * 1000).toLocaleString(document.documentElement.lang)),
+                g.outcome === 'abandoned' ? h('span', { class: 'badge' }, t('lobby.abandoned')) : null,
+                h('a', { class: 'btn small', href: `/replay/${encodeURIComponent(g.room)}`, 'data-testid': `replay-${g.room}` }, t('lobby.replay')),
+              ),
+              h('ul', { class: 'recent-players' }, players),
+              h('p', { class: 'room-meta' }, [t(`edition.${g.setup.edition}`), kingdom.map((c) => cardName(c, g.setup.edition)).join(', ')].join(' · ')),
+            );
+          }),
+        )
+      : h('p', { class: 'muted', 'data-testid': 'no-recent' }, t('lobby.no_recent')),
+  );
+}
+
+/** An invite link's room: take a free seat, or watch. */
+function invitePanel() {
+  const id = state.invite;
+  if (!id || !state.roomsLoaded) return null;
+  const room = state.rooms.find((r) => r.id === id);
+  const dismiss = h('button', { type: 'button', class: 'btn small', 'data-testid': 'invite-dismiss', onclick: () => clearInvite() }, t('lobby.invite_dismiss'));
+  if (!room || room.status === 'finished' || room.status === 'broken') {
+    return h('div', { class: 'panel invite-offer', role: 'status', 'data-testid': 'invite-offer' }, h('p', {}, t('lobby.invite_gone')), dismiss);
+  }
+  const open = room.status === 'lobby' ? room.seats.find((x) => x.occupant.type === 'empty') : undefined;
+  return h(
+    'div',
+    { class: 'panel invite-offer', role: 'status', 'data-testid': 'invite-offer' },
+    h('p', {}, h('strong', {}, t('lobby.invited', { room: room.name }))),
+    open ? null : h('p', { class: 'muted' }, t('lobby.invite_full')),
+    h(
+      'div',
+      { class: 'choice-row' },
+      open
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'btn primary',
+              'data-testid': 'invite-take',
+              onclick: async () => {
+                const name = nameOrAsk();
+                if (!name) return;
+                await takeSeat(room.id, open.seat, name);
+                if (state.roomId === room.id) clearInvite();
+              },
+            },
+            t('lobby.invite_take'),
+          )
+        : null,
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn',
+          'data-testid': 'invite-watch',
+          onclick: async () => {
+            await spectate(room.id);
+            if (state.roomId === room.id) clearInvite();
+          },
+        },
+        t('room.watch'),
+      ),
+      dismiss,
+    ),
   );
 }
 
@@ -419,6 +552,7 @@ function createForm() {
     };
     if (f.name.trim()) settings.name = f.name.trim().slice(0, 64);
     if (f.timer > 0) settings.decision_seconds = f.timer;
+    if (f.spectatorChat) settings.spectator_chat = true;
     createRoom(settings, name);
   };
   return h(
@@ -568,6 +702,20 @@ function createForm() {
           TIMERS.map((n) => h('option', { value: String(n) }, n ? t('create.timer_seconds', { n }) : t('create.timer_none'))),
         ),
       ),
+      h(
+        'label',
+        { class: 'check field' },
+        h('input', {
+          type: 'checkbox',
+          'data-testid': 'spectator-chat',
+          checked: f.spectatorChat,
+          onchange: (/** @type {any} */ e) => form((c) => {
+            c.spectatorChat = e.target.checked;
+          }),
+        }),
+        ' ',
+        t('create.spectator_chat'),
+      ),
       f.mode === 'pick' && !pickedOk ? h('p', { class: 'hint' }, t('create.pick_need')) : null,
       h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'create-submit', disabled: !canSubmit }, t('create.submit')),
     ),
@@ -576,7 +724,7 @@ function createForm() {
 
 export function lobbyView() {
   const mine = storedSeat();
-  const mineRoom = mine ? state.rooms.find((r) => r.id === mine.room && r.status !== 'finished') : null;
+  const mineRoom = mine ? state.rooms.find((r) => r.id === mine.room && r.status !== 'finished' && r.status !== 'broken') : null;
   return h(
     'div',
     { class: 'lobby', 'data-testid': 'lobby' },
@@ -589,6 +737,8 @@ export function lobbyView() {
         ? h('button', { type: 'button', class: 'btn primary', 'data-testid': 'resume-banner', onclick: () => resumeStored() }, `${t('lobby.resume')}: ${mineRoom.name}`)
         : null,
     ),
-    h('div', { class: 'lobby-grid' }, roomList(), createForm()),
+    invitePanel(),
+    unfinishedGames(),
+    h('div', { class: 'lobby-grid' }, h('div', { class: 'lobby-col' }, roomList(), recentGames()), createForm()),
   );
 }

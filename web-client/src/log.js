@@ -1,8 +1,9 @@
 // The game log: each event as a sentence in the current language, with card names
 // marked by type ("Anna plays Militia." / "Anna kijátssza: Milícia.").
 import { h } from './dom.js';
-import { cardName, groupedNames, typeClass, typeLabel } from './cards.js';
-import { list, template } from './i18n/index.js';
+import { cardName, cardTypes, groupedNames, typeClass, typeLabel } from './cards.js';
+import { list, t, template } from './i18n/index.js';
+import { update } from './store.js';
 import { seatName } from './names.js';
 
 /** @typedef {import('./types.js').GameEvent} GameEvent */
@@ -122,23 +123,89 @@ export function describe(s, e, prev, cleanup = false) {
   }
 }
 
+/** Lines shown until the person asks for the whole log. */
+const SHOWN = 250;
+
+/** @param {string} card */
+function isTreasure(card) {
+  return cardTypes(card).includes('treasure');
+}
+
 /**
- * The log lines for the last `limit` events, oldest first.
+ * "Anna plays 4 Treasures: 3 × Copper and Gold" — Treasures played one after another by
+ * one player make one line (the count's plural form is each language's own).
+ * @param {import('./store.js').State} s @param {number} seat @param {string[]} cards
+ */
+function treasuresLine(s, seat, cards) {
+  const who = h('span', { class: ['who', seat === s.seat && 'me'] }, seatName(s, seat));
+  const names = [...new Map(cards.map((c) => [c, cards.filter((x) => x === c).length]))].map(([c, n]) =>
+    h('span', { class: ['cardref', typeClass(c)], title: typeLabel(c) }, n > 1 ? `${n} × ${cardName(c)}` : cardName(c)),
+  );
+  const joined = [];
+  const words = list(names.map((_, i) => `\u0000${i}\u0000`));
+  for (const part of words.split(/(\u0000\d+\u0000)/)) {
+    const m = /^\u0000(\d+)\u0000$/.exec(part);
+    joined.push(m ? names[Number(m[1])] : part);
+  }
+  return sentence('log.played_treasures', { name: who, n: cards.length, cards: h('span', { class: 'cardref-list' }, joined) });
+}
+
+/**
+ * The log lines for the last `limit` events (every event once the person asked for the
+ * whole log), oldest first. Treasures played one after another by one player are one line.
  * @param {import('./store.js').State} s @param {number} [limit]
  */
-export function logLines(s, limit = 250) {
+export function logLines(s, limit = s.logAll ? Infinity : SHOWN) {
   const events = s.events;
-  const from = Math.max(0, events.length - limit);
+  /** @type {{parts: any[], kind: string, seat?: number, key: number}[]} */
   const out = [];
   // Clean-up has no event of its own: it follows the Buy phase of the same turn.
   let buying = -1;
+  const base = s.nextEvent - events.length;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (e.type === 'turn_started') buying = -1;
     else if (e.type === 'phase_started') buying = e.phase === 'buy' ? e.seat : -1;
-    if (i < from) continue;
+    if (e.type === 'played' && isTreasure(e.card)) {
+      // The run of Treasures this player plays from here.
+      const cards = [e.card];
+      let j = i + 1;
+      for (; j < events.length; j++) {
+        const next = events[j];
+        if (next.type !== 'played' || next.seat !== e.seat || !isTreasure(next.card)) break;
+        cards.push(next.card);
+      }
+      if (cards.length > 1) {
+        out.push({ kind: 'play', seat: e.seat, parts: treasuresLine(s, e.seat, cards), key: base + i });
+        i = j - 1;
+        continue;
+      }
+    }
     const line = describe(s, e, events[i - 1], 'seat' in e && e.seat === buying);
-    if (line) out.push({ ...line, key: s.nextEvent - events.length + i });
+    if (line) out.push({ ...line, key: base + i });
   }
-  return out;
+  return out.length > limit ? out.slice(out.length - limit) : out;
+}
+
+/**
+ * The button that shows the whole log, when lines are hidden (a spectator's or reloaded
+ * page's log reaches back to the start of the game once its history has come).
+ * @param {import('./store.js').State} s
+ */
+export function earlierLines(s) {
+  if (s.logAll) return null;
+  const hidden = logLines(s, Infinity).length - SHOWN;
+  if (hidden <= 0) return null;
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'btn link log-earlier',
+      'data-testid': 'log-earlier',
+      onclick: () => update((st) => {
+        st.logAll = true;
+      }),
+    },
+    t('log.show_earlier', { n: hidden }),
+  );
 }

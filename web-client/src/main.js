@@ -4,7 +4,9 @@ import { h, patch } from './dom.js';
 import { loadCards } from './cards.js';
 import { loadMeta } from './api.js';
 import { infoDialog } from './cardview.js';
+import { chatAtBottom, scrollChat } from './chat.js';
 import { confirm, secondsLeft } from './decision.js';
+import { leaveDialog } from './leave.js';
 import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
@@ -91,6 +93,7 @@ function view() {
     notice(),
     h('main', { id: 'main', tabindex: -1 }, state.roomId ? tableView() : lobbyView()),
     infoDialog(),
+    leaveDialog(),
   ];
 }
 
@@ -101,7 +104,9 @@ function render() {
   const active = document.activeElement;
   const log = app.querySelector('[data-testid="log"]');
   const atBottom = !log || log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const chatBottom = chatAtBottom(app);
   patch(app, view());
+  scrollChat(app, chatBottom);
   const logAfter = app.querySelector('[data-testid="log"]');
   if (logAfter && atBottom) logAfter.scrollTop = logAfter.scrollHeight;
   document.title = state.decision ? `● ${t('app.title')}` : t('app.title');
@@ -115,7 +120,7 @@ function render() {
       if (first instanceof HTMLElement) first.focus({ preventScroll: true });
     }
   }
-  if (state.info) {
+  if (state.info || state.confirmLeave) {
     const modalBtn = app.querySelector('.modal [data-autofocus]');
     if (modalBtn instanceof HTMLElement && !app.querySelector('.modal')?.contains(document.activeElement)) modalBtn.focus();
   }
@@ -125,12 +130,14 @@ function onKey(/** @type {KeyboardEvent} */ e) {
   const target = /** @type {HTMLElement} */ (e.target);
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (target.closest('input, select, textarea')) return;
-  if (e.key === 'Escape' && state.info) {
+  if (e.key === 'Escape' && (state.info || state.confirmLeave)) {
     update((s) => {
       s.info = null;
+      s.confirmLeave = false;
     });
     return;
   }
+  if (state.confirmLeave) return;
   const d = state.decision;
   if (!d || busy()) return;
   const p = d.prompt;
@@ -180,6 +187,14 @@ async function boot() {
     info: null,
     hover: null,
     undo: null,
+    chat: [],
+    chatDraft: '',
+    games: [],
+    invite: null,
+    copied: null,
+    confirmLeave: false,
+    logAll: false,
+    roomsLoaded: false,
   });
   subscribe(render);
   document.addEventListener('keydown', onKey);

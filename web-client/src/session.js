@@ -11,8 +11,12 @@ import { busy, state, update } from './store.js';
 /** @typedef {import('./types.js').Reply} Reply */
 
 const SEAT_KEY = 'dominion.seat';
+/** Every seat this browser holds a token for, by room: the lobby offers to resume them. */
+const KEPT_KEY = 'dominion.seats';
 const LOG_PREFIX = 'dominion.log.';
 const MAX_STORED_EVENTS = 1500;
+/** Chat lines kept on the page (the server sends the last 100 on arrival). */
+const MAX_CHAT = 200;
 
 /** @type {Connection} */
 let conn;
@@ -35,6 +39,49 @@ function storeSeat(v) {
   } catch {
     /* ignore */
   }
+  if (v) keep(v);
+}
+
+/**
+ * The seats this browser keeps tokens for, by room.
+ * @returns {Record<string, {room: string, token: string, seat: number}>}
+ */
+export function keptSeats() {
+  /** @type {Record<string, {room: string, token: string, seat: number}>} */
+  const out = {};
+  try {
+    const v = JSON.parse(localStorage.getItem(KEPT_KEY) ?? '{}');
+    for (const [room, s] of Object.entries(v && typeof v === 'object' ? v : {})) {
+      if (s && typeof s.token === 'string' && typeof s.seat === 'number') out[room] = { room, token: s.token, seat: s.seat };
+    }
+  } catch {
+    /* ignore */
+  }
+  const current = storedSeat();
+  if (current && !out[current.room]) out[current.room] = current;
+  return out;
+}
+
+/** @param {Record<string, {room: string, token: string, seat: number}>} all */
+function saveKept(all) {
+  try {
+    localStorage.setItem(KEPT_KEY, JSON.stringify(all));
+  } catch {
+    /* ignore */
+  }
+}
+
+/** @param {{room: string, token: string, seat: number}} v */
+function keep(v) {
+  saveKept({ ...keptSeats(), [v.room]: v });
+}
+
+/** Forgets the token of `room` (its seat was freed, its game is over, or it is gone). @param {string} room */
+export function forgetSeat(room) {
+  const all = keptSeats();
+  delete all[room];
+  saveKept(all);
+  if (storedSeat()?.room === room) storeSeat(null);
 }
 
 /** @param {string} room */
@@ -78,6 +125,11 @@ export function startSession() {
     onReady: () => onReady(),
     onMessage: (msg) => onMessage(msg),
   });
+  readInvite();
+  window.addEventListener('hashchange', () => {
+    readInvite();
+    update();
+  });
   const seat = storedSeat();
   if (seat) {
     const log = loadLog(seat.room);
@@ -94,6 +146,45 @@ export function startSession() {
   setInterval(() => {
     if (!state.roomId && state.conn === 'online' && document.visibilityState !== 'hidden') refreshRooms();
   }, 3000);
+  refreshGames();
+  setInterval(() => {
+    if (!state.roomId && document.visibilityState !== 'hidden') refreshGames();
+  }, 15000);
+}
+
+/** An invite link (`/#room=ID`) names the room to offer. */
+function readInvite() {
+  const m = /^#room=([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
+  update((s) => {
+    s.invite = m ? m[1] : null;
+  });
+}
+
+/** Forgets the invite once it is used or declined (and drops it from the address). */
+export function clearInvite() {
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  update((s) => {
+    s.invite = null;
+  });
+}
+
+/** The link that opens this page on room `id`. @param {string} id */
+export function inviteLink(id) {
+  return `${location.origin}/#room=${id}`;
+}
+
+/** The recent ended games (`GET /api/games`), for the lobby. */
+export async function refreshGames() {
+  try {
+    const res = await fetch('/api/games?limit=10', { headers: { accept: 'application/json' } });
+    if (!res.ok) return;
+    const games = await res.json();
+    if (Array.isArray(games)) update((s) => {
+      s.games = games;
+    });
+  } catch {
+    /* offline: the indicator says so */
+  }
 }
 
 export function retryNow() {
@@ -107,7 +198,12 @@ export function takeBack() {
 
 async function onReady() {
   const seat = storedSeat();
-  if (seat && (state.roomId === seat.room || !state.roomId)) {
+  const invited = state.invite ? keptSeats()[state.invite] : null;
+  if (invited && !state.roomId) {
+    // An invite to a room this browser already sits in: back to that seat.
+    clearInvite();
+    await resumeRoom(invited.room);
+  } else if (seat && (state.roomId === seat.room || !state.roomId)) {
     await resume(seat);
   } else if (state.roomId && state.spectating) {
     await spectate(state.roomId);
@@ -134,9 +230,10 @@ async function resume(seat) {
       s.spectating = false;
     });
     await refreshRooms();
+    fillHistory();
   } else if (answer.type === 'error') {
     if (answer.code === 'bad_token' || answer.code === 'unknown_room') {
-      storeSeat(null);
+      forgetSeat(seat.room);
       dropLog(seat.room);
       resetRoom();
       update((s) => {
@@ -167,6 +264,8 @@ function resetRoom() {
     s.order = [];
     s.answered = null;
     s.undo = null;
+    s.chat = [];
+    s.confirmLeave = false;
   });
   setEdition(state.create.edition);
   setCurrentCosts(null);
@@ -178,9 +277,15 @@ export async function refreshRooms() {
     if (answer.type === 'room_list') {
       update((s) => {
         s.rooms = answer.rooms;
+        s.roomsLoaded = true;
         const mine = s.roomId ? answer.rooms.find((r) => r.id === s.roomId) : null;
         if (mine) s.room = mine;
       });
+      // Tokens of rooms that closed, or whose game is over, resume nothing any more.
+      for (const room of Object.keys(keptSeats())) {
+        const r = answer.rooms.find((x) => x.id === room);
+        if ((!r || r.status === 'finished' || r.status === 'broken') && room !== state.roomId) forgetSeat(room);
+      }
     }
   } catch {
     /* offline: the indicator says so */
@@ -248,7 +353,12 @@ export async function takeSeat(room, seat, name) {
 
 /** @param {string} room */
 export async function spectate(room) {
-  const answer = await command({ type: 'spectate', room });
+  const name = state.name.trim();
+  /** @type {Record<string, any>} */
+  const cmd = { type: 'spectate', room };
+  if (name && name.length <= 32) cmd.name = name;
+  let answer = await command(cmd);
+  if (!answer && cmd.name) answer = await command({ type: 'spectate', room }); // a name the server refuses: watch unnamed
   if (!answer || answer.type !== 'spectating') return;
   const keepLog = state.roomId === room && state.spectating;
   if (!keepLog) resetRoom();
@@ -257,12 +367,21 @@ export async function spectate(room) {
     s.spectating = true;
     s.room = s.rooms.find((r) => r.id === room) ?? null;
   });
+  fillHistory();
 }
 
 /** Resumes the stored seat from the lobby's "return to your game". */
 export async function resumeStored() {
   const seat = storedSeat();
   if (!seat) return;
+  await resumeRoom(seat.room);
+}
+
+/** Resumes the kept seat of `room` (the lobby's list of unfinished games). @param {string} room */
+export async function resumeRoom(room) {
+  const seat = keptSeats()[room];
+  if (!seat) return;
+  storeSeat(seat);
   const log = loadLog(seat.room);
   resetRoom();
   update((s) => {
@@ -280,17 +399,73 @@ export async function startGame() {
   await command({ type: 'start' });
 }
 
-/** Leaves the room (frees the seat before the game; after it, just goes back). */
+/**
+ * Leaves the room (frees the seat before the game; after it, just goes back). During a
+ * game a bot plays the seat and its token is kept, so the lobby can offer it again.
+ */
 export async function leaveRoom() {
   const room = state.roomId;
+  const midGame = !state.spectating && state.room?.status === 'playing';
   if (state.conn === 'online') await command({ type: 'leave' });
   if (room) dropLog(room);
+  if (room && !midGame && !state.spectating) forgetSeat(room);
   storeSeat(null);
   resetRoom();
   update((s) => {
     s.notice = null;
   });
   await refreshRooms();
+}
+
+/** Puts a bot in a seat, or opens a bot's seat (the host, before the start). @param {number} seat @param {string} bot  '' for open */
+export async function setSeat(seat, bot) {
+  await command({ type: 'set_seat', seat, occupant: bot ? { type: 'bot', bot } : { type: 'open' } });
+}
+
+/** Says `text` in the room's chat; true when the server took it. @param {string} text */
+export async function sendChat(text) {
+  const answer = await command({ type: 'chat', text });
+  return answer?.type === 'ack';
+}
+
+let filling = false;
+
+/**
+ * Fetches the events before the ones this page holds (a spectator's or a reloaded
+ * page's log starts with the snapshot), page by page, so the log shows the whole game.
+ */
+async function fillHistory() {
+  if (filling) return;
+  filling = true;
+  try {
+    // A snapshot that lands meanwhile moves the target: aim again (a few times at most).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const room = state.roomId;
+      // The held events are numbered contiguously up to nextEvent: the first one held is
+      // nextEvent - events.length, and everything before it is missing.
+      const want = state.nextEvent - state.events.length;
+      if (!room || want <= 0) return;
+      /** @type {import('./types.js').GameEvent[]} */
+      let older = [];
+      while (older.length < want) {
+        const page = await conn.request({ type: 'history', from: older.length, to: want });
+        if (page.type !== 'history' || page.first !== older.length || state.roomId !== room) return;
+        if (!page.events.length) break;
+        older = older.concat(page.events);
+      }
+      if (older.length === want && state.nextEvent - state.events.length === want) {
+        update((s) => {
+          s.events = older.concat(s.events);
+        });
+        saveLog();
+        return;
+      }
+    }
+  } catch {
+    /* dropped: the next resume asks again */
+  } finally {
+    filling = false;
+  }
 }
 
 /** Answers the pending decision. @param {Reply} reply */
@@ -349,16 +524,21 @@ function onMessage(msg) {
         const gone = s.nextEvent - msg.next_event;
         if (gone > 0) s.events = s.events.slice(0, Math.max(0, s.events.length - gone));
         setView(s, msg.view);
+        // A snapshot skips what came between: the log starts again from it (and the
+        // history before it is fetched).
+        if (msg.next_event !== s.nextEvent) s.events = [];
         s.nextEvent = msg.next_event;
       });
       saveLog();
+      if (state.roomId) fillHistory();
       break;
     case 'events':
       update((s) => {
         const skip = Math.max(0, s.nextEvent - msg.first);
         const fresh = msg.events.slice(skip);
+        // Events must stay contiguous: a gap (never expected) restarts the log there.
+        if (msg.first > s.nextEvent) s.events = [];
         s.events = s.events.concat(fresh);
-        if (s.events.length > MAX_STORED_EVENTS * 2) s.events = s.events.slice(-MAX_STORED_EVENTS);
         s.nextEvent = Math.max(s.nextEvent, msg.first + msg.events.length);
         setView(s, msg.view);
       });
@@ -403,6 +583,16 @@ function onMessage(msg) {
           const by = msg.by != null ? seatName(s, msg.by) : '';
           s.notice = t(`undo.${msg.outcome}`, { name: by });
         }
+      });
+      break;
+    case 'chat':
+      update((s) => {
+        s.chat = [...s.chat, { from: msg.from, text: msg.text, at: msg.at }].slice(-MAX_CHAT);
+      });
+      break;
+    case 'chat_log':
+      update((s) => {
+        s.chat = msg.lines.slice(-MAX_CHAT);
       });
       break;
     case 'error':

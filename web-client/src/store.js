@@ -21,6 +21,7 @@
  * @property {string} setFilter
  * @property {string} costFilter
  * @property {number} timer   0 for no limit
+ * @property {boolean} spectatorChat   spectators may read and write the chat
  */
 
 /**
@@ -54,6 +55,14 @@
  * @property {string | null} hover          the card under the pointer or focus
  * @property {{seat: number, until: number, answered: boolean} | null} undo
  *   an open request to take back a move (this seat's or another's), until when (ms)
+ * @property {import('./types.js').ChatLine[]} chat   the room's recent chat
+ * @property {string} chatDraft             the chat line being written
+ * @property {import('./types.js').GameSummary[]} games   recent ended games (GET /api/games)
+ * @property {string | null} invite         the room an invite link (`/#room=ID`) names
+ * @property {string | null} copied         the room whose invite link was just copied
+ * @property {boolean} confirmLeave         the "leave this game?" dialog is open
+ * @property {boolean} logAll               the whole log is shown, not only its end
+ * @property {boolean} roomsLoaded          the room list came at least once
  */
 
 /** @type {Set<() => void>} */

@@ -1,55 +1,21 @@
 // The game table: status, the Supply, the players' public state, the cards in play,
 // your hand and piles, the trash, the log, the decision panel and the end screen.
-// The waiting room (before the game starts) lives here too.
+// The waiting room (before the game starts) is waiting.js.
 import { h } from './dom.js';
 import { cardCost, cardName, groupedNames, typeClass, typeLabel } from './cards.js';
 import { cardButton, cardChip, cardDetails, setHover, showInfo, typeMarks } from './cardview.js';
 import { decisionPanel } from './decision.js';
 import { list, t } from './i18n/index.js';
-import { logLines } from './log.js';
-import { botLabel, seatName } from './names.js';
-import { answer, leaveRoom, startGame } from './session.js';
+import { chatPanel } from './chat.js';
+import { requestLeave } from './leave.js';
+import { earlierLines, logLines } from './log.js';
+import { waitingRoom } from './waiting.js';
+import { seatName } from './names.js';
+import { answer, leaveRoom } from './session.js';
 import { busy, state } from './store.js';
 import { undoBar } from './undo.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
-
-function waitingRoom() {
-  const room = state.room;
-  const filled = room ? room.seats.every((s) => s.occupant.type !== 'empty') : false;
-  return h(
-    'section',
-    { class: 'panel waiting-room', 'data-testid': 'waiting-room', 'aria-labelledby': 'wait-h' },
-    h('h1', { id: 'wait-h' }, room?.name ?? t('wait.heading')),
-    h(
-      'ul',
-      { class: 'seat-list big' },
-      (room?.seats ?? []).map((s) => {
-        const o = s.occupant;
-        return h(
-          'li',
-          { key: s.seat, 'data-testid': `wait-seat-${s.seat}` },
-          h('span', { class: 'seat-no' }, `${s.seat + 1}.`),
-          ' ',
-          o.type === 'empty'
-            ? h('span', { class: 'muted' }, t('room.empty_seat'))
-            : o.type === 'bot'
-              ? `⚙ ${botLabel(o.bot)}`
-              : [o.name, s.seat === state.seat ? ` (${t('common.you')})` : '', !o.connected ? ` — ${t('room.offline')}` : ''],
-        );
-      }),
-    ),
-    h('p', { class: 'hint', 'aria-live': 'polite' }, filled ? t('wait.ready') : `${t('wait.need_seats')} ${t('wait.invite')}`),
-    h(
-      'div',
-      { class: 'choice-row' },
-      state.spectating
-        ? null
-        : h('button', { type: 'button', class: 'btn primary', 'data-testid': 'start-game', disabled: !filled, onclick: () => startGame() }, t('wait.start')),
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'leave-room', onclick: () => leaveRoom() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
-    ),
-  );
-}
 
 /** @param {GameView} v */
 function statusBar(v) {
@@ -289,6 +255,7 @@ function logPanel() {
     'section',
     { class: 'panel log', 'aria-labelledby': 'log-h' },
     h('h2', { id: 'log-h' }, t('table.log')),
+    earlierLines(state),
     h(
       'ol',
       { class: 'log-lines', 'data-testid': 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0 },
@@ -391,14 +358,14 @@ export function tableView() {
         undoBar(),
         decisionPanel(),
       ),
-      h('div', { class: 'table-side' }, players(v), hoverPanel(), trash(v), logPanel()),
+      h('div', { class: 'table-side' }, players(v), hoverPanel(), trash(v), logPanel(), chatPanel()),
     ),
     h(
       'div',
       { class: 'table-foot' },
       v.game_over
         ? null
-        : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => leaveRoom() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
+        : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => requestLeave() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
     ),
   );
 }

@@ -29,6 +29,7 @@
  * @property {SeatSetting[]} seats
  * @property {number} [decision_seconds]
  * @property {AbandonPolicy} [abandoned]
+ * @property {boolean} [spectator_chat]
  */
 
 /**
@@ -51,12 +52,16 @@
  *   | {type: 'create_room', id: number, settings: RoomSettings}
  *   | {type: 'take_seat', id: number, room: string, seat?: number, name: string}
  *   | {type: 'resume', id: number, room: string, token: string, last_event?: number}
- *   | {type: 'spectate', id: number, room: string}
+ *   | {type: 'spectate', id: number, room: string, name?: string}
  *   | {type: 'leave', id: number}
  *   | {type: 'start', id: number}
  *   | {type: 'reply', id: number, decision: number, reply: Reply}
  *   | {type: 'undo', id: number}
- *   | {type: 'undo_answer', id: number, accept: boolean}} ClientMessage
+ *   | {type: 'undo_answer', id: number, accept: boolean}
+
+ *   | {type: 'chat', id: number, text: string}
+ *   | {type: 'set_seat', id: number, seat: number, occupant: SeatSetting}
+ *   | {type: 'history', id: number, from: number, to?: number}} ClientMessage
  */
 
 /**
@@ -70,6 +75,20 @@
  * @property {RoomSettings} settings
  * @property {SeatInfo[]} seats
  * @property {number} spectators
+ * @property {number} [host]
+ */
+
+/**
+ * @typedef {{type: 'seat', seat: number, name: string} | {type: 'spectator', name: string}} ChatSender
+ * @typedef {{from: ChatSender, text: string, at: number}} ChatLine
+ * @typedef {{seat: number, name: string, bot?: string}} RecordSeat
+ * @typedef {object} GameSummary
+ * @property {string} room
+ * @property {'finished' | 'abandoned'} outcome
+ * @property {number} finished_at
+ * @property {{players: number, kingdom: KingdomChoice, edition: Edition}} setup
+ * @property {ScoreLine[]} [scores]
+ * @property {RecordSeat[]} [seats]
  */
 
 /**
@@ -161,7 +180,8 @@
  */
 
 /**
- * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number}} Limits
+ * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number,
+ *   chat_max_chars?: number, chat_max_bytes?: number, chat_messages?: number, chat_window_ms?: number}} Limits
  * @typedef {{type: 'welcome', protocol: number, server: string, limits: Limits}
  *   | {type: 'pong', re: number}
  *   | {type: 'ack', re: number}
@@ -176,7 +196,11 @@
  *   | ({type: 'decision'} & DecisionRequest)
  *   | ({type: 'game_over'} & GameResult)
  *   | {type: 'undo_requested', seat: number, seconds: number}
- *   | {type: 'undo_result', seat: number, outcome: 'done' | 'refused' | 'expired' | 'cancelled', by?: number}} ServerMessage
+ *   | {type: 'undo_result', seat: number, outcome: 'done' | 'refused' | 'expired' | 'cancelled', by?: number}
+
+ *   | ({type: 'chat'} & ChatLine)
+ *   | {type: 'chat_log', lines: ChatLine[]}
+ *   | {type: 'history', re: number, first: number, events: GameEvent[]}} ServerMessage
  */
 
 export {};

@@ -296,6 +296,7 @@ impl Room {
                 // A room cut off at the deadline just stops: no bot takes over and
                 // plays on while the next run measures.
                 abandoned: AbandonPolicy::Wait {},
+                spectator_chat: false,
             },
             games_limit: plan.games,
             deadline,

@@ -212,7 +212,10 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::Snapshot { .. }
         | ServerMessage::Events { .. }
         | ServerMessage::UndoRequested { .. }
-        | ServerMessage::UndoResult { .. } => Frame::Ignored,
+        | ServerMessage::UndoResult { .. }
+        | ServerMessage::Chat(_)
+        | ServerMessage::ChatLog { .. }
+        | ServerMessage::History { .. } => Frame::Ignored,
     })
 }
 
@@ -234,6 +237,9 @@ const KNOWN: &[&str] = &[
     "game_over",
     "undo_requested",
     "undo_result",
+    "chat",
+    "chat_log",
+    "history",
 ];
 
 #[cfg(test)]

@@ -109,4 +109,7 @@ pub struct GameSummary {
     /// Absent for an abandoned game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scores: Option<Vec<ScoreLine>>,
+    /// Who sat where (`name` is empty for a bot seat).
+    #[serde(default)]
+    pub seats: Vec<RecordSeat>,
 }

@@ -71,6 +71,10 @@ pub enum ClientMessage {
         #[schemars(range(min = 1))]
         id: u64,
         room: String,
+        /// The name a spectator's chat lines carry (1 to 32 characters, the rule of
+        /// player names); "Spectator" when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     /// Leaves the room. Before the game a seat is freed; during it the seat counts as
     /// abandoned (the room's `abandoned` policy applies) and the token still resumes it.
@@ -105,6 +109,36 @@ pub enum ClientMessage {
         id: u64,
         accept: bool,
     },
+    /// Says something to the room (answered by `ack`; everyone in the room who may read
+    /// the chat gets a `chat`). One line of 1 to 300 characters and at most 1,000 bytes,
+    /// with no control, invisible or direction-changing characters; at most 5 lines per
+    /// 10 seconds per connection. Spectators may chat only where the room's
+    /// `spectator_chat` allows it.
+    Chat {
+        #[schemars(range(min = 1))]
+        id: u64,
+        text: String,
+    },
+    /// The host changes an unseated seat before the game starts (answered by `ack`; the
+    /// room then sends `room`): `{"type": "open"}` makes a bot's seat open, `{"type":
+    /// "bot", "bot": NAME}` puts a bot in an open seat (or another bot in a bot's seat).
+    /// A seat a human holds cannot be changed.
+    SetSeat {
+        #[schemars(range(min = 1))]
+        id: u64,
+        seat: u8,
+        occupant: SeatSetting,
+    },
+    /// Asks for the game's events numbered `from` up to (not including) `to` — or the
+    /// latest — as this connection may see them (answered by `history`, at most 500
+    /// events per answer: ask again from where it stopped).
+    History {
+        #[schemars(range(min = 1))]
+        id: u64,
+        from: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<u64>,
+    },
 }
 
 impl ClientMessage {
@@ -122,7 +156,10 @@ impl ClientMessage {
             | ClientMessage::Start { id }
             | ClientMessage::Reply { id, .. }
             | ClientMessage::Undo { id }
-            | ClientMessage::UndoAnswer { id, .. } => Some(*id),
+            | ClientMessage::UndoAnswer { id, .. }
+            | ClientMessage::Chat { id, .. }
+            | ClientMessage::SetSeat { id, .. }
+            | ClientMessage::History { id, .. } => Some(*id),
         }
     }
 }
@@ -161,7 +198,8 @@ pub enum Reply {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RoomSettings {
-    /// Shown in room lists; up to 64 characters. Defaults to the room id.
+    /// Shown in room lists; up to 64 characters. Without it the room is named by its
+    /// host and kingdom ("Ann — First Game").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     pub kingdom: KingdomChoice,
@@ -176,6 +214,9 @@ pub struct RoomSettings {
     /// What happens to a seat whose player disconnects or leaves.
     #[serde(default)]
     pub abandoned: AbandonPolicy,
+    /// Whether spectators read and write the room's chat (default: they do neither).
+    #[serde(default)]
+    pub spectator_chat: bool,
 }
 
 /// How the ten kingdom cards are chosen.

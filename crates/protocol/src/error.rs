@@ -28,7 +28,7 @@ pub enum ErrorCode {
     UnknownCard,
     /// A bot name the server does not know.
     UnknownBot,
-    /// A name that is empty or too long.
+    /// A name that is empty, too long, or holds a hidden or reordering character.
     InvalidName,
     /// The seat does not exist, is not open, or no seat is open.
     SeatUnavailable,
@@ -69,6 +69,15 @@ pub enum ErrorCode {
     /// `undo` is not possible now (the message says why), or `undo_answer` with no
     /// request to answer.
     UndoRefused,
+    /// `set_seat` from anyone but the room's host.
+    NotHost,
+    /// Chat from a spectator in a room whose `spectator_chat` is off.
+    ChatNotAllowed,
+    /// More chat lines than the chat limit allows (5 per 10 s); nothing is closed.
+    ChatTooFast,
+    /// A chat line that is empty, too long, or holds a control, invisible or
+    /// direction-changing character.
+    InvalidChat,
     /// Too many frames too fast (then close 1008).
     RateLimited,
     /// A frame above the size limit (then close 1009).

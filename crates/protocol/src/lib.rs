@@ -27,9 +27,9 @@ pub use client::{AbandonPolicy, ClientMessage, KingdomChoice, Reply, RoomSetting
 pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
 pub use error::{CloseCode, ErrorCode};
 pub use server::{
-    DecisionRequest, GameEvent, GameResult, GameSetup, GameView, Limits, NumberedReply, Occupant,
-    PileView, Prompt, RoomStatus, RoomSummary, ScoreLine, SeatDeck, SeatInfo, SeatView,
-    ServerMessage, UndoOutcome,
+    ChatLine, ChatSender, DecisionRequest, GameEvent, GameResult, GameSetup, GameView, Limits,
+    NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary, ScoreLine, SeatDeck,
+    SeatInfo, SeatView, ServerMessage, UndoOutcome,
 };
 
 /// The protocol version this crate describes.

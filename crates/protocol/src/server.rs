@@ -81,6 +81,41 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<u8>,
     },
+    /// A line of the room's chat, sent to everyone in the room who may read it.
+    Chat(ChatLine),
+    /// The room's recent chat (the last 100 lines, oldest first), sent after `seated` or
+    /// `spectating` when there is any, so a player who arrives or comes back sees the
+    /// conversation.
+    ChatLog { lines: Vec<ChatLine> },
+    /// The answer to `history`: the events numbered `first`, `first + 1`, … as this
+    /// connection may see them (the same events `events` frames carried or would have).
+    /// Fewer than asked when a page is full (500): ask again from where it stopped.
+    History {
+        re: u64,
+        first: u64,
+        events: Vec<GameEvent>,
+    },
+}
+
+/// One line of a room's chat. The server keeps a room's recent lines in memory only: they
+/// are not game state, and a restart forgets them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChatLine {
+    pub from: ChatSender,
+    /// The text as written, trimmed: show it as text, never as markup.
+    pub text: String,
+    /// When the server received it: Unix milliseconds.
+    pub at: u64,
+}
+
+/// Who wrote a chat line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ChatSender {
+    /// A seated player, with the name the seat had when the line was written.
+    Seat { seat: u8, name: String },
+    /// A spectator, by the name given in `spectate` ("Spectator" without one).
+    Spectator { name: String },
 }
 
 /// How an undo request ended.
@@ -110,17 +145,34 @@ pub struct Limits {
     pub heartbeat_ms: u64,
     /// With nothing received for this long, the server closes with 4002.
     pub idle_timeout_ms: u64,
+    /// The longest chat line, in characters and in UTF-8 bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat_max_chars: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat_max_bytes: Option<u32>,
+    /// At most `chat_messages` chat lines per `chat_window_ms` (beyond: `chat_too_fast`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat_messages: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat_window_ms: Option<u64>,
 }
 
 /// A room as listed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RoomSummary {
     pub id: String,
+    /// The settings' `name`, or else the host's name and the kingdom ("Ann — First
+    /// Game"; "Ann — Cellar, Moat, Village, …" once a random kingdom is drawn).
     pub name: String,
     pub status: RoomStatus,
     pub settings: RoomSettings,
     pub seats: Vec<SeatInfo>,
     pub spectators: u32,
+    /// The host's seat: the seat taken by the connection that created the room (or, when
+    /// it left before the start, the first other seated player). Only the host may
+    /// `set_seat`. Absent while nobody is seated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

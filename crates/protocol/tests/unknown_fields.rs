@@ -14,7 +14,7 @@ const EXTRA: &str = "zz_extra";
 
 fn room_settings(kingdom: Value, seat: Value, abandoned: Value) -> Value {
     json!({"name": "R", "kingdom": kingdom, "edition": "2e", "seats": [seat, {"type": "open"}],
-           "decision_seconds": 30, "abandoned": abandoned})
+           "decision_seconds": 30, "abandoned": abandoned, "spectator_chat": true})
 }
 
 fn messages() -> Vec<Value> {
@@ -34,11 +34,15 @@ fn messages() -> Vec<Value> {
             json!({"type": "random", "pool": "both", "sets": ["base"]}), open.clone(), wait.clone())}),
         json!({"type": "take_seat", "id": 1, "room": "r", "seat": 0, "name": "Ann"}),
         json!({"type": "resume", "id": 1, "room": "r", "token": "t", "last_event": 3}),
-        json!({"type": "spectate", "id": 1, "room": "r"}),
+        json!({"type": "spectate", "id": 1, "room": "r", "name": "Cleo"}),
         json!({"type": "leave", "id": 1}),
         json!({"type": "start", "id": 1}),
         json!({"type": "undo", "id": 1}),
         json!({"type": "undo_answer", "id": 1, "accept": false}),
+        json!({"type": "chat", "id": 1, "text": "hi"}),
+        json!({"type": "set_seat", "id": 1, "seat": 1, "occupant": {"type": "bot", "bot": "big_money"}}),
+        json!({"type": "set_seat", "id": 1, "seat": 1, "occupant": open.clone()}),
+        json!({"type": "history", "id": 1, "from": 0, "to": 10}),
     ]
     .into_iter()
     .chain(replies().into_iter().map(|r| json!({"type": "reply", "id": 1, "decision": 2, "reply": r})))

@@ -7,6 +7,7 @@
 //! budget (1008), size (1009), JSON shape (`bad_message`), handshake, command id.
 
 use crate::budget::Budget;
+use crate::chat;
 use crate::hub::{Admission, Hub, ROOM_WINDOW};
 use crate::metrics::Metrics;
 use crate::outbound::{ConnHandle, Kill, OutFrame, Queued};
@@ -55,6 +56,7 @@ pub async fn run(socket: WebSocket, admission: Admission, peer: Option<IpAddr>) 
         room: None,
         budget: Budget::new(config.rate_messages, config.rate_window, Instant::now()),
         room_budget: Budget::new(config.rooms_per_connection, ROOM_WINDOW, Instant::now()),
+        chat_budget: Budget::new(chat::MESSAGES, chat::WINDOW, Instant::now()),
         peer,
     };
     tracing::debug!(conn = admission.id, "connected");
@@ -98,6 +100,8 @@ struct Connection {
     budget: Budget,
     /// Rooms this connection may still create (`--rooms-per-connection` a minute).
     room_budget: Budget,
+    /// Chat lines this connection may still send (`chat::MESSAGES` per `chat::WINDOW`).
+    chat_budget: Budget,
     peer: Option<IpAddr>,
 }
 
@@ -290,6 +294,10 @@ impl Connection {
                 rate_window_ms: config.rate_window.as_millis() as u64,
                 heartbeat_ms: config.heartbeat.as_millis() as u64,
                 idle_timeout_ms: config.idle_timeout.as_millis() as u64,
+                chat_max_chars: Some(chat::MAX_CHARS as u32),
+                chat_max_bytes: Some(chat::MAX_BYTES as u32),
+                chat_messages: Some(chat::MESSAGES),
+                chat_window_ms: Some(chat::WINDOW.as_millis() as u64),
             },
         });
         Flow::Continue
@@ -309,7 +317,7 @@ impl Connection {
                     self.refuse(Some(id), refusal);
                     return;
                 }
-                match self.hub.create_room(&settings).await {
+                match self.hub.create_room(&settings, Some(self.handle.id)).await {
                     Ok(room) => {
                         self.hub.metrics.rooms_created.inc();
                         self.send(&ServerMessage::RoomCreated { re: id, room })
@@ -329,7 +337,13 @@ impl Connection {
                 self.join(id, room, Join::Resume { token, last_event })
                     .await
             }
-            ClientMessage::Spectate { room, .. } => self.join(id, room, Join::Spectate).await,
+            ClientMessage::Spectate { room, name, .. } => {
+                let name = match name.as_deref().map(crate::inbound::player_name).transpose() {
+                    Ok(name) => name.unwrap_or_else(|| chat::SPECTATOR.to_string()),
+                    Err(refusal) => return self.refuse(Some(id), refusal),
+                };
+                self.join(id, room, Join::Spectate { name }).await
+            }
             ClientMessage::Leave { .. } => {
                 self.command_room(id, Command::Leave).await;
                 self.room = None;
@@ -344,6 +358,33 @@ impl Connection {
             ClientMessage::Undo { .. } => self.command_room(id, Command::Undo).await,
             ClientMessage::UndoAnswer { accept, .. } => {
                 self.command_room(id, Command::UndoAnswer { accept }).await
+            }
+            ClientMessage::Chat { text, .. } => {
+                // Refused lines count too: the limit is on what a connection sends.
+                if !self.chat_budget.take(Instant::now()) {
+                    return self.refuse(
+                        Some(id),
+                        Refusal::new(
+                            ErrorCode::ChatTooFast,
+                            format!(
+                                "at most {} chat messages per {} s; wait a moment",
+                                chat::MESSAGES,
+                                chat::WINDOW.as_secs()
+                            ),
+                        ),
+                    );
+                }
+                match chat::check(&text) {
+                    Ok(text) => self.command_room(id, Command::Chat { text }).await,
+                    Err(refusal) => self.refuse(Some(id), refusal),
+                }
+            }
+            ClientMessage::SetSeat { seat, occupant, .. } => {
+                self.command_room(id, Command::SetSeat { seat, occupant })
+                    .await
+            }
+            ClientMessage::History { from, to, .. } => {
+                self.command_room(id, Command::History { from, to }).await
             }
         }
     }

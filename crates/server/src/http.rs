@@ -217,6 +217,15 @@ fn summary(g: &dominion_store::FinishedGame) -> Result<wire::GameSummary, String
             .as_deref()
             .map(|s| crate::record::decode_scores(g.version.format, s))
             .transpose()?,
+        seats: g
+            .seats
+            .iter()
+            .map(|s| wire::RecordSeat {
+                seat: s.seat,
+                name: s.name.clone(),
+                bot: s.bot.clone(),
+            })
+            .collect(),
     })
 }
 

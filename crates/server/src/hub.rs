@@ -90,11 +90,13 @@ impl Hub {
 
     /// Checks the settings and starts a room; answers once the room is stored (a room
     /// that could not be stored is refused, never announced).
+    /// `creator` is the creating connection's id: the seat it takes is the host's.
     pub async fn create_room(
         self: &Arc<Self>,
         settings: &dominion_protocol::RoomSettings,
+        creator: Option<u64>,
     ) -> Result<RoomSummary, Refusal> {
-        let (id, summary, stored) = self.open_room(settings)?;
+        let (id, summary, stored) = self.open_room(settings, creator)?;
         match stored.await {
             Ok(Ok(())) => {
                 tracing::info!(room = %id, "room created");
@@ -112,6 +114,7 @@ impl Hub {
     fn open_room(
         self: &Arc<Self>,
         settings: &dominion_protocol::RoomSettings,
+        creator: Option<u64>,
     ) -> Result<(String, RoomSummary, room::Stored), Refusal> {
         let plan = inbound::room_plan(settings)?;
         if *self.shutdown.borrow() {
@@ -137,8 +140,13 @@ impl Hub {
                 break id;
             }
         };
-        let (handle, stored) =
-            room::spawn(id.clone(), plan, self.room_context(), self.on_room_close());
+        let (handle, stored) = room::spawn(
+            id.clone(),
+            plan,
+            creator,
+            self.room_context(),
+            self.on_room_close(),
+        );
         let summary = handle.summary.borrow().clone();
         rooms.insert(id.clone(), handle);
         Ok((id, summary, stored))

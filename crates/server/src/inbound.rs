@@ -248,6 +248,7 @@ mod tests {
             seats,
             decision_seconds: None,
             abandoned: wire::AbandonPolicy::default(),
+            spectator_chat: false,
         }
     }
 

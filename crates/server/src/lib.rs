@@ -19,6 +19,7 @@
 
 mod accept;
 pub mod budget;
+mod chat;
 pub mod config;
 pub mod connection;
 pub mod datadir;

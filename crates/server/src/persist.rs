@@ -102,6 +102,8 @@ pub enum OpenError {
 pub struct Recovered {
     pub id: String,
     pub settings: RoomSettings,
+    /// The host's seat, if the room had one.
+    pub host: Option<u8>,
     pub seats: Vec<SeatRecord>,
     /// The game rebuilt by replaying its log, if it had started.
     pub game: Option<RecoveredGame>,
@@ -410,6 +412,7 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
     Ok(Recovered {
         id: room.id.clone(),
         settings,
+        host: room.host,
         seats,
         game,
         finished: room.status == RoomStatus::Finished,
@@ -428,6 +431,7 @@ impl RoomLog for SqliteLog {
             status: RoomStatus::Open,
             broken_reason: None,
             created_at: now_secs(),
+            host: room.host,
         };
         let seats: Vec<SeatRow> = room
             .seats
@@ -578,6 +582,7 @@ mod tests {
                 status: RoomStatus::Open,
                 broken_reason: None,
                 created_at: 1,
+                host: None,
             };
             store.save_room(&room, &[]).unwrap();
             store

@@ -38,6 +38,49 @@ pub enum Topic {
         outcome: wire::UndoOutcome,
         by: Option<u8>,
     },
+    /// The room's newest chat line, to those who may read the chat.
+    Chat,
+    /// The room's recent chat, to those who may read it, when there is any.
+    ChatLog,
+}
+
+/// Most events one `history` answer carries.
+pub const HISTORY_PAGE: u64 = 500;
+
+/// Whether `viewer` reads (and writes) the room's chat: players always, spectators
+/// where the room allows it.
+pub fn reads_chat(room: &RoomState, viewer: Viewer) -> bool {
+    match viewer {
+        Viewer::Player(_) => true,
+        Viewer::Spectator => room.settings.spectator_chat,
+    }
+}
+
+/// The answer to `history`: the events numbered `from` up to `to` (or the latest), at
+/// most [`HISTORY_PAGE`] of them, each as `viewer` may see it — the same projection as
+/// the `events` frames. None before the game starts.
+pub fn history(
+    room: &RoomState,
+    viewer: Viewer,
+    re: u64,
+    from: u64,
+    to: Option<u64>,
+) -> Option<ServerMessage> {
+    let game = room.game.as_ref()?;
+    let total = game.events().len() as u64;
+    let end = to
+        .unwrap_or(total)
+        .min(total)
+        .min(from.saturating_add(HISTORY_PAGE));
+    let start = from.min(end);
+    Some(ServerMessage::History {
+        re,
+        first: start,
+        events: game.events()[start as usize..end as usize]
+            .iter()
+            .map(|e| event(&e.for_viewer(viewer)))
+            .collect(),
+    })
 }
 
 /// The frame `viewer` gets about `topic`, or None when there is nothing for them.
@@ -96,6 +139,18 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
         Topic::UndoResult { seat, outcome, by } => {
             Some(ServerMessage::UndoResult { seat, outcome, by })
         }
+        Topic::Chat => {
+            let line = room.chat.back()?;
+            reads_chat(room, viewer).then(|| ServerMessage::Chat(line.clone()))
+        }
+        Topic::ChatLog => {
+            if room.chat.is_empty() || !reads_chat(room, viewer) {
+                return None;
+            }
+            Some(ServerMessage::ChatLog {
+                lines: room.chat.iter().cloned().collect(),
+            })
+        }
     }
 }
 
@@ -107,7 +162,7 @@ pub fn summary(room: &RoomState) -> wire::RoomSummary {
             .settings
             .name
             .clone()
-            .unwrap_or_else(|| room.id.clone()),
+            .unwrap_or_else(|| display_name(room)),
         status: room.status,
         settings: room.settings.clone(),
         seats: room
@@ -128,6 +183,43 @@ pub fn summary(room: &RoomState) -> wire::RoomSummary {
             })
             .collect(),
         spectators: room.spectators,
+        host: room.host,
+    }
+}
+
+/// A room without a name is named by its host and its kingdom: "Ann — First Game",
+/// "Ann — Cellar, Moat, Village, …" (a random kingdom once drawn), "Ann — Random
+/// kingdom" before. Every client shows the same name.
+fn display_name(room: &RoomState) -> String {
+    let kingdom = kingdom_label(room);
+    match room.host.and_then(|h| room.human(h as usize)) {
+        Some(host) => format!("{} — {kingdom}", host.name),
+        None => kingdom,
+    }
+}
+
+fn kingdom_label(room: &RoomState) -> String {
+    let cards = |cards: &[CardId]| {
+        let names: Vec<&str> = cards.iter().take(3).map(|c| c.name()).collect();
+        format!("{}, …", names.join(", "))
+    };
+    if let Some(game) = &room.game {
+        if let wire::KingdomChoice::Recommended { id } = &room.settings.kingdom
+            && let Some(r) = dominion_engine::setup::recommended_kingdoms().find(|r| r.id == id)
+        {
+            return r.name.to_string();
+        }
+        return cards(game.kingdom());
+    }
+    match &room.settings.kingdom {
+        wire::KingdomChoice::Recommended { id } => dominion_engine::setup::recommended_kingdoms()
+            .find(|r| r.id == id)
+            .map_or_else(|| id.clone(), |r| r.name.to_string()),
+        wire::KingdomChoice::Cards { cards: keys } => {
+            let ids: Vec<CardId> = keys.iter().filter_map(|k| k.parse().ok()).collect();
+            cards(&ids)
+        }
+        wire::KingdomChoice::Random { .. } => "Random kingdom".to_string(),
     }
 }
 
@@ -554,6 +646,7 @@ mod tests {
                 seats: vec![wire::SeatSetting::Open {}, wire::SeatSetting::Open {}],
                 decision_seconds: None,
                 abandoned: wire::AbandonPolicy::Wait {},
+                spectator_chat: false,
             },
             setup: game.setup().clone(),
             status: wire::RoomStatus::Playing,
@@ -561,6 +654,9 @@ mod tests {
             spectators: 0,
             game: Some(game),
             decision_deadline: None,
+            host: None,
+            creator: None,
+            chat: Default::default(),
         }
     }
 

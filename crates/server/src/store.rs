@@ -26,6 +26,8 @@ use tokio::sync::oneshot;
 pub struct RoomRecord {
     pub id: String,
     pub settings: RoomSettings,
+    /// The host's seat, if anyone is host.
+    pub host: Option<u8>,
     pub seats: Vec<SeatRecord>,
 }
 

@@ -142,6 +142,8 @@ pub struct RoomRow {
     pub status: RoomStatus,
     pub broken_reason: Option<String>,
     pub created_at: i64,
+    /// The host's seat, if any (schema 4).
+    pub host: Option<u8>,
 }
 
 /// One seat. Tokens are never stored, only their hashes.
@@ -198,6 +200,8 @@ pub struct FinishedGame {
     pub setup: String,
     pub version: RecordVersion,
     pub abandoned: bool,
+    /// Who sat where.
+    pub seats: Vec<SeatRow>,
 }
 
 /// One durable step, as the server's writer hands it to [`Store::write_batch`].
@@ -536,7 +540,7 @@ impl ReadView<'_> {
         let room = self
             .0
             .query_row(
-                "SELECT id, settings, status, broken_reason, created_at FROM rooms WHERE id = ?1",
+                "SELECT id, settings, status, broken_reason, created_at, host FROM rooms WHERE id = ?1",
                 params![id],
                 room_row,
             )
@@ -573,7 +577,7 @@ impl ReadView<'_> {
     /// and abandoned rooms stay closed.
     pub fn rooms_to_reopen(&self, finished_since: i64) -> Result<Vec<(RoomRow, Vec<SeatRow>)>> {
         let mut stmt = self.0.prepare(
-            "SELECT id, settings, status, broken_reason, created_at FROM rooms
+            "SELECT id, settings, status, broken_reason, created_at, host FROM rooms
              WHERE status IN ('open', 'playing')
                 OR (status = 'finished' AND id IN
                     (SELECT room_id FROM games WHERE finished_at >= ?1))
@@ -650,9 +654,14 @@ impl ReadView<'_> {
                     rules: r.get(6)?,
                 },
                 abandoned: r.get(4)?,
+                seats: Vec::new(),
             })
         })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let mut games: Vec<FinishedGame> = rows.collect::<rusqlite::Result<_>>()?;
+        for g in &mut games {
+            g.seats = self.seats(&g.room_id)?;
+        }
+        Ok(games)
     }
 
     /// Ids and reasons of rooms marked broken, newest first (at most `limit`).
@@ -678,16 +687,17 @@ fn apply(tx: &Transaction, w: &Write) -> Result<()> {
     match w {
         Write::SaveRoom { room, seats } => {
             tx.prepare_cached(
-                "INSERT INTO rooms (id, settings, status, broken_reason, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT(id) DO UPDATE SET settings = ?2",
+                "INSERT INTO rooms (id, settings, status, broken_reason, created_at, host)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT(id) DO UPDATE SET settings = ?2, host = ?6",
             )?
             .execute(params![
                 room.id,
                 room.settings,
                 room.status.as_str(),
                 room.broken_reason,
-                room.created_at
+                room.created_at,
+                room.host
             ])?;
             tx.prepare_cached("DELETE FROM seats WHERE room_id = ?1")?
                 .execute(params![room.id])?;
@@ -948,5 +958,6 @@ fn room_row(r: &rusqlite::Row) -> rusqlite::Result<RoomRow> {
         status: RoomStatus::parse(&status),
         broken_reason: r.get(3)?,
         created_at: r.get(4)?,
+        host: r.get(5)?,
     })
 }

@@ -70,6 +70,9 @@ const MIGRATIONS: &[&str] = &[
     // the rules of that release (1).
     "ALTER TABLE games ADD COLUMN record_format INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE games ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1;",
+    // 4: the room's host (the seat that may put bots in open seats before the start);
+    // NULL for rooms stored before, which then get one when a seat is next taken.
+    "ALTER TABLE rooms ADD COLUMN host INTEGER;",
 ];
 
 /// The schema version this build writes.

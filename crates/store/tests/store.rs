@@ -17,6 +17,7 @@ fn room(id: &str) -> RoomRow {
         status: RoomStatus::Open,
         broken_reason: None,
         created_at: 100,
+        host: None,
     }
 }
 

@@ -19,6 +19,7 @@
 pub mod state;
 mod undo;
 
+use crate::chat;
 use crate::config::Config;
 use crate::inbound::{self, FALLBACK_BOT, RoomPlan};
 use crate::metrics::Metrics;
@@ -33,6 +34,7 @@ use dominion_engine::{Agent, Game, Kingdom, PlayerId, Purpose, Reply, Setup, Vie
 use dominion_protocol as wire;
 use dominion_protocol::{CloseCode, ErrorCode, ServerMessage};
 use state::{HumanSeat, RoomState, Seat};
+use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
@@ -71,15 +73,35 @@ pub enum Join {
         token: String,
         last_event: Option<u64>,
     },
-    Spectate,
+    /// `name` is what the spectator's chat lines carry.
+    Spectate {
+        name: String,
+    },
 }
 
 pub enum Command {
     Start,
     Leave,
-    Reply { decision: u64, reply: wire::Reply },
+    Reply {
+        decision: u64,
+        reply: wire::Reply,
+    },
+    /// A chat line, already checked (`chat::check`) and within the connection's limit.
+    Chat {
+        text: String,
+    },
+    SetSeat {
+        seat: u8,
+        occupant: wire::SeatSetting,
+    },
+    History {
+        from: u64,
+        to: Option<u64>,
+    },
     Undo,
-    UndoAnswer { accept: bool },
+    UndoAnswer {
+        accept: bool,
+    },
 }
 
 /// How a connection takes part in a room.
@@ -114,6 +136,7 @@ pub type Stored = oneshot::Receiver<Result<(), String>>;
 pub fn spawn(
     id: String,
     plan: RoomPlan,
+    creator: Option<u64>,
     cx: Context,
     on_close: impl FnOnce(&str) + Send + 'static,
 ) -> (RoomHandle, Stored) {
@@ -135,6 +158,9 @@ pub fn spawn(
         spectators: 0,
         game: None,
         decision_deadline: None,
+        host: None,
+        creator,
+        chat: Default::default(),
     };
     let (stored_tx, stored) = oneshot::channel();
     (launch(state, cx, on_close, Some(stored_tx)), stored)
@@ -186,6 +212,9 @@ pub fn restore(
         spectators: 0,
         game,
         decision_deadline: None,
+        host: rec.host,
+        creator: None,
+        chat: Default::default(),
     };
     tracing::info!(room = %state.id, status = ?state.status, "room reopened from the store");
     Ok(launch(state, cx, on_close, None))
@@ -211,6 +240,7 @@ fn launch(
         summary_tx,
         seat_conns: vec![None; n],
         spectator_conns: Vec::new(),
+        spectator_names: HashMap::new(),
         agents: (0..n).map(|_| None).collect(),
         published: 0,
         announced: None,
@@ -280,6 +310,8 @@ struct Room {
     /// The live connection of each seat, if any.
     seat_conns: Vec<Option<ConnHandle>>,
     spectator_conns: Vec<ConnHandle>,
+    /// The name each spectator's chat lines carry, by connection id.
+    spectator_names: HashMap<u64, String>,
     /// The bot answering for each seat: bot seats, and humans a bot has taken over.
     agents: Vec<Option<Box<dyn Agent + Send>>>,
     /// Game events already sent to the viewers.
@@ -345,7 +377,7 @@ impl Room {
                     Join::Resume { token, last_event } => {
                         self.resume(&conn, cmd, &token, last_event)
                     }
-                    Join::Spectate => self.spectate(&conn, cmd),
+                    Join::Spectate { name } => self.spectate(&conn, cmd, name),
                 };
                 let role = match result {
                     Ok(role) => Some(role),
@@ -356,6 +388,18 @@ impl Room {
                 };
                 let _ = done.send(role);
             }
+            RoomMsg::Command {
+                conn,
+                cmd,
+                command: Command::History { from, to },
+            } => {
+                // Watching a broken room's past is still fine: it is only reading.
+                let msg = match self.history(conn.id, cmd, from, to) {
+                    Ok(msg) => msg,
+                    Err(refusal) => refusal.to_message(Some(cmd)),
+                };
+                conn.send(&msg);
+            }
             RoomMsg::Command { conn, cmd, command } => {
                 let result = if self.state.status == wire::RoomStatus::Broken {
                     Err(broken())
@@ -363,6 +407,11 @@ impl Room {
                     match command {
                         Command::Start => self.start(conn.id, cmd).await,
                         Command::Leave => self.leave(conn.id, cmd).await,
+                        Command::Chat { text } => self.chat(conn.id, text),
+                        Command::SetSeat { seat, occupant } => {
+                            self.set_seat(conn.id, cmd, seat, occupant).await
+                        }
+                        Command::History { .. } => Ok(()), // answered above
                         Command::Reply { decision, reply } => {
                             let r = self.reply_command(conn.id, cmd, decision, &reply).await;
                             if r.is_err() {
@@ -435,10 +484,14 @@ impl Room {
         let mut human = HumanSeat::new(name, hash);
         human.last_command = cmd;
         self.state.seats[idx] = Seat::Human(human);
+        let host_before = self.state.host;
+        let creator = (self.state.creator == Some(conn.id)).then_some(idx);
+        self.state.settle_host(creator);
         // The token is told only once the seat holding its hash is stored: otherwise a
         // restart could forget a seat its player was given.
         if let Err(e) = self.log.room_saved(&self.state.record()).await {
             self.state.seats[idx] = Seat::Open;
+            self.state.host = host_before;
             self.fail(&e.to_string());
             return Err(broken());
         }
@@ -451,6 +504,7 @@ impl Room {
             last_command: cmd,
         });
         self.broadcast(Topic::Room);
+        self.send_to(conn, Viewer::Player(PlayerId(idx as u8)), Topic::ChatLog);
         Ok(Role::Seat(idx as u8))
     }
 
@@ -516,10 +570,11 @@ impl Room {
                 self.send_to(conn, viewer, topic);
             }
         }
+        self.send_to(conn, viewer, Topic::ChatLog);
         Ok(Role::Seat(idx as u8))
     }
 
-    fn spectate(&mut self, conn: &ConnHandle, cmd: u64) -> Result<Role, Refusal> {
+    fn spectate(&mut self, conn: &ConnHandle, cmd: u64, name: String) -> Result<Role, Refusal> {
         if self.spectator_conns.len() >= self.config.max_spectators {
             return Err(Refusal::new(
                 ErrorCode::TooManySpectators,
@@ -530,13 +585,14 @@ impl Room {
             ));
         }
         self.spectator_conns.push(conn.clone());
+        self.spectator_names.insert(conn.id, name);
         self.state.spectators = self.spectator_conns.len() as u32;
         conn.send(&ServerMessage::Spectating {
             re: cmd,
             room: self.state.id.clone(),
         });
         self.broadcast(Topic::Room);
-        for topic in [Topic::Snapshot, Topic::GameOver] {
+        for topic in [Topic::Snapshot, Topic::GameOver, Topic::ChatLog] {
             self.send_to(conn, Viewer::Spectator, topic);
         }
         Ok(Role::Spectator)
@@ -552,6 +608,7 @@ impl Room {
             self.seat_conns[idx] = None;
             if self.state.status == wire::RoomStatus::Lobby {
                 self.state.seats[idx] = Seat::Open;
+                self.state.settle_host(None);
                 self.save_room().await;
             } else if let Some(h) = self.state.human_mut(idx) {
                 h.connected = false;
@@ -587,6 +644,7 @@ impl Room {
     fn remove_spectator(&mut self, conn_id: u64) -> bool {
         let before = self.spectator_conns.len();
         self.spectator_conns.retain(|c| c.id != conn_id);
+        self.spectator_names.remove(&conn_id);
         self.state.spectators = self.spectator_conns.len() as u32;
         self.spectator_conns.len() != before
     }
@@ -615,6 +673,141 @@ impl Room {
         }
         h.last_command = cmd;
         Ok(())
+    }
+
+    // ---- chat, seats, history -------------------------------------------------------
+
+    /// Adds a checked line to the room's chat and sends it to everyone who reads it.
+    fn chat(&mut self, conn_id: u64, text: String) -> Result<(), Refusal> {
+        let from = if let Some(idx) = self.seat_of(conn_id) {
+            wire::ChatSender::Seat {
+                seat: idx as u8,
+                name: self.state.seat_name(idx),
+            }
+        } else if let Some(name) = self.spectator_names.get(&conn_id) {
+            if !projection::reads_chat(&self.state, Viewer::Spectator) {
+                return Err(Refusal::new(
+                    ErrorCode::ChatNotAllowed,
+                    "spectators do not chat in this room (its spectator_chat is off)",
+                ));
+            }
+            wire::ChatSender::Spectator { name: name.clone() }
+        } else {
+            return Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "you are not in this room",
+            ));
+        };
+        if self.state.chat.len() >= chat::KEEP {
+            self.state.chat.pop_front();
+        }
+        self.state.chat.push_back(wire::ChatLine {
+            from,
+            text,
+            at: chat::now_ms(),
+        });
+        self.broadcast(Topic::Chat);
+        Ok(())
+    }
+
+    /// The host opens a bot's seat or puts a bot in an open seat, before the start.
+    async fn set_seat(
+        &mut self,
+        conn_id: u64,
+        cmd: u64,
+        seat: u8,
+        occupant: wire::SeatSetting,
+    ) -> Result<(), Refusal> {
+        let idx = self
+            .seat_of(conn_id)
+            .filter(|i| self.state.host == Some(*i as u8))
+            .ok_or_else(|| {
+                Refusal::new(
+                    ErrorCode::NotHost,
+                    "only the room's host (the player who created it) changes seats",
+                )
+            })?;
+        self.check_seat_command(idx, cmd)?;
+        if self.state.status != wire::RoomStatus::Lobby {
+            return Err(Refusal::new(
+                ErrorCode::GameAlreadyStarted,
+                "seats change only before the game starts",
+            ));
+        }
+        let n = self.state.seats.len();
+        let target = seat as usize;
+        match self.state.seats.get(target) {
+            None => {
+                return Err(Refusal::new(
+                    ErrorCode::SeatUnavailable,
+                    format!("no seat {seat}: this room has seats 0 to {}", n - 1),
+                ));
+            }
+            Some(Seat::Human(_)) => {
+                return Err(Refusal::new(
+                    ErrorCode::SeatUnavailable,
+                    format!("seat {seat} is a player's: only open and bot seats change"),
+                ));
+            }
+            Some(_) => {}
+        }
+        let new = match &occupant {
+            wire::SeatSetting::Open {} => Seat::Open,
+            wire::SeatSetting::Bot { bot } => {
+                inbound::known_bot(bot)?;
+                Seat::Bot { bot: bot.clone() }
+            }
+        };
+        // The host's own seat is a human's, so a seat for a human always remains; the
+        // check keeps that true whatever changes later.
+        let humans_left = self
+            .state
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, s)| !matches!(s, Seat::Bot { .. }) && i != target)
+            || matches!(new, Seat::Open);
+        if !humans_left {
+            return Err(Refusal::new(
+                ErrorCode::InvalidSettings,
+                "at least one seat must stay open for a human",
+            ));
+        }
+        let old = std::mem::replace(&mut self.state.seats[target], new);
+        let old_setting = std::mem::replace(&mut self.state.settings.seats[target], occupant);
+        if let Err(e) = self.log.room_saved(&self.state.record()).await {
+            self.state.seats[target] = old;
+            self.state.settings.seats[target] = old_setting;
+            tracing::error!(room = %self.state.id, "a seat change could not be stored: {e}");
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "the seat change could not be stored; try again later",
+            ));
+        }
+        self.broadcast(Topic::Room);
+        Ok(())
+    }
+
+    /// A page of the game's events as the asking connection may see them.
+    fn history(
+        &self,
+        conn_id: u64,
+        cmd: u64,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<ServerMessage, Refusal> {
+        let viewer = if let Some(idx) = self.seat_of(conn_id) {
+            Viewer::Player(PlayerId(idx as u8))
+        } else if self.spectator_names.contains_key(&conn_id) {
+            Viewer::Spectator
+        } else {
+            return Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "you are not in this room",
+            ));
+        };
+        projection::history(&self.state, viewer, cmd, from, to)
+            .ok_or_else(|| Refusal::new(ErrorCode::GameNotStarted, "the game has not started"))
     }
 
     // ---- the game ------------------------------------------------------------------
@@ -1027,6 +1220,7 @@ impl Room {
             }
         }
         if changed {
+            self.state.settle_host(None);
             self.save_room().await;
             self.broadcast(Topic::Room);
         }

@@ -6,6 +6,7 @@ use crate::store::{RoomRecord, SeatRecord};
 use crate::token::TokenHash;
 use dominion_engine::{Game, Setup};
 use dominion_protocol as wire;
+use std::collections::VecDeque;
 use tokio::time::Instant;
 
 pub struct RoomState {
@@ -21,6 +22,13 @@ pub struct RoomState {
     /// When the server will answer the pending decision for its human, if the room has a
     /// time limit.
     pub decision_deadline: Option<Instant>,
+    /// The host's seat (stored with the room): see [`RoomState::settle_host`].
+    pub host: Option<u8>,
+    /// The connection that created the room, while this process runs: the seat it takes
+    /// becomes the host's.
+    pub creator: Option<u64>,
+    /// The recent chat, oldest first (at most `chat::KEEP` lines; memory only).
+    pub chat: VecDeque<wire::ChatLine>,
 }
 
 pub enum Seat {
@@ -81,6 +89,25 @@ impl RoomState {
         }
     }
 
+    /// Keeps the host on a seated human. `creator_seat` is the seat the room's creating
+    /// connection just took: it is the host's, even when others sat down first. Otherwise
+    /// a host whose seat was freed (before the start) is followed by the first seated
+    /// player. True when the host changed.
+    pub fn settle_host(&mut self, creator_seat: Option<usize>) -> bool {
+        let before = self.host;
+        let holds = |s: u8| matches!(self.seats.get(s as usize), Some(Seat::Human(_)));
+        if let Some(seat) = creator_seat.map(|s| s as u8).filter(|s| holds(*s)) {
+            self.host = Some(seat);
+        } else if !self.host.is_some_and(holds) {
+            self.host = self
+                .seats
+                .iter()
+                .position(|s| matches!(s, Seat::Human(_)))
+                .map(|i| i as u8);
+        }
+        self.host != before
+    }
+
     pub fn all_seats_filled(&self) -> bool {
         self.seats.iter().all(|s| !matches!(s, Seat::Open))
     }
@@ -90,6 +117,7 @@ impl RoomState {
         RoomRecord {
             id: self.id.clone(),
             settings: self.settings.clone(),
+            host: self.host,
             seats: self
                 .seats
                 .iter()

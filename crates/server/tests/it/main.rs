@@ -22,6 +22,7 @@ mod reconnect;
 mod rust_version;
 mod secrets;
 mod shutdown;
+mod social;
 mod takeover;
 mod undo;
 mod upgrade;

@@ -540,6 +540,17 @@ async fn play_and_check(
     let mut eve = Client::connect(addr, "Eve").await;
     eve.ask(json!({"type": "spectate", "room": room})).await;
     humans[0].start().await;
+    // A spectator who arrives mid-game asks for the whole game so far (`history`): every
+    // page is checked below like every `events` frame.
+    let late = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let mut lia = Client::connect(addr, "Lia").await;
+        lia.ask(json!({"type": "spectate", "room": room})).await;
+        let snapshot = lia.until(|v| v["type"] == "snapshot").await;
+        fetch_history(&mut lia, snapshot["next_event"].as_u64().unwrap()).await;
+        lia.until(|v| v["type"] == "game_over").await;
+        lia
+    };
 
     let wants: Vec<String> = wants.iter().map(|w| w.to_string()).collect();
     let game = async {
@@ -550,11 +561,15 @@ async fn play_and_check(
             eve.until(|v| v["type"] == "game_over").await;
             eve
         };
-        tokio::join!(players, watch)
+        tokio::join!(players, watch, late)
     };
-    let (players, eve) = tokio::time::timeout(GAME_TIMEOUT, game)
+    let (mut players, eve, lia) = tokio::time::timeout(GAME_TIMEOUT, game)
         .await
         .unwrap_or_else(|_| panic!("{name}: the game did not end within {GAME_TIMEOUT:?}"));
+    // Each player's own history of the whole game: the same copies its frames carried.
+    for (c, _) in &mut players {
+        fetch_history(c, u64::MAX).await;
+    }
 
     let result = &players[0].1;
     let truth = Truth::replay(result);
@@ -569,6 +584,7 @@ async fn play_and_check(
         .map(|(i, (c, _))| (c, Some(i as u8)))
         .collect();
     clients.push((&eve, None));
+    clients.push((&lia, None));
     let copies: Vec<BTreeMap<u64, Value>> = clients
         .iter()
         .map(|(c, seat)| check_frames(&truth, c, *seat, seed))
@@ -580,6 +596,32 @@ async fn play_and_check(
         "{name}: the game had private events to check ({private_checked})"
     );
     truth
+}
+
+/// Asks `history` page by page for the events before `to` (all of them for
+/// `u64::MAX`); the frames stay in the client's record for the checks.
+async fn fetch_history(c: &mut Client, to: u64) {
+    let mut from = 0;
+    while from < to {
+        let mut ask = json!({"type": "history", "from": from});
+        if to != u64::MAX {
+            ask["to"] = json!(to);
+        }
+        let page = c.ask(ask).await;
+        assert_eq!(page["type"], "history", "{}: {page}", c.name);
+        assert_eq!(page["first"], from, "{}: {page}", c.name);
+        let n = page["events"].as_array().unwrap().len() as u64;
+        assert!(n <= 500, "a page holds at most 500 events");
+        if n == 0 {
+            break;
+        }
+        from += n;
+    }
+    assert!(
+        to == u64::MAX || from == to,
+        "{}: history ended at {from} of {to}",
+        c.name
+    );
 }
 
 async fn play(mut c: Client, mut me: Curious) -> (Client, Value) {
@@ -690,6 +732,21 @@ fn check_frames(
                 }
                 let step = truth.step_after_events(first + list.len() as u64, who);
                 check_view(truth, &v["view"], step, seat, who);
+            }
+            "history" => {
+                // Past events, as this viewer may see them: the same copy an `events`
+                // frame carried (or would have), checked with them below.
+                let first = v["first"].as_u64().unwrap();
+                for (k, e) in v["events"].as_array().unwrap().iter().enumerate() {
+                    let n = first + k as u64;
+                    if let Some(seen) = events.get(&n) {
+                        assert_eq!(
+                            seen, e,
+                            "{who}: history's event {n} differs from its events frame"
+                        );
+                    }
+                    events.insert(n, e.clone());
+                }
             }
             "snapshot" => {
                 let step = truth.step_after_events(v["next_event"].as_u64().unwrap(), who);
