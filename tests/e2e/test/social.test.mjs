@@ -147,7 +147,7 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     assert.equal(last(bob.rec.received, 'seated').seat, 1);
     assert.equal(await bob.page.evaluate(() => location.hash), '', 'the invite is used up');
     assert.equal(await bob.page.locator('[data-testid^="wait-seat-select-"]').count(), 0, 'only the host changes seats');
-    assert.match(await bob.page.getByTestId('wait-seat-2').textContent() ?? '', /smithy \(bot\)/);
+    assert.match(await bob.page.getByTestId('wait-seat-2').textContent() ?? '', /Smithy-strategi/);
     assert.match(await bob.page.getByTestId('wait-seat-0').textContent() ?? '', /Anna — värd/);
     await noHorizontalOverflow(bob.page);
 
@@ -319,7 +319,7 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     const game = games.find((/** @type {any} */ g) => g.room === room);
     const text = await p.page.getByTestId(`recent-${room}`).textContent();
     assert.match(text ?? '', /Zoé/);
-    assert.match(text ?? '', /big money \(bot\)/);
+    assert.match(text ?? '', /Big Money bot/);
     for (const s of game.scores) assert.ok(text?.includes(String(s.vp)), `score ${s.vp} in ${text}`);
     assert.match(text ?? '', /Cellar, Moat/);
     assert.equal(await p.page.getByTestId(`replay-${room}`).getAttribute('href'), `/replay/${room}`);
