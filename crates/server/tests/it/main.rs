@@ -16,6 +16,7 @@ mod process;
 mod python_bot;
 mod reactions;
 mod reconnect;
+mod replay;
 mod secrets;
 mod shutdown;
 mod takeover;
