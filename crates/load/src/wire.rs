@@ -210,7 +210,10 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::Spectating { .. }
         | ServerMessage::Room { .. }
         | ServerMessage::Snapshot { .. }
-        | ServerMessage::Events { .. } => Frame::Ignored,
+        | ServerMessage::Events { .. }
+        | ServerMessage::UndoRequested { .. }
+        | ServerMessage::UndoResult { .. }
+        | ServerMessage::Rematch { .. } => Frame::Ignored,
     })
 }
 
@@ -230,6 +233,9 @@ const KNOWN: &[&str] = &[
     "events",
     "decision",
     "game_over",
+    "undo_requested",
+    "undo_result",
+    "rematch",
 ];
 
 #[cfg(test)]
