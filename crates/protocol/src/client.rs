@@ -105,6 +105,16 @@ pub enum ClientMessage {
         id: u64,
         accept: bool,
     },
+    /// Offers the other members of this finished room a rematch in `room`, a room still
+    /// waiting for players (create it first, with `create_room`; you are not seated in
+    /// it until you `leave` this room and `take_seat` there). Answered by `ack`; the
+    /// others get `rematch`. Only a seated player may offer, once the game is over; a
+    /// later offer replaces an earlier one.
+    Rematch {
+        #[schemars(range(min = 1))]
+        id: u64,
+        room: String,
+    },
 }
 
 impl ClientMessage {
@@ -122,7 +132,8 @@ impl ClientMessage {
             | ClientMessage::Start { id }
             | ClientMessage::Reply { id, .. }
             | ClientMessage::Undo { id }
-            | ClientMessage::UndoAnswer { id, .. } => Some(*id),
+            | ClientMessage::UndoAnswer { id, .. }
+            | ClientMessage::Rematch { id, .. } => Some(*id),
         }
     }
 }

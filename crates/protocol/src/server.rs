@@ -81,6 +81,11 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<u8>,
     },
+    /// The player in `seat` of this finished game offers a rematch in room `room` (a
+    /// room waiting for players, usually with this game's seats and kingdom): `leave`
+    /// this room and `take_seat` there to accept. Sent to the room's other members when
+    /// offered, and after `game_over` to whoever resumes or watches the room later.
+    Rematch { room: String, seat: u8 },
 }
 
 /// How an undo request ended.

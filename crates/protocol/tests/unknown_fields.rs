@@ -39,6 +39,7 @@ fn messages() -> Vec<Value> {
         json!({"type": "start", "id": 1}),
         json!({"type": "undo", "id": 1}),
         json!({"type": "undo_answer", "id": 1, "accept": false}),
+        json!({"type": "rematch", "id": 1, "room": "k3v9q2mf"}),
     ]
     .into_iter()
     .chain(replies().into_iter().map(|r| json!({"type": "reply", "id": 1, "decision": 2, "reply": r})))

@@ -44,6 +44,8 @@ pub enum Topic {
         outcome: wire::UndoOutcome,
         by: Option<u8>,
     },
+    /// The rematch offered after the game, if one was (public).
+    Rematch,
 }
 
 /// The frame `viewer` gets about `topic`, or None when there is nothing for them.
@@ -102,6 +104,13 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
         Topic::UndoResult { seat, outcome, by } => {
             Some(ServerMessage::UndoResult { seat, outcome, by })
         }
+        Topic::Rematch => room
+            .rematch
+            .as_ref()
+            .map(|(room, seat)| ServerMessage::Rematch {
+                room: room.clone(),
+                seat: *seat,
+            }),
     }
 }
 
@@ -644,6 +653,7 @@ mod tests {
             spectators: 0,
             game: Some(game),
             decision_deadline: None,
+            rematch: None,
         }
     }
 

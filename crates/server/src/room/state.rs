@@ -21,6 +21,9 @@ pub struct RoomState {
     /// When the server will answer the pending decision for its human, if the room has a
     /// time limit.
     pub decision_deadline: Option<Instant>,
+    /// The rematch offered after the game, if any: the new room and the offering seat.
+    /// Kept in memory only (a restart forgets it).
+    pub rematch: Option<(String, u8)>,
 }
 
 pub enum Seat {

@@ -16,6 +16,7 @@ mod process;
 mod python_bot;
 mod reactions;
 mod reconnect;
+mod rematch;
 mod replay;
 mod secrets;
 mod shutdown;
