@@ -3,6 +3,7 @@
 
 mod abuse;
 mod catalogue;
+mod client_vp;
 mod common;
 mod crash;
 mod deploy;
