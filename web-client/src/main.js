@@ -7,6 +7,7 @@ import { infoDialog } from './cardview.js';
 import { confirm, secondsLeft } from './decision.js';
 import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
+import { replayId, replayView, startReplay } from './replay.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { busy, state, subscribe, update } from './store.js';
 import { tableView } from './table.js';
@@ -51,7 +52,7 @@ function header() {
     { class: 'top' },
     h('a', { class: 'skip', href: '#main' }, t('app.skip')),
     h('span', { class: 'brand' }, t('app.title')),
-    connIndicator(),
+    replayId() ? null : connIndicator(),
     h(
       'label',
       { class: 'lang' },
@@ -89,7 +90,7 @@ function view() {
   return [
     header(),
     notice(),
-    h('main', { id: 'main', tabindex: -1 }, state.roomId ? tableView() : lobbyView()),
+    h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : state.roomId ? tableView() : lobbyView()),
     infoDialog(),
   ];
 }
@@ -180,6 +181,7 @@ async function boot() {
     info: null,
     hover: null,
     undo: null,
+    rematch: null,
   });
   subscribe(render);
   document.addEventListener('keydown', onKey);
@@ -189,7 +191,8 @@ async function boot() {
     /* names fall back to ids */
   }
   render();
-  startSession();
+  if (replayId()) startReplay();
+  else startSession();
   loadMeta()
     .then((meta) => update((s) => {
       s.meta = meta;

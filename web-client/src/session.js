@@ -201,7 +201,7 @@ function showError(err) {
  * @param {Record<string, any>} command
  * @returns {Promise<ServerMessage | null>}
  */
-async function command(command) {
+export async function command(command) {
   update((s) => {
     s.notice = null;
   });
@@ -403,6 +403,11 @@ function onMessage(msg) {
           const by = msg.by != null ? seatName(s, msg.by) : '';
           s.notice = t(`undo.${msg.outcome}`, { name: by });
         }
+      });
+      break;
+    case 'rematch':
+      update((s) => {
+        s.rematch = { from: s.roomId, room: msg.room, seat: msg.seat };
       });
       break;
     case 'error':

@@ -54,6 +54,8 @@
  * @property {string | null} hover          the card under the pointer or focus
  * @property {{seat: number, until: number, answered: boolean} | null} undo
  *   an open request to take back a move (this seat's or another's), until when (ms)
+ * @property {{from: string | null, room: string, seat: number} | null} rematch
+ *   a rematch offered in room `from` (after its game) by `seat`, in the new room `room`
  */
 
 /** @type {Set<() => void>} */

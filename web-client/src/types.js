@@ -56,7 +56,8 @@
  *   | {type: 'start', id: number}
  *   | {type: 'reply', id: number, decision: number, reply: Reply}
  *   | {type: 'undo', id: number}
- *   | {type: 'undo_answer', id: number, accept: boolean}} ClientMessage
+ *   | {type: 'undo_answer', id: number, accept: boolean}
+ *   | {type: 'rematch', id: number, room: string}} ClientMessage
  */
 
 /**
@@ -176,7 +177,39 @@
  *   | ({type: 'decision'} & DecisionRequest)
  *   | ({type: 'game_over'} & GameResult)
  *   | {type: 'undo_requested', seat: number, seconds: number}
- *   | {type: 'undo_result', seat: number, outcome: 'done' | 'refused' | 'expired' | 'cancelled', by?: number}} ServerMessage
+ *   | {type: 'undo_result', seat: number, outcome: 'done' | 'refused' | 'expired' | 'cancelled', by?: number}
+ *   | {type: 'rematch', room: string, seat: number}} ServerMessage
+ */
+
+/**
+ * The HTTP history API (`GET /api/games/{id}` and `GET /api/games/{id}/steps/{n}`).
+ * @typedef {{decision: number, seat: number, reply: Reply}} NumberedReply
+ * @typedef {{seat: number, name: string, bot?: string}} RecordSeat
+ * @typedef {object} GameRecord
+ * @property {number} format
+ * @property {string} room
+ * @property {'finished' | 'abandoned'} outcome
+ * @property {number} rules_version
+ * @property {number} started_at
+ * @property {number} finished_at
+ * @property {string} seed
+ * @property {{players: number, kingdom: KingdomChoice, edition: Edition}} setup
+ * @property {CardKey[]} kingdom
+ * @property {RecordSeat[]} seats
+ * @property {NumberedReply[]} replies
+ * @property {ScoreLine[]} [scores]
+ * @typedef {{seat: number, cards: CardKey[]}} SeatHand
+ * @typedef {object} ReplayStep
+ * @property {string} room
+ * @property {number} step
+ * @property {number} steps
+ * @property {NumberedReply} [reply]
+ * @property {number} step_first
+ * @property {number} first
+ * @property {GameEvent[]} events
+ * @property {number} next_event
+ * @property {GameView} view
+ * @property {SeatHand[]} [hands]
  */
 
 export {};
