@@ -240,7 +240,8 @@ export function endScreen() {
     h(
       'div',
       { class: 'choice-row end-actions' },
-      state.spectating || state.seat == null
+      // Offered a rematch already: joining it is the way to play again.
+      state.spectating || state.seat == null || offer
         ? null
         : h(
             'button',

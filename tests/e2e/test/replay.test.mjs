@@ -222,4 +222,40 @@ describe('the end screen and the replay', { timeout: 600000 }, () => {
     assert.match(await q.page.getByTestId('replay-error').textContent() ?? '', /no finished game/);
     assert.deepEqual(q.rec.errors.filter((e) => !/404/.test(e)), []);
   });
+
+  test('between two people, the rematch is offered to the other player, who joins it in their seat', { timeout: 300000 }, async () => {
+    const a = await openPage(chrome.browser, { viewport: DESKTOP });
+    const b = await openPage(chrome.browser, { viewport: DESKTOP });
+    await enterLobby(a.page, server.url, 'Anna');
+    await createRoom(a.page, { seats: ['', ''] });
+    const room = last(a.rec.received, 'seated').room;
+    await enterLobby(b.page, server.url, 'Bence');
+    await b.page.getByTestId(`join-${room}-1`).click();
+    await b.page.waitForSelector('[data-testid=waiting-room]');
+    await a.page.waitForSelector('[data-testid=start-game]:not([disabled])');
+    await a.page.getByTestId('start-game').click();
+    // Each page plays its own seat; each waits for the other's turn.
+    await Promise.all([playToEnd(a.page, new Policy()), playToEnd(b.page, new Policy())]);
+    await Promise.all([a.page.waitForSelector('[data-testid=end-screen]'), b.page.waitForSelector('[data-testid=end-screen]')]);
+    assert.equal(await b.page.getByTestId('rematch-offer').count(), 0, 'no offer before one is made');
+
+    await a.page.getByTestId('rematch').click();
+    await a.page.waitForSelector('[data-testid=waiting-room]');
+    const made = last(a.rec.received, 'room_created').room.id;
+    await b.page.waitForSelector('[data-testid=rematch-offer]');
+    assert.deepEqual(last(b.rec.received, 'rematch'), { type: 'rematch', room: made, seat: 0 });
+    assert.match(await b.page.getByTestId('rematch-offer').textContent() ?? '', /Anna offers a rematch/);
+    assert.equal(await b.page.getByTestId('rematch').count(), 0, 'offered one, Bence joins it rather than making another');
+    await b.page.screenshot({ path: path.join(ARTIFACTS, 'end-rematch-offer.png') });
+    await b.page.getByTestId('rematch-join').click();
+    await b.page.waitForSelector('[data-testid=waiting-room]');
+    const seated = last(b.rec.received, 'seated');
+    assert.deepEqual([seated.room, seated.seat], [made, 1], 'Bence sits in his old seat of the new room');
+    await a.page.waitForSelector('[data-testid=start-game]:not([disabled])');
+    assert.match(await a.page.getByTestId('wait-seat-1').textContent() ?? '', /Bence/);
+    assertClean(a);
+    assertClean(b);
+    await a.context.close();
+    await b.context.close();
+  });
 });
