@@ -9,6 +9,7 @@ import { confirm, secondsLeft } from './decision.js';
 import { leaveDialog } from './leave.js';
 import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
+import { replayId, replayView, startReplay } from './replay.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { busy, state, subscribe, update } from './store.js';
 import { tableView } from './table.js';
@@ -53,7 +54,7 @@ function header() {
     { class: 'top' },
     h('a', { class: 'skip', href: '#main' }, t('app.skip')),
     h('span', { class: 'brand' }, t('app.title')),
-    connIndicator(),
+    replayId() ? null : connIndicator(),
     h(
       'label',
       { class: 'lang' },
@@ -91,7 +92,7 @@ function view() {
   return [
     header(),
     notice(),
-    h('main', { id: 'main', tabindex: -1 }, state.roomId ? tableView() : lobbyView()),
+    h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : state.roomId ? tableView() : lobbyView()),
     infoDialog(),
     leaveDialog(),
   ];
@@ -195,6 +196,7 @@ async function boot() {
     confirmLeave: false,
     logAll: false,
     roomsLoaded: false,
+    rematch: null,
   });
   subscribe(render);
   document.addEventListener('keydown', onKey);
@@ -204,7 +206,8 @@ async function boot() {
     /* names fall back to ids */
   }
   render();
-  startSession();
+  if (replayId()) startReplay();
+  else startSession();
   loadMeta()
     .then((meta) => update((s) => {
       s.meta = meta;

@@ -306,7 +306,7 @@ function showError(err) {
  * @param {Record<string, any>} command
  * @returns {Promise<ServerMessage | null>}
  */
-async function command(command) {
+export async function command(command) {
   update((s) => {
     s.notice = null;
   });
@@ -593,6 +593,11 @@ function onMessage(msg) {
     case 'chat_log':
       update((s) => {
         s.chat = msg.lines.slice(-MAX_CHAT);
+      });
+      break;
+    case 'rematch':
+      update((s) => {
+        s.rematch = { from: s.roomId, room: msg.room, seat: msg.seat };
       });
       break;
     case 'error':

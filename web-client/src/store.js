@@ -63,6 +63,8 @@
  * @property {boolean} confirmLeave         the "leave this game?" dialog is open
  * @property {boolean} logAll               the whole log is shown, not only its end
  * @property {boolean} roomsLoaded          the room list came at least once
+ * @property {{from: string | null, room: string, seat: number} | null} rematch
+ *   a rematch offered in room `from` (after its game) by `seat`, in the new room `room`
  */
 
 /** @type {Set<() => void>} */

@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { cardCost, cardName, groupedNames, typeClass, typeLabel } from './cards.js';
 import { cardButton, cardChip, cardDetails, setHover, showInfo, typeMarks } from './cardview.js';
 import { decisionPanel } from './decision.js';
+import { endScreen } from './endscreen.js';
 import { list, t } from './i18n/index.js';
 import { chatPanel } from './chat.js';
 import { requestLeave } from './leave.js';
@@ -273,63 +274,6 @@ function hoverPanel() {
     { class: 'panel hover-info', 'aria-hidden': 'true' },
     key ? cardDetails(key) : h('p', { class: 'muted' }, t('table.card_info')),
   );
-}
-
-function endScreen() {
-  const r = state.result;
-  if (!r) return null;
-  const scores = [...r.scores].sort((a, b) => b.vp - a.vp || a.turns - b.turns);
-  const winners = scores.filter((s) => s.winner).map((s) => seatName(state, s.seat));
-  return h(
-    'section',
-    { class: 'panel end-screen', 'data-testid': 'end-screen', 'aria-labelledby': 'end-h' },
-    h('h1', { id: 'end-h' }, t('end.heading')),
-    h('p', { class: 'winner-line', 'data-testid': 'winner' }, '★ ', t('end.winners_are', { n: winners.length, names: list(winners) })),
-    h(
-      'table',
-      { class: 'scores', 'data-testid': 'scores' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('end.player')), h('th', { scope: 'col' }, t('end.vp')), h('th', { scope: 'col' }, t('end.turns')))),
-      h(
-        'tbody',
-        {},
-        scores.map((s) =>
-          h(
-            'tr',
-            { key: s.seat, class: [s.winner && 'winner'], 'data-testid': `score-${s.seat}` },
-            h('th', { scope: 'row' }, s.winner ? `★ ${seatName(state, s.seat)} — ${t('end.winner')}` : seatName(state, s.seat), s.seat === state.seat ? ` (${t('common.you')})` : ''),
-            h('td', { 'data-testid': `score-vp-${s.seat}` }, String(s.vp)),
-            h('td', {}, String(s.turns)),
-          ),
-        ),
-      ),
-    ),
-    h('h2', {}, t('end.decks')),
-    h(
-      'div',
-      { class: 'decks' },
-      r.decks.map((d) =>
-        h(
-          'div',
-          { key: d.seat, class: 'deck', 'data-testid': `deck-${d.seat}` },
-          h('h3', {}, seatName(state, d.seat), ` — ${t('common.cards', { n: d.cards.length })}`),
-          h('div', { class: 'chips' }, deckChips(d.cards)),
-        ),
-      ),
-    ),
-    h('div', { class: 'choice-row' }, h('button', { type: 'button', class: 'btn primary', 'data-testid': 'back-to-lobby', onclick: () => leaveRoom() }, t('common.back_to_lobby'))),
-  );
-}
-
-/** @param {string[]} cards */
-function deckChips(cards) {
-  /** @type {Map<string, number>} */
-  const counts = new Map();
-  for (const c of cards) counts.set(c, (counts.get(c) ?? 0) + 1);
-  return [...counts]
-    .sort((a, b) => cardCost(b[0]) - cardCost(a[0]) || cardName(a[0]).localeCompare(cardName(b[0])))
-    .map(([c, n]) =>
-      h('span', { key: c, class: ['chip', typeClass(c)], title: typeLabel(c) }, h('span', { class: 'chip-mark', 'aria-hidden': 'true' }, typeMarks(c)), ` ${n} × ${cardName(c)}`),
-    );
 }
 
 export function tableView() {

@@ -58,10 +58,10 @@
  *   | {type: 'reply', id: number, decision: number, reply: Reply}
  *   | {type: 'undo', id: number}
  *   | {type: 'undo_answer', id: number, accept: boolean}
-
  *   | {type: 'chat', id: number, text: string}
  *   | {type: 'set_seat', id: number, seat: number, occupant: SeatSetting}
- *   | {type: 'history', id: number, from: number, to?: number}} ClientMessage
+ *   | {type: 'history', id: number, from: number, to?: number}
+ *   | {type: 'rematch', id: number, room: string}} ClientMessage
  */
 
 /**
@@ -197,10 +197,40 @@
  *   | ({type: 'game_over'} & GameResult)
  *   | {type: 'undo_requested', seat: number, seconds: number}
  *   | {type: 'undo_result', seat: number, outcome: 'done' | 'refused' | 'expired' | 'cancelled', by?: number}
-
  *   | ({type: 'chat'} & ChatLine)
  *   | {type: 'chat_log', lines: ChatLine[]}
- *   | {type: 'history', re: number, first: number, events: GameEvent[]}} ServerMessage
+ *   | {type: 'history', re: number, first: number, events: GameEvent[]}
+ *   | {type: 'rematch', room: string, seat: number}} ServerMessage
+ */
+
+/**
+ * The HTTP history API (`GET /api/games/{id}` and `GET /api/games/{id}/steps/{n}`).
+ * @typedef {{decision: number, seat: number, reply: Reply}} NumberedReply
+ * @typedef {object} GameRecord
+ * @property {number} format
+ * @property {string} room
+ * @property {'finished' | 'abandoned'} outcome
+ * @property {number} rules_version
+ * @property {number} started_at
+ * @property {number} finished_at
+ * @property {string} seed
+ * @property {{players: number, kingdom: KingdomChoice, edition: Edition}} setup
+ * @property {CardKey[]} kingdom
+ * @property {RecordSeat[]} seats
+ * @property {NumberedReply[]} replies
+ * @property {ScoreLine[]} [scores]
+ * @typedef {{seat: number, cards: CardKey[]}} SeatHand
+ * @typedef {object} ReplayStep
+ * @property {string} room
+ * @property {number} step
+ * @property {number} steps
+ * @property {NumberedReply} [reply]
+ * @property {number} step_first
+ * @property {number} first
+ * @property {GameEvent[]} events
+ * @property {number} next_event
+ * @property {GameView} view
+ * @property {SeatHand[]} [hands]
  */
 
 export {};

@@ -215,7 +215,8 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::UndoResult { .. }
         | ServerMessage::Chat(_)
         | ServerMessage::ChatLog { .. }
-        | ServerMessage::History { .. } => Frame::Ignored,
+        | ServerMessage::History { .. }
+        | ServerMessage::Rematch { .. } => Frame::Ignored,
     })
 }
 
@@ -240,6 +241,7 @@ const KNOWN: &[&str] = &[
     "chat",
     "chat_log",
     "history",
+    "rematch",
 ];
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! The JSON bodies of the HTTP endpoints: what a client reads before it joins a room
 //! (`GET /api/cards`, `GET /api/kingdoms`, `GET /api/bots`, and `GET /api/rooms`, a list
 //! of [`crate::RoomSummary`]) and the history of ended games (`GET /api/games`,
-//! `GET /api/games/{id}`).
+//! `GET /api/games/{id}`, and its replay step by step, `GET /api/games/{id}/steps/{n}`).
 
 use crate::common::{CardKey, CardSet, Edition};
-use crate::server::{GameSetup, NumberedReply, ScoreLine};
+use crate::server::{GameEvent, GameSetup, GameView, NumberedReply, ScoreLine};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -112,4 +112,50 @@ pub struct GameSummary {
     /// Who sat where (`name` is empty for a bot seat).
     #[serde(default)]
     pub seats: Vec<RecordSeat>,
+}
+
+/// One step of an ended game's replay (`GET /api/games/{id}/steps/{n}?viewer=…`): the
+/// game after its first `step` replies, replayed by the engine from the published
+/// record, as one viewer may see it.
+///
+/// For a seat (`viewer=0`, `viewer=1`, …) `view` and `events` are exactly what that
+/// player was sent at that point: their own hand, the others' as counts. For
+/// `viewer=all`, `view` is a spectator's view, `hands` holds every seat's hand and
+/// `events` are unredacted (every card drawn, passed or looked at): allowed only because
+/// the game is over and its record, seed included, is public.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ReplayStep {
+    /// The game (its room id).
+    pub room: String,
+    /// How many replies have been applied: 0 is the game as it began (up to its first
+    /// decision), `steps` its end.
+    pub step: u32,
+    /// The number of replies in the record: the last step.
+    pub steps: u32,
+    /// The reply that led to this step (the record's reply number `step`), with its seat
+    /// and decision number; absent at step 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<NumberedReply>,
+    /// The number of the first event this step's reply caused (at step 0: 0). Events
+    /// are numbered from 0 as in `events` messages.
+    pub step_first: u64,
+    /// The number of the first event in `events`.
+    pub first: u64,
+    /// Events from `first` to the end of this step: by default this step's own; with
+    /// `since=N`, every event from N on (`since=0`: the whole log so far).
+    pub events: Vec<GameEvent>,
+    /// The number of events at this step (the number the next event would have).
+    pub next_event: u64,
+    /// The game at this step as the viewer sees it.
+    pub view: GameView,
+    /// Every seat's hand, in seat order: only for `viewer=all`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hands: Option<Vec<SeatHand>>,
+}
+
+/// One seat's hand in an all-seeing [`ReplayStep`], in the order the player holds it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatHand {
+    pub seat: u8,
+    pub cards: Vec<CardKey>,
 }

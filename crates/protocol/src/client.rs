@@ -139,6 +139,16 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         to: Option<u64>,
     },
+    /// Offers the other members of this finished room a rematch in `room`, a room still
+    /// waiting for players (create it first, with `create_room`; you are not seated in
+    /// it until you `leave` this room and `take_seat` there). Answered by `ack`; the
+    /// others get `rematch`. Only a seated player may offer, once the game is over; a
+    /// later offer replaces an earlier one.
+    Rematch {
+        #[schemars(range(min = 1))]
+        id: u64,
+        room: String,
+    },
 }
 
 impl ClientMessage {
@@ -159,7 +169,8 @@ impl ClientMessage {
             | ClientMessage::UndoAnswer { id, .. }
             | ClientMessage::Chat { id, .. }
             | ClientMessage::SetSeat { id, .. }
-            | ClientMessage::History { id, .. } => Some(*id),
+            | ClientMessage::History { id, .. }
+            | ClientMessage::Rematch { id, .. } => Some(*id),
         }
     }
 }

@@ -50,6 +50,8 @@ pub enum ErrorCode {
     GameAlreadyStarted,
     /// The game is over.
     GameOver,
+    /// `rematch` before the game is over.
+    GameNotOver,
     /// `decision` is not the pending decision's number (it was answered, or never was).
     StaleDecision,
     /// The pending decision belongs to another seat.

@@ -22,6 +22,7 @@ mod server;
 
 pub use api::{
     CardInfo, GAME_RECORD_FORMAT, GameOutcome, GameRecord, GameSummary, KingdomInfo, RecordSeat,
+    ReplayStep, SeatHand,
 };
 pub use client::{AbandonPolicy, ClientMessage, KingdomChoice, Reply, RoomSettings, SeatSetting};
 pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
@@ -51,6 +52,7 @@ pub fn json_schema() -> serde_json::Value {
     generator.subschema_for::<Vec<KingdomInfo>>();
     generator.subschema_for::<Vec<GameSummary>>();
     generator.subschema_for::<GameRecord>();
+    generator.subschema_for::<ReplayStep>();
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -95,6 +95,11 @@ pub enum ServerMessage {
         first: u64,
         events: Vec<GameEvent>,
     },
+    /// The player in `seat` of this finished game offers a rematch in room `room` (a
+    /// room waiting for players, usually with this game's seats and kingdom): `leave`
+    /// this room and `take_seat` there to accept. Sent to the room's other members when
+    /// offered, and after `game_over` to whoever resumes or watches the room later.
+    Rematch { room: String, seat: u8 },
 }
 
 /// One line of a room's chat. The server keeps a room's recent lines in memory only: they

@@ -255,3 +255,46 @@ fn every_record_example_is_a_real_record() {
     }
     assert!(found > 0, "docs/protocol.md has no ```json record example");
 }
+
+/// The guide's ```json step blocks are real replay steps
+/// (`GET /api/games/{id}/steps/{n}`): they parse as [`ReplayStep`] with no field lost or
+/// added, their event numbers add up, and there is one showing every hand.
+#[test]
+fn every_replay_step_example_is_a_real_step() {
+    let text = guide();
+    let mut found = 0;
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find("```json step\n") {
+        let body = &rest[start + 13..];
+        let end = body.find("```").expect("unclosed code block");
+        let example: Value = serde_json::from_str(&body[..end])
+            .unwrap_or_else(|e| panic!("step example is not JSON ({e}): {}", &body[..end]));
+        let step: dominion_protocol::ReplayStep = serde_json::from_value(example.clone())
+            .unwrap_or_else(|e| panic!("step example is not a ReplayStep ({e}): {example}"));
+        let back = serde_json::to_value(&step).unwrap();
+        assert!(
+            contained(&example, &back) && contained(&back, &example),
+            "the step example loses or adds fields in a round trip: {example}"
+        );
+        assert!(step.step <= step.steps, "{example}");
+        assert_eq!(step.reply.is_some(), step.step > 0, "{example}");
+        assert_eq!(
+            step.first + step.events.len() as u64,
+            step.next_event,
+            "events run from `first` to `next_event`: {example}"
+        );
+        if let Some(hands) = &step.hands {
+            assert_eq!(hands.len(), step.view.seats.len(), "every seat's hand");
+            for (h, s) in hands.iter().zip(&step.view.seats) {
+                assert_eq!(h.seat, s.seat);
+                assert_eq!(h.cards.len() as u32, s.hand_count, "{example}");
+            }
+            found += 1;
+        }
+        rest = &body[end + 3..];
+    }
+    assert!(
+        found > 0,
+        "docs/protocol.md has no ```json step example showing every hand"
+    );
+}

@@ -15,8 +15,8 @@ use crate::refusal::Refusal;
 use crate::room::{Command, Join, Role, RoomMsg};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use dominion_protocol::{
-    ClientMessage, CloseCode, ErrorCode, Limits, PROTOCOL_VERSION, SUPPORTED_VERSIONS,
-    ServerMessage,
+    self as wire, ClientMessage, CloseCode, ErrorCode, Limits, PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS, ServerMessage,
 };
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
@@ -385,6 +385,22 @@ impl Connection {
             }
             ClientMessage::History { from, to, .. } => {
                 self.command_room(id, Command::History { from, to }).await
+            }
+            ClientMessage::Rematch { room, .. } => {
+                // The offered room must exist and wait for players; the old room checks
+                // the rest (a seat, a finished game).
+                let status = self.hub.room(&room).map(|h| h.summary.borrow().status);
+                match status {
+                    None => self.refuse(Some(id), unknown_room(&self.hub, &room)),
+                    Some(s) if s != wire::RoomStatus::Lobby => self.refuse(
+                        Some(id),
+                        Refusal::new(
+                            ErrorCode::GameAlreadyStarted,
+                            format!("room {room:?} has started: a rematch is offered in a room waiting for players"),
+                        ),
+                    ),
+                    Some(_) => self.command_room(id, Command::Rematch { room }).await,
+                }
             }
         }
     }

@@ -49,6 +49,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/bots", get(bot_names))
         .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/steps/{n}", get(game_step))
         .route("/ws", get(websocket))
         .layer(TraceLayer::new_for_http())
         .with_state(hub)
@@ -268,6 +269,93 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
             "this game is not over yet; its replay is published when it ends",
         ),
         Ok(Ok(Some(Err(Some(_))))) => api_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "this game's record is unreadable",
+        ),
+        Ok(Ok(None)) => api_error(StatusCode::NOT_FOUND, "no such game"),
+        Ok(Err(e)) => {
+            let e: crate::store::LogError = e;
+            tracing::error!("history: {e}");
+            unreadable_store()
+        }
+        Err(_) => unreadable_store(),
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct StepQuery {
+    /// `all`, or a seat number; `all` when absent.
+    viewer: Option<String>,
+    /// The first event to send (default: the step's own first event).
+    since: Option<u64>,
+}
+
+/// One step of an ended game's replay (`ReplayStep`): the engine replays the record's
+/// first `n` replies and the projection shows the game to `viewer` (`all`, or a seat).
+/// 409 while the game is played, 404 for an unknown game, 400 for a step past the end
+/// or a viewer that is not `all` or one of the game's seats. Each request replays up to
+/// `n` replies (a few thousand at most: milliseconds), off the async workers.
+async fn game_step(
+    State(hub): State<Arc<Hub>>,
+    Path((id, n)): Path<(String, String)>,
+    Query(q): Query<StepQuery>,
+) -> Response {
+    use crate::projection::StepViewer;
+    use crate::record::StepError;
+    let Some(store) = hub.history.clone() else {
+        return api_error(StatusCode::NOT_FOUND, "this server keeps no history");
+    };
+    if id.len() > 64 {
+        return api_error(StatusCode::NOT_FOUND, "no such game");
+    }
+    let Ok(n) = n.parse::<u32>() else {
+        return api_error(
+            StatusCode::BAD_REQUEST,
+            "the step is a number from 0 to the record's number of replies",
+        );
+    };
+    let viewer = match q.viewer.as_deref().unwrap_or("all") {
+        "all" => StepViewer::All,
+        seat => match seat.parse::<u8>() {
+            Ok(s) => StepViewer::Player(dominion_engine::PlayerId(s)),
+            Err(_) => {
+                return api_error(
+                    StatusCode::BAD_REQUEST,
+                    "viewer is `all` or a seat number (0, 1, …)",
+                );
+            }
+        },
+    };
+    let since = q.since;
+    let built = tokio::task::spawn_blocking(move || {
+        let Some((row, _)) = store.game_and_seats(&id)? else {
+            return Ok(None);
+        };
+        let step = crate::record::replay_step(&row, n, viewer, since);
+        if let Err(StepError::Unreadable(e)) = &step {
+            tracing::error!(room = %row.room_id, "history: {e}");
+        }
+        Ok(Some(step))
+    })
+    .await;
+    match built {
+        Ok(Ok(Some(Ok(step)))) => Json(step).into_response(),
+        Ok(Ok(Some(Err(StepError::NotOver)))) => api_error(
+            StatusCode::CONFLICT,
+            "this game is not over yet; its replay is published when it ends",
+        ),
+        Ok(Ok(Some(Err(StepError::OutOfRange { steps })))) => api_error(
+            StatusCode::BAD_REQUEST,
+            &format!("no step {n}: this game has steps 0 to {steps}"),
+        ),
+        Ok(Ok(Some(Err(StepError::NoSuchSeat { players })))) => api_error(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "no such seat: this game has seats 0 to {}, or viewer=all",
+                players.saturating_sub(1)
+            ),
+        ),
+        Ok(Ok(Some(Err(StepError::Unreadable(_))))) => api_error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "this game's record is unreadable",
         ),

@@ -6,12 +6,18 @@
 //! (`Game::state`) is read only for public facts (victory points) and, in
 //! [`Topic::GameOver`], only once the game is over. Engine types never reach the wire:
 //! conversions from engine to protocol types exist only in this module.
+//!
+//! [`replay_step`] projects a game rebuilt from an ended game's published record (the
+//! replay viewer's `GET /api/games/{id}/steps/{n}`): for a seat exactly as above, and
+//! for the all-seeing viewer every hand and every event unredacted, which is allowed
+//! only because that game is over and its record, seed included, is public.
 
 use crate::room::state::{RoomState, Seat};
 use dominion_engine::event::Destination;
 use dominion_engine::view::PlayerView;
 use dominion_engine::{
-    CardId, Edition, Event, Game, Mode, Phase, Prompt, Purpose, Reply, Score, Viewer, Zone,
+    CardId, Edition, Event, Game, Mode, Phase, PlayerId, Prompt, Purpose, Reply, Score, Viewer,
+    Zone,
 };
 use dominion_protocol as wire;
 use dominion_protocol::ServerMessage;
@@ -42,6 +48,8 @@ pub enum Topic {
     Chat,
     /// The room's recent chat, to those who may read it, when there is any.
     ChatLog,
+    /// The rematch offered after the game, if one was (public).
+    Rematch,
 }
 
 /// Most events one `history` answer carries.
@@ -151,6 +159,13 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
                 lines: room.chat.iter().cloned().collect(),
             })
         }
+        Topic::Rematch => room
+            .rematch
+            .as_ref()
+            .map(|(room, seat)| ServerMessage::Rematch {
+                room: room.clone(),
+                seat: *seat,
+            }),
     }
 }
 
@@ -294,6 +309,83 @@ fn view(game: &Game, viewer: Viewer) -> wire::GameView {
             .filter(|r| viewer.is(r.player))
             .map(|_| decision_id(game)),
         game_over,
+    }
+}
+
+/// Who a replay step is projected for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepViewer {
+    /// What this player saw then: their hand, the others' as counts.
+    Player(PlayerId),
+    /// Every hand and every event unredacted (an ended game's replay only).
+    All,
+}
+
+/// One step of an ended game's replay: `game` is the game rebuilt from its published
+/// record after its first `step` of `steps` replies; `step_first` is the number of the
+/// first event the last of them caused, and `since` the first event to send (by
+/// default `step_first`).
+///
+/// Only for games that are over (the caller checks the record is published):
+/// [`StepViewer::All`] reads every hand from the state, which nobody may see while the
+/// game is played. A seat's view is exactly what [`project`] sent that seat then.
+pub fn replay_step(
+    room: &str,
+    game: &Game,
+    step: u32,
+    steps: u32,
+    step_first: u64,
+    since: Option<u64>,
+    viewer: StepViewer,
+) -> wire::ReplayStep {
+    let next_event = game.events().len() as u64;
+    let first = since.unwrap_or(step_first).min(next_event);
+    let shown = &game.events()[first as usize..];
+    let (events, view, hands) = match viewer {
+        StepViewer::Player(p) => (
+            shown
+                .iter()
+                .map(|e| event(&e.for_viewer(Viewer::Player(p))))
+                .collect(),
+            view(game, Viewer::Player(p)),
+            None,
+        ),
+        StepViewer::All => (
+            shown.iter().map(event).collect(),
+            view(game, Viewer::Spectator),
+            Some(
+                game.state()
+                    .players
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| wire::SeatHand {
+                        seat: i as u8,
+                        cards: keys(&p.hand),
+                    })
+                    .collect(),
+            ),
+        ),
+    };
+    let led_by = step.checked_sub(1).and_then(|i| {
+        let i = i as usize;
+        let (p, r) = game.replies().get(i)?;
+        Some(wire::NumberedReply {
+            decision: *game.reply_numbers().get(i)?,
+            seat: p.0,
+            reply: reply(r),
+        })
+    });
+    wire::ReplayStep {
+        room: room.to_string(),
+        step,
+        steps,
+        reply: led_by,
+        step_first,
+        first,
+        events,
+        next_event,
+        view,
+        hands,
     }
 }
 
@@ -657,6 +749,7 @@ mod tests {
             host: None,
             creator: None,
             chat: Default::default(),
+            rematch: None,
         }
     }
 

@@ -162,6 +162,68 @@ pub fn published(
     })
 }
 
+/// Why a replay step cannot be given.
+#[derive(Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The game is still being played: nothing of it is published.
+    NotOver,
+    /// `n` is past the last step (the record has `steps` replies).
+    OutOfRange { steps: u32 },
+    /// A seat the game does not have.
+    NoSuchSeat { players: u8 },
+    /// The record cannot be read or does not replay.
+    Unreadable(String),
+}
+
+/// Step `n` of an ended game's replay (`GET /api/games/{id}/steps/{n}`): the engine
+/// replays the stored record's first `n` replies from its setup and seed — the replay
+/// viewer has no rules of its own — and the projection shows the result to `viewer`.
+///
+/// Cost: every call replays `n` replies from the start (nothing is cached). A record
+/// holds at most a few thousand replies (a game of 250 turns per player is the engine's
+/// bound; real games take a few hundred) and one reply replays in microseconds, so a
+/// step costs at most a few milliseconds; `n` above the record's length is refused
+/// before anything is replayed.
+pub fn replay_step(
+    row: &GameRow,
+    n: u32,
+    viewer: projection::StepViewer,
+    since: Option<u64>,
+) -> Result<wire::ReplayStep, StepError> {
+    if row.finished_at.is_none() {
+        return Err(StepError::NotOver);
+    }
+    let steps = u32::try_from(row.replies.len()).unwrap_or(u32::MAX);
+    if n > steps {
+        return Err(StepError::OutOfRange { steps });
+    }
+    let record = decode(row).map_err(StepError::Unreadable)?;
+    if let projection::StepViewer::Player(p) = viewer
+        && p.0 >= record.setup.players {
+            return Err(StepError::NoSuchSeat {
+                players: record.setup.players,
+            });
+        }
+    let mut game = Game::new(&record.setup, record.seed)
+        .map_err(|e| StepError::Unreadable(format!("the setup is refused: {e}")))?;
+    let mut step_first = 0;
+    for (index, (p, r)) in record.replies.iter().take(n as usize).enumerate() {
+        step_first = game.events().len() as u64;
+        game.reply(*p, r.clone()).map_err(|e| {
+            StepError::Unreadable(format!("reply {index} was refused on replay: {e}"))
+        })?;
+    }
+    Ok(projection::replay_step(
+        &row.room_id,
+        &game,
+        n,
+        steps,
+        step_first,
+        since,
+        viewer,
+    ))
+}
+
 /// Record format 1: the engine's serde of releases up to 0.1.0, frozen here as it was
 /// (externally tagged `{"type": …, "value": …}`, cards and modes by key), so that games
 /// stored then decode whatever the engine's types become.

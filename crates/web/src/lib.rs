@@ -37,8 +37,11 @@ struct Asset {
 }
 
 /// A router serving the client: `GET /` answers `index.html`, and every embedded file
-/// is served at its path (`/src/main.js`, `/data/cards.json`, …). It has explicit routes
-/// only (no fallback), so it merges into another router without shadowing its routes.
+/// is served at its path (`/src/main.js`, `/data/cards.json`, …). `GET /replay/{id}`
+/// answers `index.html` too: the client reads the game id from its path and shows that
+/// game's replay (it learns from `/api/games/{id}` whether there is one). It has
+/// explicit routes only (no fallback), so it merges into another router without
+/// shadowing its routes.
 pub fn router() -> Router {
     let mut router = Router::new();
     for file in files() {
@@ -47,6 +50,11 @@ pub fn router() -> Router {
         if path == "index.html" {
             let index = asset.clone();
             router = router.route("/", get(move |headers: HeaderMap| serve(index, headers)));
+            let index = asset.clone();
+            router = router.route(
+                "/replay/{id}",
+                get(move |headers: HeaderMap| serve(index, headers)),
+            );
         }
         router = router.route(
             &format!("/{path}"),
@@ -280,6 +288,20 @@ mod tests {
             js.headers()[header::CONTENT_TYPE],
             "text/javascript; charset=utf-8"
         );
+        // A replay page is the client too; its asset references are absolute, so they
+        // resolve from /replay/ as from /.
+        let replay = get("/replay/abc123", None).await;
+        assert_eq!(replay.status(), StatusCode::OK);
+        assert_eq!(
+            replay.headers()[header::CONTENT_TYPE],
+            "text/html; charset=utf-8"
+        );
+        let index = std::str::from_utf8(get_file("index.html").unwrap()).unwrap();
+        assert!(
+            !index.contains("href=\"./") && !index.contains("src=\"./"),
+            "index.html refers to its assets by absolute paths: {index}"
+        );
+
         let json = get("/data/cards.json", None).await;
         assert_eq!(json.headers()[header::CONTENT_TYPE], "application/json");
 

@@ -102,6 +102,11 @@ pub enum Command {
     UndoAnswer {
         accept: bool,
     },
+    /// Offer a rematch in this room (checked by the connection: it exists and waits for
+    /// players).
+    Rematch {
+        room: String,
+    },
 }
 
 /// How a connection takes part in a room.
@@ -161,6 +166,7 @@ pub fn spawn(
         host: None,
         creator,
         chat: Default::default(),
+        rematch: None,
     };
     let (stored_tx, stored) = oneshot::channel();
     (launch(state, cx, on_close, Some(stored_tx)), stored)
@@ -215,6 +221,7 @@ pub fn restore(
         host: rec.host,
         creator: None,
         chat: Default::default(),
+        rematch: None,
     };
     tracing::info!(room = %state.id, status = ?state.status, "room reopened from the store");
     Ok(launch(state, cx, on_close, None))
@@ -423,6 +430,7 @@ impl Room {
                         Command::UndoAnswer { accept } => {
                             self.undo_answer(conn.id, cmd, accept).await
                         }
+                        Command::Rematch { room } => self.rematch(conn.id, cmd, room),
                     }
                 };
                 match result {
@@ -566,7 +574,12 @@ impl Room {
                 _ => Topic::Snapshot,
             };
             let now = Instant::now();
-            for topic in [catch_up, Topic::Decision { now }, Topic::GameOver] {
+            for topic in [
+                catch_up,
+                Topic::Decision { now },
+                Topic::GameOver,
+                Topic::Rematch,
+            ] {
                 self.send_to(conn, viewer, topic);
             }
         }
@@ -592,7 +605,12 @@ impl Room {
             room: self.state.id.clone(),
         });
         self.broadcast(Topic::Room);
-        for topic in [Topic::Snapshot, Topic::GameOver, Topic::ChatLog] {
+        for topic in [
+            Topic::Snapshot,
+            Topic::GameOver,
+            Topic::ChatLog,
+            Topic::Rematch,
+        ] {
             self.send_to(conn, Viewer::Spectator, topic);
         }
         Ok(Role::Spectator)
@@ -808,6 +826,35 @@ impl Room {
         };
         projection::history(&self.state, viewer, cmd, from, to)
             .ok_or_else(|| Refusal::new(ErrorCode::GameNotStarted, "the game has not started"))
+    }
+
+    /// A seated player offers the others a rematch in `room` once the game is over: the
+    /// offer goes to every other member now and to whoever resumes or watches later.
+    fn rematch(&mut self, conn_id: u64, cmd: u64, room: String) -> Result<(), Refusal> {
+        let idx = self.seat_of(conn_id).ok_or_else(|| {
+            Refusal::new(ErrorCode::NotSeated, "only a player may offer a rematch")
+        })?;
+        self.check_seat_command(idx, cmd)?;
+        if self.state.status != wire::RoomStatus::Finished {
+            return Err(Refusal::new(
+                ErrorCode::GameNotOver,
+                "a rematch is offered once the game is over",
+            ));
+        }
+        if room == self.state.id {
+            return Err(Refusal::new(
+                ErrorCode::GameAlreadyStarted,
+                "a rematch is played in a new room",
+            ));
+        }
+        tracing::info!(room = %self.state.id, seat = idx, rematch = %room, "rematch offered");
+        self.state.rematch = Some((room, idx as u8));
+        for (viewer, conn) in self.viewers() {
+            if conn.id != conn_id {
+                self.send_to(&conn, viewer, Topic::Rematch);
+            }
+        }
+        Ok(())
     }
 
     // ---- the game ------------------------------------------------------------------

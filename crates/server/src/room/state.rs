@@ -29,6 +29,9 @@ pub struct RoomState {
     pub creator: Option<u64>,
     /// The recent chat, oldest first (at most `chat::KEEP` lines; memory only).
     pub chat: VecDeque<wire::ChatLine>,
+    /// The rematch offered after the game, if any: the new room and the offering seat.
+    /// Kept in memory only (a restart forgets it).
+    pub rematch: Option<(String, u8)>,
 }
 
 pub enum Seat {

@@ -4,6 +4,7 @@
 mod abuse;
 mod backup;
 mod catalogue;
+mod client_vp;
 mod common;
 mod crash;
 mod deploy;
@@ -19,6 +20,8 @@ mod python;
 mod python_bot;
 mod reactions;
 mod reconnect;
+mod rematch;
+mod replay;
 mod rust_version;
 mod secrets;
 mod shutdown;
