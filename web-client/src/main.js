@@ -9,7 +9,7 @@ import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { answer, retryNow, startSession, takeBack } from './session.js';
 import { busy, state, subscribe, update } from './store.js';
-import { tableView } from './table.js';
+import { drawerOpen, openDrawer, tableView } from './table.js';
 
 function connIndicator() {
   const s = state.conn;
@@ -115,9 +115,11 @@ function render() {
       if (first instanceof HTMLElement) first.focus({ preventScroll: true });
     }
   }
-  if (state.info) {
-    const modalBtn = app.querySelector('.modal [data-autofocus]');
-    if (modalBtn instanceof HTMLElement && !app.querySelector('.modal')?.contains(document.activeElement)) modalBtn.focus();
+  // A dialog (the card details) takes the focus while it is open.
+  const modal = [...app.querySelectorAll('.modal')].pop();
+  if (modal && !modal.contains(document.activeElement)) {
+    const modalBtn = modal.querySelector('[data-autofocus]');
+    if (modalBtn instanceof HTMLElement) modalBtn.focus();
   }
 }
 
@@ -129,6 +131,10 @@ function onKey(/** @type {KeyboardEvent} */ e) {
     update((s) => {
       s.info = null;
     });
+    return;
+  }
+  if (e.key === 'Escape' && drawerOpen()) {
+    openDrawer(null);
     return;
   }
   const d = state.decision;

@@ -1,15 +1,18 @@
 // The game table: status, the Supply, the players' public state, the cards in play,
 // your hand and piles, the trash, the log, the decision panel and the end screen.
+// In a game it is one screen (style.css): status, Supply, cards in play, the decision
+// and the hand in the main column; players, card text, trash and log in a side column,
+// which narrow screens show one at a time over the table (tabs at the bottom).
 // The waiting room (before the game starts) lives here too.
 import { h } from './dom.js';
-import { cardCost, cardName, groupedNames, typeClass, typeLabel } from './cards.js';
-import { cardButton, cardChip, cardDetails, setHover, showInfo, typeMarks } from './cardview.js';
+import { cardCost, cardName, cardText, groupedNames, typeClass, typeLabel } from './cards.js';
+import { cardButton, cardChip, cardDetails, infoLabel, setHover, showInfo, typeMarks } from './cardview.js';
 import { decisionPanel } from './decision.js';
 import { list, t } from './i18n/index.js';
 import { logLines } from './log.js';
 import { botLabel, seatName } from './names.js';
 import { answer, leaveRoom, startGame } from './session.js';
-import { busy, state } from './store.js';
+import { busy, state, update } from './store.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
 
@@ -57,9 +60,13 @@ function statusBar(v) {
   return h(
     'section',
     { class: ['status-bar', mine && 'my-turn'], 'data-testid': 'status-bar', 'aria-label': t('table.turn', { n: (cur?.turns ?? 0) }) },
-    h('span', { class: 'turn-who', 'data-testid': 'turn-who' }, mine ? `▶ ${t('table.your_turn')}` : t('table.turn_of', { name: seatName(state, v.current) })),
-    h('span', { class: 'turn-no' }, t('table.turn', { n: Math.max(1, cur?.turns ?? 1) })),
-    h('span', { class: 'phase', 'data-testid': 'phase' }, t(`phase.${v.phase}`)),
+    h(
+      'span',
+      { class: 'turn-info' },
+      h('span', { class: 'turn-who', 'data-testid': 'turn-who' }, mine ? `▶ ${t('table.your_turn')}` : t('table.turn_of', { name: seatName(state, v.current) })),
+      h('span', { class: 'turn-no' }, t('table.turn', { n: Math.max(1, cur?.turns ?? 1) })),
+      h('span', { class: 'phase', 'data-testid': 'phase' }, t(`phase.${v.phase}`)),
+    ),
     h(
       'span',
       { class: 'counters' },
@@ -181,12 +188,15 @@ function supply(v) {
         },
         h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
         h('span', { class: 'pile-name' }, name),
-        h('span', { class: 'pile-type', 'aria-hidden': 'true' }, `${typeMarks(p.card)} ${typeLabel(p.card)}`),
+        h('span', { class: 'pile-type', 'aria-hidden': 'true' }, h('span', { class: 'pile-marks' }, typeMarks(p.card)), ' ', h('span', { class: 'pile-type-label' }, typeLabel(p.card))),
+        // The rules text on the tile (clamped where space is short; the whole text is
+        // one click away, on the tile or its ⓘ).
+        h('span', { class: 'pile-text', 'aria-hidden': 'true' }, cardText(p.card)),
         h('span', { class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
       ),
       h(
         'button',
-        { type: 'button', class: 'pile-info', 'data-testid': `pile-info-${p.card}`, 'aria-label': `${t('table.card_info')}: ${name}`, onclick: () => showInfo(p.card) },
+        { type: 'button', class: 'pile-info', 'data-testid': `pile-info-${p.card}`, 'aria-label': infoLabel(p.card), onclick: () => showInfo(p.card) },
         'i',
       ),
     );
@@ -196,7 +206,7 @@ function supply(v) {
   return h(
     'section',
     { class: 'panel supply', 'data-testid': 'supply', 'aria-labelledby': 'supply-h' },
-    h('h2', { id: 'supply-h' }, t('table.supply')),
+    h('h2', { id: 'supply-h', class: 'visually-hidden' }, t('table.supply')),
     h('ul', { class: 'piles basics', 'aria-label': t('table.basic') }, basics.map(pile)),
     h('ul', { class: 'piles kingdom', 'aria-label': t('table.kingdom') }, kingdomPiles.map(pile)),
   );
@@ -226,15 +236,29 @@ function playArea(v) {
   );
 }
 
+/**
+ * The hand cards that can be played now (Actions in the Action phase, Treasures in the
+ * Buy phase), by their place in the hand.
+ * @returns {{index: number, card: string}[]}
+ */
+function playableInHand() {
+  const d = state.decision;
+  const p = d?.prompt;
+  const can = p?.kind === 'action_phase' ? new Set(p.playable) : p?.kind === 'buy_phase' ? new Set(p.treasures) : null;
+  if (!can) return [];
+  return (state.view?.hand ?? []).map((card, index) => ({ index, card })).filter((x) => can.has(x.card));
+}
+
 /** @param {GameView} v */
 function hand(v) {
   const me = v.seats.find((s) => s.seat === state.seat);
-  const d = state.decision;
-  const playable = d?.prompt.kind === 'action_phase' ? new Set(d.prompt.playable) : d?.prompt.kind === 'buy_phase' ? new Set(d.prompt.treasures) : new Set();
+  const playable = playableInHand();
+  /** @type {Map<number, number>} each playable card's place among them, from 1 */
+  const keyOf = new Map(playable.map((x, n) => [x.index, n + 1]));
   const cards = v.hand ?? [];
   return h(
     'section',
-    { class: 'panel hand-area', 'aria-labelledby': 'hand-h' },
+    { class: 'panel hand-area', 'data-testid': 'hand-area', 'aria-labelledby': 'hand-h' },
     h(
       'div',
       { class: 'hand-head' },
@@ -258,15 +282,16 @@ function hand(v) {
       ? h(
           'div',
           { class: 'hand', 'data-testid': 'hand' },
-          cards.map((c, i) =>
-            cardButton(c, {
+          cards.map((c, i) => {
+            const n = keyOf.get(i);
+            return cardButton(c, {
               testid: `hand-card-${i}`,
               dkey: `${i}-${c}`,
-              enabled: playable.has(c) && !busy(),
-              label: playable.has(c) ? t('dec.play', { card: cardName(c) }) : undefined,
+              enabled: n != null && !busy(),
+              label: n != null ? t('dec.play', { card: cardName(c) }) : undefined,
               onClick: () => answer({ type: 'play', card: c }),
-            }),
-          ),
+            });
+          }),
         )
       : h('p', { class: 'muted', 'data-testid': 'hand' }, t('table.hand_empty')),
   );
@@ -275,9 +300,9 @@ function hand(v) {
 /** @param {GameView} v */
 function trash(v) {
   return h(
-    'details',
-    { class: 'panel trash', 'data-testid': 'trash' },
-    h('summary', {}, `${t('table.trash')} (${v.trash.length})`),
+    'section',
+    { class: 'panel trash', 'data-testid': 'trash', 'aria-labelledby': 'trash-h' },
+    h('h2', { id: 'trash-h' }, `${t('table.trash')} (${v.trash.length})`),
     v.trash.length ? h('p', {}, list(groupedNames(v.trash))) : h('p', { class: 'muted' }, t('table.trash_empty')),
   );
 }
@@ -364,6 +389,49 @@ function deckChips(cards) {
     );
 }
 
+/**
+ * The panel shown over the table on a narrow screen (players, log or trash; a tab each),
+ * or null. Wide screens show them all in the side column.
+ * @type {'players' | 'log' | 'trash' | null}
+ */
+let drawer = null;
+
+/** @param {'players' | 'log' | 'trash' | null} which */
+export function openDrawer(which) {
+  drawer = drawer === which ? null : which;
+  update();
+}
+
+/** Whether a panel is open over the table (Escape closes it). */
+export function drawerOpen() {
+  return drawer != null;
+}
+
+/** @param {GameView} v */
+function tabs(v) {
+  /** @param {'players' | 'log' | 'trash'} id @param {string} label */
+  const tab = (id, label) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: ['tab', drawer === id && 'active'],
+        'data-testid': `tab-${id}`,
+        'aria-expanded': String(drawer === id),
+        'aria-controls': 'table-side',
+        onclick: () => openDrawer(id),
+      },
+      label,
+    );
+  return h(
+    'nav',
+    { class: 'table-tabs', 'aria-label': t('table.panels') },
+    tab('players', `${t('table.players')} (${v.seats.length})`),
+    tab('log', t('table.log')),
+    tab('trash', `${t('table.trash')} (${v.trash.length})`),
+  );
+}
+
 export function tableView() {
   const room = state.room;
   const v = state.view;
@@ -371,32 +439,48 @@ export function tableView() {
     if (room && room.status === 'lobby') return waitingRoom();
     return h('p', { class: 'panel', 'data-testid': 'table-loading' }, t('app.loading'));
   }
+  const live = !v.game_over;
   return h(
     'div',
-    { class: ['table', state.spectating && 'spectator'], 'data-testid': 'table' },
+    { class: ['table', state.spectating && 'spectator', live && 'live'], 'data-testid': 'table', 'data-drawer': live ? drawer : null },
     h('h1', { class: 'visually-hidden' }, room?.name ?? t('app.title')),
     room?.status === 'broken' ? h('p', { class: 'notice', role: 'alert', 'data-testid': 'room-broken' }, t('room.status.broken')) : null,
     endScreen(),
-    v.game_over ? null : statusBar(v),
     h(
       'div',
       { class: 'table-grid' },
       h(
         'div',
         { class: 'table-main' },
+        live ? statusBar(v) : null,
         supply(v),
         playArea(v),
-        state.spectating ? null : hand(v),
         decisionPanel(),
+        state.spectating ? null : hand(v),
       ),
-      h('div', { class: 'table-side' }, players(v), hoverPanel(), trash(v), logPanel()),
+      h(
+        'div',
+        { class: 'table-side', id: 'table-side' },
+        live
+          ? h(
+              'div',
+              { class: 'drawer-head' },
+              h('button', { type: 'button', class: 'btn small', 'data-testid': 'drawer-close', onclick: () => openDrawer(null) }, `× ${t('common.close')}`),
+            )
+          : null,
+        players(v),
+        hoverPanel(),
+        trash(v),
+        logPanel(),
+        live
+          ? h(
+              'div',
+              { class: 'side-tools' },
+              h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => leaveRoom() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
+            )
+          : null,
+      ),
     ),
-    h(
-      'div',
-      { class: 'table-foot' },
-      v.game_over
-        ? null
-        : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => leaveRoom() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
-    ),
+    live ? tabs(v) : null,
   );
 }

@@ -136,6 +136,7 @@ export default {
   'table.card_info': 'Card details',
   'table.kingdom': 'Kingdom',
   'table.basic': 'Basic cards',
+  'table.panels': 'Players, log and trash',
 
   'dec.action_phase': 'Play an Action, or end your Action phase.',
   'dec.action_none': 'You have no Action to play.',

@@ -135,6 +135,7 @@ export default {
   'table.card_info': 'A lap részletei',
   'table.kingdom': 'Királyság',
   'table.basic': 'Alaplapok',
+  'table.panels': 'Játékosok, napló és szemét',
 
   'dec.action_phase': 'Játssz ki egy akciót, vagy zárd le az akciófázist.',
   'dec.action_none': 'Nincs kijátszható akciód.',

@@ -140,6 +140,7 @@ export default {
   'table.card_info': 'Описание карты',
   'table.kingdom': 'Королевство',
   'table.basic': 'Базовые карты',
+  'table.panels': 'Игроки, журнал и свалка',
 
   'dec.action_phase': 'Сыграйте действие или завершите фазу действий.',
   'dec.action_none': 'Вам нечего сыграть.',

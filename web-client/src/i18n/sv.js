@@ -134,6 +134,7 @@ export default {
   'table.card_info': 'Om kortet',
   'table.kingdom': 'Kungarike',
   'table.basic': 'Grundkort',
+  'table.panels': 'Spelare, logg och skräphög',
 
   'dec.action_phase': 'Spela ett handlingskort eller avsluta handlingsfasen.',
   'dec.action_none': 'Du har inget handlingskort att spela.',
