@@ -111,7 +111,10 @@ function render() {
   if (d !== lastDecision) {
     lastDecision = d;
     if (d >= 0 && (!document.activeElement || document.activeElement === document.body || !app.contains(active))) {
-      const first = app.querySelector('[data-testid="decision"] button:not([disabled]), [data-testid="decision"] select');
+      // A question about the hand's cards starts at the first card offered in the hand.
+      const first =
+        app.querySelector('[data-testid=hand] [data-testid^="option-"]') ??
+        app.querySelector('[data-testid="decision"] button:not([disabled]), [data-testid="decision"] select');
       if (first instanceof HTMLElement) first.focus({ preventScroll: true });
     }
   }

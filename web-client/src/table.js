@@ -7,7 +7,7 @@
 import { h } from './dom.js';
 import { cardCost, cardName, cardText, groupedNames, typeClass, typeLabel } from './cards.js';
 import { cardButton, cardChip, cardDetails, infoLabel, setHover, showInfo, typeMarks } from './cardview.js';
-import { decisionPanel } from './decision.js';
+import { decisionPanel, handChoice, toggle } from './decision.js';
 import { list, t } from './i18n/index.js';
 import { logLines } from './log.js';
 import { botLabel, seatName } from './names.js';
@@ -256,9 +256,10 @@ function hand(v) {
   /** @type {Map<number, number>} each playable card's place among them, from 1 */
   const keyOf = new Map(playable.map((x, n) => [x.index, n + 1]));
   const cards = v.hand ?? [];
+  const choice = handChoice();
   return h(
     'section',
-    { class: 'panel hand-area', 'data-testid': 'hand-area', 'aria-labelledby': 'hand-h' },
+    { class: ['panel', 'hand-area', choice && 'choosing'], 'data-testid': 'hand-area', 'aria-labelledby': 'hand-h' },
     h(
       'div',
       { class: 'hand-head' },
@@ -283,6 +284,19 @@ function hand(v) {
           'div',
           { class: 'hand', 'data-testid': 'hand' },
           cards.map((c, i) => {
+            if (choice) {
+              // A question about the hand's cards: each card it offers is a toggle here.
+              const option = choice.get(i);
+              return option == null
+                ? cardButton(c, { testid: `hand-card-${i}`, dkey: `${i}-${c}` })
+                : cardButton(c, {
+                    testid: `option-${option}`,
+                    dkey: `${i}-${c}`,
+                    enabled: !busy(),
+                    pressed: state.selected.includes(option),
+                    onClick: () => toggle(option),
+                  });
+            }
             const n = keyOf.get(i);
             return cardButton(c, {
               testid: `hand-card-${i}`,

@@ -66,9 +66,10 @@ export function readScreen(page) {
             card: d.dataset.card,
             min: num(d.dataset.min),
             max: num(d.dataset.max),
-            // Each option once with the control that chooses it (copies of one card
-            // may be shown once when only one is to be chosen).
-            options: [...d.querySelectorAll('[data-testid^="option-"]')].map((b) => ({
+            // Each option with the control that chooses it: in the widget (copies of one
+            // card may be shown once when only one is to be chosen), or, for a question
+            // about the hand's cards, the cards in the hand.
+            options: [...document.querySelectorAll('[data-testid=decision] [data-testid^="option-"], [data-testid=hand] [data-testid^="option-"]')].map((b) => ({
               card: /** @type {HTMLElement} */ (b).dataset.card ?? '',
               testid: /** @type {HTMLElement} */ (b).dataset.testid ?? '',
             })),

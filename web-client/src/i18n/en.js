@@ -181,6 +181,7 @@ export default {
   'dec.deadline': '{s} s left',
   'dec.sending': 'Sending…',
   'dec.none_selected': 'Nothing selected',
+  'dec.pick_in_hand': { one: 'Select it in your hand.', other: 'Select them in your hand.' },
   'dec.from.hand': 'from your hand',
   'dec.from.deck': 'from your deck',
   'dec.from.discard': 'from your discard pile',

@@ -180,6 +180,7 @@ export default {
   'dec.deadline': 'még {s} mp',
   'dec.sending': 'Küldés…',
   'dec.none_selected': 'Nincs kiválasztva semmi',
+  'dec.pick_in_hand': { one: 'Jelöld ki a kezedben.', other: 'Jelöld ki őket a kezedben.' },
   'dec.from.hand': 'a kezedből',
   'dec.from.deck': 'a paklidból',
   'dec.from.discard': 'a dobópaklidból',

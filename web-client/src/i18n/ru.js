@@ -190,6 +190,7 @@ export default {
   'dec.deadline': 'осталось {s} с',
   'dec.sending': 'Отправка…',
   'dec.none_selected': 'Ничего не выбрано',
+  'dec.pick_in_hand': { one: 'Отметьте её в руке.', few: 'Отметьте их в руке.', many: 'Отметьте их в руке.', other: 'Отметьте их в руке.' },
   'dec.from.hand': 'из руки',
   'dec.from.deck': 'из колоды',
   'dec.from.discard': 'из сброса',

@@ -179,6 +179,7 @@ export default {
   'dec.deadline': '{s} s kvar',
   'dec.sending': 'Skickar…',
   'dec.none_selected': 'Inget valt',
+  'dec.pick_in_hand': { one: 'Markera det i din hand.', other: 'Markera dem i din hand.' },
   'dec.from.hand': 'från din hand',
   'dec.from.deck': 'från din lek',
   'dec.from.discard': 'från din kassahög',
