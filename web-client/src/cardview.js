@@ -55,8 +55,9 @@ let pressTimer = 0;
  * @param {string} [opts.label]      accessible label override
  * @param {string} [opts.extra]      extra class
  * @param {number} [opts.count]      how many copies it stands for (shown from 2)
+ * @param {string} [opts.hotkey]     the key that plays it (shown on the card)
  */
-export function cardButton(key, { testid, dkey, onClick, enabled = false, pressed, label, extra, count }) {
+export function cardButton(key, { testid, dkey, onClick, enabled = false, pressed, label, extra, count, hotkey }) {
   const name = cardName(key);
   const copies = count && count > 1 ? count : 0;
   const info = () => showInfo(key);
@@ -72,6 +73,7 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         'data-card': key,
         'aria-pressed': pressed === undefined ? null : String(pressed),
         'aria-disabled': enabled ? null : 'true',
+        'aria-keyshortcuts': hotkey ?? null,
         'aria-label': label ?? `${copies ? `${copies} × ` : ''}${name} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
         onclick: (/** @type {Event} */ e) => {
           if (longPressed === e.currentTarget) {
@@ -114,6 +116,7 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         h('span', { class: 'type-label', 'aria-hidden': 'true' }, h('span', { class: 'type-marks' }, typeMarks(key)), ' ', h('span', { class: 'type-name' }, typeLabel(key))),
       ),
       h('span', { class: 'card-text', 'aria-hidden': 'true' }, cardText(key)),
+      hotkey ? h('kbd', { class: 'hotkey', 'aria-hidden': 'true' }, hotkey) : null,
     ),
     h(
       'button',

@@ -3,13 +3,13 @@
 import { h, patch } from './dom.js';
 import { loadCards } from './cards.js';
 import { loadMeta } from './api.js';
-import { infoDialog } from './cardview.js';
+import { infoDialog, showInfo } from './cardview.js';
 import { confirm, secondsLeft } from './decision.js';
 import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { answer, retryNow, startSession, takeBack } from './session.js';
 import { busy, state, subscribe, update } from './store.js';
-import { drawerOpen, openDrawer, tableView } from './table.js';
+import { drawerOpen, focusSupply, helpDialog, helpShown, openDrawer, playableInHand, tableView, toggleHelp } from './table.js';
 
 function connIndicator() {
   const s = state.conn;
@@ -90,6 +90,7 @@ function view() {
     header(),
     notice(),
     h('main', { id: 'main', tabindex: -1 }, state.roomId ? tableView() : lobbyView()),
+    state.roomId ? helpDialog() : null,
     infoDialog(),
   ];
 }
@@ -118,7 +119,7 @@ function render() {
       if (first instanceof HTMLElement) first.focus({ preventScroll: true });
     }
   }
-  // A dialog (the card details) takes the focus while it is open.
+  // A dialog (card details, keyboard help) takes the focus while it is open.
   const modal = [...app.querySelectorAll('.modal')].pop();
   if (modal && !modal.contains(document.activeElement)) {
     const modalBtn = modal.querySelector('[data-autofocus]');
@@ -136,15 +137,45 @@ function onKey(/** @type {KeyboardEvent} */ e) {
     });
     return;
   }
-  if (e.key === 'Escape' && drawerOpen()) {
-    openDrawer(null);
+  if (!state.view) return;
+  // At the table (see the help, `?`): keys that need no pending decision.
+  if (e.key === 'Escape' && (helpShown() || drawerOpen())) {
+    if (helpShown()) toggleHelp(false);
+    else openDrawer(null);
+    return;
+  }
+  if (e.key === '?') {
+    e.preventDefault();
+    toggleHelp();
+    return;
+  }
+  if (helpShown() || state.info) return;
+  const key = e.key.toLowerCase();
+  if (key === 'b' && !state.spectating) {
+    e.preventDefault();
+    focusSupply();
+    return;
+  }
+  if (key === 'i') {
+    // The details of the focused card or pile.
+    const card = target.closest('[data-card]')?.getAttribute('data-card');
+    if (card) {
+      e.preventDefault();
+      showInfo(card);
+    }
     return;
   }
   const d = state.decision;
   if (!d || busy()) return;
   const p = d.prompt;
-  const key = e.key.toLowerCase();
-  if (key === 't' && p.kind === 'buy_phase' && p.treasures.length) {
+  if (/^[1-9]$/.test(e.key) && (p.kind === 'action_phase' || p.kind === 'buy_phase')) {
+    // The n-th card that can be played now, in hand order (numbered on the cards).
+    const pick = playableInHand()[Number(e.key) - 1];
+    if (pick) {
+      e.preventDefault();
+      answer({ type: 'play', card: pick.card });
+    }
+  } else if (key === 't' && p.kind === 'buy_phase' && p.treasures.length) {
     e.preventDefault();
     answer({ type: 'play_all_treasures' });
   } else if (key === 'e' && (p.kind === 'action_phase' || p.kind === 'buy_phase')) {

@@ -74,6 +74,19 @@ function statusBar(v) {
       counter(t('table.buys'), v.buys, 'buys'),
       counter(t('table.coins'), v.coins, 'coins', '$'),
     ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn small help-button',
+        'data-testid': 'help-button',
+        'aria-label': t('help.button'),
+        'aria-keyshortcuts': '?',
+        title: t('help.button'),
+        onclick: () => toggleHelp(),
+      },
+      '?',
+    ),
   );
 }
 
@@ -205,7 +218,7 @@ function supply(v) {
   const kingdomPiles = v.supply.filter((p) => kingdom.has(p.card));
   return h(
     'section',
-    { class: 'panel supply', 'data-testid': 'supply', 'aria-labelledby': 'supply-h' },
+    { class: 'panel supply', 'data-testid': 'supply', 'aria-labelledby': 'supply-h', onkeydown: (/** @type {KeyboardEvent} */ e) => arrowKeys(e, '.pile-main') },
     h('h2', { id: 'supply-h', class: 'visually-hidden' }, t('table.supply')),
     h('ul', { class: 'piles basics', 'aria-label': t('table.basic') }, basics.map(pile)),
     h('ul', { class: 'piles kingdom', 'aria-label': t('table.kingdom') }, kingdomPiles.map(pile)),
@@ -238,10 +251,10 @@ function playArea(v) {
 
 /**
  * The hand cards that can be played now (Actions in the Action phase, Treasures in the
- * Buy phase), by their place in the hand.
+ * Buy phase), by their place in the hand: the number keys 1–9 play them in this order.
  * @returns {{index: number, card: string}[]}
  */
-function playableInHand() {
+export function playableInHand() {
   const d = state.decision;
   const p = d?.prompt;
   const can = p?.kind === 'action_phase' ? new Set(p.playable) : p?.kind === 'buy_phase' ? new Set(p.treasures) : null;
@@ -259,7 +272,7 @@ function hand(v) {
   const choice = handChoice();
   return h(
     'section',
-    { class: ['panel', 'hand-area', choice && 'choosing'], 'data-testid': 'hand-area', 'aria-labelledby': 'hand-h' },
+    { class: ['panel', 'hand-area', choice && 'choosing'], 'data-testid': 'hand-area', 'aria-labelledby': 'hand-h', onkeydown: (/** @type {KeyboardEvent} */ e) => arrowKeys(e, '.card') },
     h(
       'div',
       { class: 'hand-head' },
@@ -303,6 +316,7 @@ function hand(v) {
               dkey: `${i}-${c}`,
               enabled: n != null && !busy(),
               label: n != null ? t('dec.play', { card: cardName(c) }) : undefined,
+              hotkey: n != null && n <= 9 ? String(n) : undefined,
               onClick: () => answer({ type: 'play', card: c }),
             });
           }),
@@ -444,6 +458,96 @@ function tabs(v) {
     tab('log', t('table.log')),
     tab('trash', `${t('table.trash')} (${v.trash.length})`),
   );
+}
+
+let helpOpen = false;
+
+/** Shows or hides the keyboard help. @param {boolean} [open] */
+export function toggleHelp(open = !helpOpen) {
+  helpOpen = open;
+  update();
+}
+
+export function helpShown() {
+  return helpOpen;
+}
+
+/** The dialog listing the keys, when asked for. */
+export function helpDialog() {
+  if (!helpOpen) return null;
+  const close = () => toggleHelp(false);
+  /** @type {[string, string][]} */
+  const keys = [
+    ['1 – 9', t('help.play_n')],
+    ['T', t('help.treasures')],
+    ['B', t('help.buy')],
+    ['← ↑ → ↓', t('help.arrows')],
+    ['Enter', t('help.enter')],
+    ['I', t('help.info')],
+    ['E', t('help.end')],
+    ['?', t('help.help')],
+    ['Esc', t('help.escape')],
+  ];
+  return h(
+    'div',
+    { class: 'modal-backdrop', onclick: (/** @type {Event} */ e) => e.target === e.currentTarget && close() },
+    h(
+      'div',
+      { class: 'modal help', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'help-h', 'data-testid': 'help', onkeydown: (/** @type {KeyboardEvent} */ e) => e.key === 'Escape' && close() },
+      h('h2', { id: 'help-h' }, t('help.title')),
+      h('dl', { class: 'keys' }, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
+      h('p', { class: 'hint' }, t('help.cards')),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'help-close', 'data-autofocus': '', onclick: close }, t('common.close')),
+    ),
+  );
+}
+
+/**
+ * Arrow keys move the focus among the controls matching `selector` in the section (the
+ * Supply's piles, the hand's cards) by where they are on screen: left/right to the
+ * previous/next, up/down to the nearest one in the row above/below.
+ * @param {KeyboardEvent} e @param {string} selector
+ */
+function arrowKeys(e, selector) {
+  const dirs = /** @type {Record<string, [number, number]>} */ ({ ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] });
+  const dir = dirs[e.key];
+  const from = /** @type {HTMLElement} */ (e.target);
+  if (!dir || e.ctrlKey || e.metaKey || e.altKey || !from.matches(selector)) return;
+  const section = /** @type {HTMLElement} */ (e.currentTarget);
+  const all = /** @type {HTMLElement[]} */ ([...section.querySelectorAll(selector)]);
+  const i = all.indexOf(from);
+  let next = null;
+  if (dir[0]) {
+    next = all[i + dir[0]] ?? null;
+  } else {
+    const a = from.getBoundingClientRect();
+    const cx = a.left + a.width / 2;
+    let best = Infinity;
+    for (const el of all) {
+      const b = el.getBoundingClientRect();
+      const dy = dir[1] > 0 ? b.top - a.bottom : a.top - b.bottom;
+      if (dy < -2) continue;
+      const score = dy * 4 + Math.abs(b.left + b.width / 2 - cx);
+      if (el !== from && score < best) {
+        best = score;
+        next = el;
+      }
+    }
+  }
+  e.preventDefault();
+  if (next) {
+    next.focus();
+    next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+}
+
+/** Moves the focus to the Supply: the first pile that can be bought, else the first pile. */
+export function focusSupply() {
+  const pile = document.querySelector('[data-testid=supply] .pile.enabled .pile-main') ?? document.querySelector('[data-testid=supply] .pile-main');
+  if (pile instanceof HTMLElement) {
+    pile.focus();
+    pile.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
 }
 
 export function tableView() {
