@@ -9,7 +9,7 @@ import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { answer, retryNow, startSession, takeBack } from './session.js';
 import { busy, state, subscribe, update } from './store.js';
-import { drawerOpen, focusSupply, helpDialog, helpShown, openDrawer, playableInHand, tableView, toggleHelp } from './table.js';
+import { autoplayTreasures, drawerOpen, focusSupply, helpDialog, helpShown, openDrawer, playableInHand, tableView, toggleHelp } from './table.js';
 
 function connIndicator() {
   const s = state.conn;
@@ -125,6 +125,8 @@ function render() {
     const modalBtn = modal.querySelector('[data-autofocus]');
     if (modalBtn instanceof HTMLElement) modalBtn.focus();
   }
+  // The Buy phase starts with every Treasure played, when the person chose so.
+  autoplayTreasures();
 }
 
 function onKey(/** @type {KeyboardEvent} */ e) {

@@ -291,6 +291,7 @@ function hand(v) {
             ),
           )
         : null,
+      autoplayToggle(),
     ),
     cards.length
       ? h(
@@ -458,6 +459,69 @@ function tabs(v) {
     tab('log', t('table.log')),
     tab('trash', `${t('table.trash')} (${v.trash.length})`),
   );
+}
+
+/** The option to play every Treasure when the Buy phase starts. */
+function autoplayToggle() {
+  if (state.spectating) return null;
+  return h(
+    'label',
+    { class: 'autoplay', title: t('table.autoplay_hint') },
+    h('input', {
+      type: 'checkbox',
+      'data-testid': 'autoplay-toggle',
+      checked: autoTreasures(),
+      onchange: (/** @type {any} */ e) => setAutoTreasures(e.target.checked),
+    }),
+    ' ',
+    t('table.autoplay'),
+  );
+}
+
+const AUTO_KEY = 'dominion.autoTreasures';
+/** @type {boolean | null} */
+let autoplay = null;
+
+/** Whether Treasures are played by themselves when the Buy phase starts (off unless chosen; remembered). */
+export function autoTreasures() {
+  if (autoplay == null) {
+    try {
+      autoplay = localStorage.getItem(AUTO_KEY) === '1';
+    } catch {
+      autoplay = false;
+    }
+  }
+  return autoplay;
+}
+
+/** @param {boolean} on */
+function setAutoTreasures(on) {
+  autoplay = on;
+  try {
+    localStorage.setItem(AUTO_KEY, on ? '1' : '0');
+  } catch {
+    /* storage may be unavailable */
+  }
+  update();
+  autoplayTreasures();
+}
+
+/** The turn whose Buy phase was autoplayed (room and turn), so it happens once a turn. */
+let autoplayedTurn = '';
+
+/**
+ * When the option is on and the Buy phase's decision arrives with Treasures to play,
+ * plays them all (the same reply as the button), once per turn: the person can still
+ * play a Treasure gained later by hand.
+ */
+export function autoplayTreasures() {
+  const d = state.decision;
+  const v = state.view;
+  if (!d || !v || d.prompt.kind !== 'buy_phase' || !d.prompt.treasures.length || busy() || !autoTreasures()) return;
+  const turn = `${state.roomId}/${v.turn_count}`;
+  if (turn === autoplayedTurn) return;
+  autoplayedTurn = turn;
+  answer({ type: 'play_all_treasures' });
 }
 
 let helpOpen = false;

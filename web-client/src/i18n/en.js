@@ -137,6 +137,8 @@ export default {
   'table.kingdom': 'Kingdom',
   'table.basic': 'Basic cards',
   'table.panels': 'Players, log and trash',
+  'table.autoplay': 'Auto-play Treasures',
+  'table.autoplay_hint': 'Play all your Treasures as soon as your Buy phase starts',
   'help.button': 'Keyboard shortcuts',
   'help.title': 'Keyboard shortcuts',
   'help.play_n': 'Play the 1st … 9th card you can play now (the number is on the card)',

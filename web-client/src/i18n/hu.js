@@ -136,6 +136,8 @@ export default {
   'table.kingdom': 'Királyság',
   'table.basic': 'Alaplapok',
   'table.panels': 'Játékosok, napló és szemét',
+  'table.autoplay': 'Kincsek automatikus kijátszása',
+  'table.autoplay_hint': 'Minden kincsed kijátszása, amint elkezdődik a vásárlásfázisod',
   'help.button': 'Billentyűparancsok',
   'help.title': 'Billentyűparancsok',
   'help.play_n': 'Az 1.–9. most kijátszható lap kijátszása (a szám a lapon áll)',

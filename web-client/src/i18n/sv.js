@@ -135,6 +135,8 @@ export default {
   'table.kingdom': 'Kungarike',
   'table.basic': 'Grundkort',
   'table.panels': 'Spelare, logg och skräphög',
+  'table.autoplay': 'Spela skatter automatiskt',
+  'table.autoplay_hint': 'Spela alla dina skatter så fort din köpfas börjar',
   'help.button': 'Kortkommandon',
   'help.title': 'Kortkommandon',
   'help.play_n': 'Spela det 1:a … 9:e kortet som kan spelas nu (numret står på kortet)',
