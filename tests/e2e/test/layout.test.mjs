@@ -1,7 +1,7 @@
 // The table fits the screen: at 1366 × 768 (the commonest laptop), 1920 × 1080 and on a
-// 390 × 844 phone, in a real game against the real server, the Supply (with its costs
-// and counts), the hand, the cards in play, the status (coins, actions, buys) and the
-// decision are all on screen at once without scrolling, in the Action phase, the Buy
+// 390 × 844 phone, in a real game against the real server with a time limit per
+// decision, the Supply (with its costs and counts), the hand, the cards in play, the
+// status (coins, actions, buys) and the decision (with its countdown) are all on screen at once without scrolling, in the Action phase, the Buy
 // phase and a question about the hand's cards (Cellar's or Militia's discard); the
 // decision never covers the hand; nothing overflows sideways and no text is smaller
 // than 12 px. Opponents and the log are one tap away on the phone. The card faces show
@@ -32,6 +32,9 @@ let chrome;
 
 // Cellar asks which hand cards to discard; the Militia bot makes the person discard.
 const KINGDOM = ['cellar', 'chapel', 'militia', 'village', 'smithy', 'market', 'workshop', 'remodel', 'festival', 'laboratory'];
+
+/** Seconds per decision: the countdown is shown (the review found it hid the hand). */
+const TIMER = 300;
 
 const SIZES = /** @type {const} */ ([
   ['laptop', { width: 1366, height: 768 }, false],
@@ -117,6 +120,7 @@ function measure(page) {
         buys: part('[data-testid=count-buys]'),
         prompt: part('[data-testid=decision]'),
         question: part('[data-testid=decision-prompt]'),
+        deadline: part('[data-testid=deadline]'),
       },
       // Every pile with its cost and count, every hand card, every control of the decision.
       piles: [...document.querySelectorAll('[data-testid=supply] .pile-main')].map((el) => ({
@@ -179,7 +183,8 @@ describe('the table fits the screen', { timeout: 600000 }, () => {
       const p = await openPage(chrome.browser, { viewport, hasTouch: phone, isMobile: phone });
       const { page } = p;
       await enterLobby(page, server.url, 'Lena');
-      await createRoom(page, { seats: ['', 'militia'], cards: KINGDOM, roomName: `Layout ${size}` });
+      // With a time limit per decision, whose countdown the decision shows too.
+      await createRoom(page, { seats: ['', 'militia'], cards: KINGDOM, roomName: `Layout ${size}`, timer: TIMER });
       await startGame(page);
       const policy = new Policy(['cellar']);
       /** @type {Record<string, boolean>} */
