@@ -1,7 +1,7 @@
 // How a card looks wherever it appears: its name, cost, a type colour AND a type label
 // (colour is never the only signal), and its text in a details dialog.
 import { h } from './dom.js';
-import { cardCost, cardName, cardTextIn, cardTypes, typeClass, typeLabel } from './cards.js';
+import { cardCost, cardName, cardText, cardTextIn, cardTypes, typeClass, typeLabel } from './cards.js';
 import { lang, t } from './i18n/index.js';
 import { state, update } from './store.js';
 
@@ -29,8 +29,22 @@ export function showInfo(key) {
   });
 }
 
+/** The label of a card's ⓘ button. @param {string} key */
+export function infoLabel(key) {
+  return `${t('table.card_info')}: ${cardName(key)}`;
+}
+
+/** How long a press on a card lasts before it shows the card's text instead (touch). */
+const LONG_PRESS_MS = 500;
+/** The card whose long press showed its text: the click that ends the press is not a play. */
+let longPressed = /** @type {EventTarget | null} */ (null);
+let pressTimer = 0;
+
 /**
- * A card as a button (hand, choices): name, cost, type label.
+ * A card as a button (hand, choices), drawn as a card face: cost, name, types and its
+ * rules text (clamped where space is short), with an ⓘ button beside it that shows the
+ * whole text without playing or choosing the card; a long press or right click on the
+ * card does the same.
  * @param {string} key
  * @param {object} opts
  * @param {string} opts.testid
@@ -41,35 +55,73 @@ export function showInfo(key) {
  * @param {string} [opts.label]      accessible label override
  * @param {string} [opts.extra]      extra class
  * @param {number} [opts.count]      how many copies it stands for (shown from 2)
+ * @param {string} [opts.hotkey]     the key that plays it (shown on the card)
  */
-export function cardButton(key, { testid, dkey, onClick, enabled = false, pressed, label, extra, count }) {
+export function cardButton(key, { testid, dkey, onClick, enabled = false, pressed, label, extra, count, hotkey }) {
   const name = cardName(key);
   const copies = count && count > 1 ? count : 0;
+  const info = () => showInfo(key);
   return h(
-    'button',
-    {
-      type: 'button',
-      key: dkey,
-      class: ['card', typeClass(key), enabled && 'enabled', pressed && 'pressed', extra],
-      'data-testid': testid,
-      'data-card': key,
-      'aria-pressed': pressed === undefined ? null : String(pressed),
-      'aria-disabled': enabled ? null : 'true',
-      'aria-label': label ?? `${copies ? `${copies} × ` : ''}${name} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
-      onclick: () => {
-        if (enabled && onClick) onClick();
-        else showInfo(key);
-      },
-      onpointerenter: () => setHover(key),
-      onfocus: () => setHover(key),
-    },
-    h('span', { class: 'card-name' }, name),
+    'span',
+    { key: dkey, class: ['card-slot', typeClass(key)] },
     h(
-      'span',
-      { class: 'card-meta' },
-      copies ? h('span', { class: 'copies', 'aria-hidden': 'true' }, `×${copies}`) : null,
-      h('span', { class: 'cost', 'aria-hidden': 'true' }, `$${cardCost(key)}`),
-      h('span', { class: 'type-label', 'aria-hidden': 'true' }, typeLabel(key)),
+      'button',
+      {
+        type: 'button',
+        class: ['card', typeClass(key), enabled && 'enabled', pressed && 'pressed', extra],
+        'data-testid': testid,
+        'data-card': key,
+        'aria-pressed': pressed === undefined ? null : String(pressed),
+        'aria-disabled': enabled ? null : 'true',
+        'aria-keyshortcuts': hotkey ?? null,
+        'aria-label': label ?? `${copies ? `${copies} × ` : ''}${name} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
+        onclick: (/** @type {Event} */ e) => {
+          if (longPressed === e.currentTarget) {
+            longPressed = null;
+            return;
+          }
+          if (enabled && onClick) onClick();
+          else info();
+        },
+        oncontextmenu: (/** @type {Event} */ e) => {
+          e.preventDefault();
+          info();
+        },
+        onpointerdown: (/** @type {PointerEvent} */ e) => {
+          clearTimeout(pressTimer);
+          longPressed = null;
+          if (e.pointerType === 'mouse') return;
+          const target = e.currentTarget;
+          pressTimer = window.setTimeout(() => {
+            longPressed = target;
+            info();
+          }, LONG_PRESS_MS);
+        },
+        onpointerup: () => clearTimeout(pressTimer),
+        onpointercancel: () => clearTimeout(pressTimer),
+        onpointerleave: () => clearTimeout(pressTimer),
+        onpointerenter: () => setHover(key),
+        onfocus: () => setHover(key),
+      },
+      h(
+        'span',
+        { class: 'card-top' },
+        h('span', { class: 'cost', 'aria-hidden': 'true' }, `$${cardCost(key)}`),
+        h('span', { class: 'card-name' }, name),
+      ),
+      h(
+        'span',
+        { class: 'card-meta' },
+        copies ? h('span', { class: 'copies', 'aria-hidden': 'true' }, `×${copies}`) : null,
+        h('span', { class: 'type-label', 'aria-hidden': 'true' }, h('span', { class: 'type-marks' }, typeMarks(key)), ' ', h('span', { class: 'type-name' }, typeLabel(key))),
+      ),
+      h('span', { class: 'card-text', 'aria-hidden': 'true' }, cardText(key)),
+      hotkey ? h('kbd', { class: 'hotkey', 'aria-hidden': 'true' }, hotkey) : null,
+    ),
+    h(
+      'button',
+      { type: 'button', class: 'card-info', 'data-testid': `info-${testid}`, 'aria-label': infoLabel(key), tabindex: -1, onclick: info },
+      'i',
     ),
   );
 }

@@ -193,8 +193,38 @@ function selectionOk() {
   return n >= p.min && n <= p.max;
 }
 
-/** @param {number} i */
-function toggle(i) {
+/**
+ * Where the hand itself is the choice: a choose_cards prompt over the cards in hand (not
+ * a Reaction, not a yes/no over one card) whose every option is a card of the hand the
+ * page shows. Maps each hand position to the option it chooses (the k-th copy of a card
+ * in the hand to the k-th copy among the options); null when the widget lists the cards.
+ * @returns {Map<number, number> | null}
+ */
+export function handChoice() {
+  const d = state.decision;
+  const hand = state.view?.hand;
+  if (!d || !hand) return null;
+  const p = d.prompt;
+  if (p.kind !== 'choose_cards' || p.zone !== 'hand' || d.purpose === 'react' || singleCard(d)) return null;
+  /** @type {Map<string, number[]>} */
+  const copies = new Map();
+  p.options.forEach((c, i) => copies.set(c, [...(copies.get(c) ?? []), i]));
+  /** @type {Map<number, number>} */
+  const map = new Map();
+  /** @type {Map<string, number>} */
+  const used = new Map();
+  hand.forEach((c, at) => {
+    const k = used.get(c) ?? 0;
+    const option = copies.get(c)?.[k];
+    if (option == null) return;
+    map.set(at, option);
+    used.set(c, k + 1);
+  });
+  return map.size === p.options.length ? map : null;
+}
+
+/** Chooses or unchooses option `i` (a card or a mode). @param {number} i */
+export function toggle(i) {
   const d = state.decision;
   if (!d || (d.prompt.kind !== 'choose_cards' && d.prompt.kind !== 'choose_modes')) return;
   const max = d.prompt.max;
@@ -331,6 +361,16 @@ function chooseCards(d, p) {
   const one = singleCard(d);
   if (one) return yesNoCard(d, p, one);
   const n = state.selected.length;
+  if (handChoice()) {
+    // The cards are chosen in the hand itself, right below: no second copy of them here.
+    return h(
+      'div',
+      { class: 'choice-row in-hand' },
+      h('p', { class: 'dec-count', 'data-testid': 'decision-count' }, countText(p.min, p.max, p.options.length), ' ', h('span', { class: 'muted' }, t('dec.pick_in_hand', { n: p.max }))),
+      h('span', { class: 'selected-count', 'aria-live': 'polite' }, n ? t('dec.selected', { n }) : t('dec.none_selected')),
+      confirmButton(n === 0 && p.min === 0 ? t('dec.choose_none') : t('common.confirm'), selectionOk()),
+    );
+  }
   // Choosing one of many copies (a discard pile) is choosing a card: each shown once.
   const shown = p.options
     .map((c, i) => ({ c, i, copies: p.options.filter((x) => x === c).length }))

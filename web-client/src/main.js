@@ -3,7 +3,7 @@
 import { h, patch } from './dom.js';
 import { loadCards } from './cards.js';
 import { loadMeta } from './api.js';
-import { infoDialog } from './cardview.js';
+import { infoDialog, showInfo } from './cardview.js';
 import { chatAtBottom, scrollChat } from './chat.js';
 import { confirm, secondsLeft } from './decision.js';
 import { leaveDialog } from './leave.js';
@@ -12,7 +12,7 @@ import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { replayId, replayView, startReplay } from './replay.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { busy, state, subscribe, update } from './store.js';
-import { tableView } from './table.js';
+import { autoplayTreasures, drawerOpen, focusSupply, helpDialog, helpShown, openDrawer, playableInHand, tableView, toggleHelp } from './table.js';
 
 function connIndicator() {
   const s = state.conn;
@@ -93,6 +93,7 @@ function view() {
     header(),
     notice(),
     h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : state.roomId ? tableView() : lobbyView()),
+    state.roomId && !replayId() ? helpDialog() : null,
     infoDialog(),
     leaveDialog(),
   ];
@@ -117,14 +118,21 @@ function render() {
   if (d !== lastDecision) {
     lastDecision = d;
     if (d >= 0 && (!document.activeElement || document.activeElement === document.body || !app.contains(active))) {
-      const first = app.querySelector('[data-testid="decision"] button:not([disabled]), [data-testid="decision"] select');
+      // A question about the hand's cards starts at the first card offered in the hand.
+      const first =
+        app.querySelector('[data-testid=hand] [data-testid^="option-"]') ??
+        app.querySelector('[data-testid="decision"] button:not([disabled]), [data-testid="decision"] select');
       if (first instanceof HTMLElement) first.focus({ preventScroll: true });
     }
   }
-  if (state.info || state.confirmLeave) {
-    const modalBtn = app.querySelector('.modal [data-autofocus]');
-    if (modalBtn instanceof HTMLElement && !app.querySelector('.modal')?.contains(document.activeElement)) modalBtn.focus();
+  // A dialog (card details, keyboard help) takes the focus while it is open.
+  const modal = [...app.querySelectorAll('.modal')].pop();
+  if (modal && !modal.contains(document.activeElement)) {
+    const modalBtn = modal.querySelector('[data-autofocus]');
+    if (modalBtn instanceof HTMLElement) modalBtn.focus();
   }
+  // The Buy phase starts with every Treasure played, when the person chose so.
+  autoplayTreasures();
 }
 
 function onKey(/** @type {KeyboardEvent} */ e) {
@@ -139,11 +147,45 @@ function onKey(/** @type {KeyboardEvent} */ e) {
     return;
   }
   if (state.confirmLeave) return;
+  if (!state.view) return;
+  // At the table (see the help, `?`): keys that need no pending decision.
+  if (e.key === 'Escape' && (helpShown() || drawerOpen())) {
+    if (helpShown()) toggleHelp(false);
+    else openDrawer(null);
+    return;
+  }
+  if (e.key === '?') {
+    e.preventDefault();
+    toggleHelp();
+    return;
+  }
+  if (helpShown() || state.info) return;
+  const key = e.key.toLowerCase();
+  if (key === 'b' && !state.spectating) {
+    e.preventDefault();
+    focusSupply();
+    return;
+  }
+  if (key === 'i') {
+    // The details of the focused card or pile.
+    const card = target.closest('[data-card]')?.getAttribute('data-card');
+    if (card) {
+      e.preventDefault();
+      showInfo(card);
+    }
+    return;
+  }
   const d = state.decision;
   if (!d || busy()) return;
   const p = d.prompt;
-  const key = e.key.toLowerCase();
-  if (key === 't' && p.kind === 'buy_phase' && p.treasures.length) {
+  if (/^[1-9]$/.test(e.key) && (p.kind === 'action_phase' || p.kind === 'buy_phase')) {
+    // The n-th card that can be played now, in hand order (numbered on the cards).
+    const pick = playableInHand()[Number(e.key) - 1];
+    if (pick) {
+      e.preventDefault();
+      answer({ type: 'play', card: pick.card });
+    }
+  } else if (key === 't' && p.kind === 'buy_phase' && p.treasures.length) {
     e.preventDefault();
     answer({ type: 'play_all_treasures' });
   } else if (key === 'e' && (p.kind === 'action_phase' || p.kind === 'buy_phase')) {

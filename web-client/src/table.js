@@ -1,10 +1,13 @@
 // The game table: status, the Supply, the players' public state, the cards in play,
 // your hand and piles, the trash, the log, the decision panel and the end screen.
-// The waiting room (before the game starts) is waiting.js.
+// In a game it is one screen (style.css): status, Supply, cards in play, the decision
+// and the hand in the main column; players, card text, trash and log in a side column,
+// which narrow screens show one at a time over the table (tabs at the bottom).
+// The waiting room (before the game starts) is waiting.js, the end screen endscreen.js.
 import { h } from './dom.js';
-import { cardCost, cardName, groupedNames, typeClass, typeLabel } from './cards.js';
-import { cardButton, cardChip, cardDetails, setHover, showInfo, typeMarks } from './cardview.js';
-import { decisionPanel } from './decision.js';
+import { cardCost, cardName, cardText, groupedNames, typeClass, typeLabel } from './cards.js';
+import { cardButton, cardChip, cardDetails, infoLabel, setHover, showInfo, typeMarks } from './cardview.js';
+import { decisionPanel, handChoice, toggle } from './decision.js';
 import { endScreen } from './endscreen.js';
 import { list, t } from './i18n/index.js';
 import { chatPanel } from './chat.js';
@@ -12,11 +15,12 @@ import { requestLeave } from './leave.js';
 import { earlierLines, logLines } from './log.js';
 import { waitingRoom } from './waiting.js';
 import { seatName } from './names.js';
-import { answer, leaveRoom } from './session.js';
-import { busy, state } from './store.js';
+import { answer } from './session.js';
+import { busy, state, update } from './store.js';
 import { undoBar } from './undo.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
+
 
 /** @param {GameView} v */
 function statusBar(v) {
@@ -25,15 +29,32 @@ function statusBar(v) {
   return h(
     'section',
     { class: ['status-bar', mine && 'my-turn'], 'data-testid': 'status-bar', 'aria-label': t('table.turn', { n: (cur?.turns ?? 0) }) },
-    h('span', { class: 'turn-who', 'data-testid': 'turn-who' }, mine ? `▶ ${t('table.your_turn')}` : t('table.turn_of', { name: seatName(state, v.current) })),
-    h('span', { class: 'turn-no' }, t('table.turn', { n: Math.max(1, cur?.turns ?? 1) })),
-    h('span', { class: 'phase', 'data-testid': 'phase' }, t(`phase.${v.phase}`)),
+    h(
+      'span',
+      { class: 'turn-info' },
+      h('span', { class: 'turn-who', 'data-testid': 'turn-who' }, mine ? `▶ ${t('table.your_turn')}` : t('table.turn_of', { name: seatName(state, v.current) })),
+      h('span', { class: 'turn-no' }, t('table.turn', { n: Math.max(1, cur?.turns ?? 1) })),
+      h('span', { class: 'phase', 'data-testid': 'phase' }, t(`phase.${v.phase}`)),
+    ),
     h(
       'span',
       { class: 'counters' },
       counter(t('table.actions'), v.actions, 'actions'),
       counter(t('table.buys'), v.buys, 'buys'),
       counter(t('table.coins'), v.coins, 'coins', '$'),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn small help-button',
+        'data-testid': 'help-button',
+        'aria-label': t('help.button'),
+        'aria-keyshortcuts': '?',
+        title: t('help.button'),
+        onclick: () => toggleHelp(),
+      },
+      '?',
     ),
   );
 }
@@ -149,12 +170,15 @@ function supply(v) {
         },
         h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
         h('span', { class: 'pile-name' }, name),
-        h('span', { class: 'pile-type', 'aria-hidden': 'true' }, `${typeMarks(p.card)} ${typeLabel(p.card)}`),
+        h('span', { class: 'pile-type', 'aria-hidden': 'true' }, h('span', { class: 'pile-marks' }, typeMarks(p.card)), ' ', h('span', { class: 'pile-type-label' }, typeLabel(p.card))),
+        // The rules text on the tile (clamped where space is short; the whole text is
+        // one click away, on the tile or its ⓘ).
+        h('span', { class: 'pile-text', 'aria-hidden': 'true' }, cardText(p.card)),
         h('span', { class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
       ),
       h(
         'button',
-        { type: 'button', class: 'pile-info', 'data-testid': `pile-info-${p.card}`, 'aria-label': `${t('table.card_info')}: ${name}`, onclick: () => showInfo(p.card) },
+        { type: 'button', class: 'pile-info', 'data-testid': `pile-info-${p.card}`, 'aria-label': infoLabel(p.card), onclick: () => showInfo(p.card) },
         'i',
       ),
     );
@@ -163,8 +187,8 @@ function supply(v) {
   const kingdomPiles = v.supply.filter((p) => kingdom.has(p.card));
   return h(
     'section',
-    { class: 'panel supply', 'data-testid': 'supply', 'aria-labelledby': 'supply-h' },
-    h('h2', { id: 'supply-h' }, t('table.supply')),
+    { class: 'panel supply', 'data-testid': 'supply', 'aria-labelledby': 'supply-h', onkeydown: (/** @type {KeyboardEvent} */ e) => arrowKeys(e, '.pile-main') },
+    h('h2', { id: 'supply-h', class: 'visually-hidden' }, t('table.supply')),
     h('ul', { class: 'piles basics', 'aria-label': t('table.basic') }, basics.map(pile)),
     h('ul', { class: 'piles kingdom', 'aria-label': t('table.kingdom') }, kingdomPiles.map(pile)),
   );
@@ -194,15 +218,30 @@ function playArea(v) {
   );
 }
 
+/**
+ * The hand cards that can be played now (Actions in the Action phase, Treasures in the
+ * Buy phase), by their place in the hand: the number keys 1–9 play them in this order.
+ * @returns {{index: number, card: string}[]}
+ */
+export function playableInHand() {
+  const d = state.decision;
+  const p = d?.prompt;
+  const can = p?.kind === 'action_phase' ? new Set(p.playable) : p?.kind === 'buy_phase' ? new Set(p.treasures) : null;
+  if (!can) return [];
+  return (state.view?.hand ?? []).map((card, index) => ({ index, card })).filter((x) => can.has(x.card));
+}
+
 /** @param {GameView} v */
 function hand(v) {
   const me = v.seats.find((s) => s.seat === state.seat);
-  const d = state.decision;
-  const playable = d?.prompt.kind === 'action_phase' ? new Set(d.prompt.playable) : d?.prompt.kind === 'buy_phase' ? new Set(d.prompt.treasures) : new Set();
+  const playable = playableInHand();
+  /** @type {Map<number, number>} each playable card's place among them, from 1 */
+  const keyOf = new Map(playable.map((x, n) => [x.index, n + 1]));
   const cards = v.hand ?? [];
+  const choice = handChoice();
   return h(
     'section',
-    { class: 'panel hand-area', 'aria-labelledby': 'hand-h' },
+    { class: ['panel', 'hand-area', choice && 'choosing'], 'data-testid': 'hand-area', 'aria-labelledby': 'hand-h', onkeydown: (/** @type {KeyboardEvent} */ e) => arrowKeys(e, '.card') },
     h(
       'div',
       { class: 'hand-head' },
@@ -221,20 +260,36 @@ function hand(v) {
             ),
           )
         : null,
+      autoplayToggle(),
     ),
     cards.length
       ? h(
           'div',
           { class: 'hand', 'data-testid': 'hand' },
-          cards.map((c, i) =>
-            cardButton(c, {
+          cards.map((c, i) => {
+            if (choice) {
+              // A question about the hand's cards: each card it offers is a toggle here.
+              const option = choice.get(i);
+              return option == null
+                ? cardButton(c, { testid: `hand-card-${i}`, dkey: `${i}-${c}` })
+                : cardButton(c, {
+                    testid: `option-${option}`,
+                    dkey: `${i}-${c}`,
+                    enabled: !busy(),
+                    pressed: state.selected.includes(option),
+                    onClick: () => toggle(option),
+                  });
+            }
+            const n = keyOf.get(i);
+            return cardButton(c, {
               testid: `hand-card-${i}`,
               dkey: `${i}-${c}`,
-              enabled: playable.has(c) && !busy(),
-              label: playable.has(c) ? t('dec.play', { card: cardName(c) }) : undefined,
+              enabled: n != null && !busy(),
+              label: n != null ? t('dec.play', { card: cardName(c) }) : undefined,
+              hotkey: n != null && n <= 9 ? String(n) : undefined,
               onClick: () => answer({ type: 'play', card: c }),
-            }),
-          ),
+            });
+          }),
         )
       : h('p', { class: 'muted', 'data-testid': 'hand' }, t('table.hand_empty')),
   );
@@ -243,9 +298,9 @@ function hand(v) {
 /** @param {GameView} v */
 function trash(v) {
   return h(
-    'details',
-    { class: 'panel trash', 'data-testid': 'trash' },
-    h('summary', {}, `${t('table.trash')} (${v.trash.length})`),
+    'section',
+    { class: 'panel trash', 'data-testid': 'trash', 'aria-labelledby': 'trash-h' },
+    h('h2', { id: 'trash-h' }, `${t('table.trash')} (${v.trash.length})`),
     v.trash.length ? h('p', {}, list(groupedNames(v.trash))) : h('p', { class: 'muted' }, t('table.trash_empty')),
   );
 }
@@ -276,6 +331,204 @@ function hoverPanel() {
   );
 }
 
+
+
+/**
+ * The panel shown over the table on a narrow screen (players, log or trash; a tab each),
+ * or null. Wide screens show them all in the side column.
+ * @type {'players' | 'log' | 'trash' | null}
+ */
+let drawer = null;
+
+/** @param {'players' | 'log' | 'trash' | null} which */
+export function openDrawer(which) {
+  drawer = drawer === which ? null : which;
+  update();
+}
+
+/** Whether a panel is open over the table (Escape closes it). */
+export function drawerOpen() {
+  return drawer != null;
+}
+
+/** @param {GameView} v */
+function tabs(v) {
+  /** @param {'players' | 'log' | 'trash'} id @param {string} label */
+  const tab = (id, label) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: ['tab', drawer === id && 'active'],
+        'data-testid': `tab-${id}`,
+        'aria-expanded': String(drawer === id),
+        'aria-controls': 'table-side',
+        onclick: () => openDrawer(id),
+      },
+      label,
+    );
+  return h(
+    'nav',
+    { class: 'table-tabs', 'aria-label': t('table.panels') },
+    tab('players', `${t('table.players')} (${v.seats.length})`),
+    tab('log', t('table.log')),
+    tab('trash', `${t('table.trash')} (${v.trash.length})`),
+  );
+}
+
+/** The option to play every Treasure when the Buy phase starts. */
+function autoplayToggle() {
+  if (state.spectating) return null;
+  return h(
+    'label',
+    { class: 'autoplay', title: t('table.autoplay_hint') },
+    h('input', {
+      type: 'checkbox',
+      'data-testid': 'autoplay-toggle',
+      checked: autoTreasures(),
+      onchange: (/** @type {any} */ e) => setAutoTreasures(e.target.checked),
+    }),
+    ' ',
+    t('table.autoplay'),
+  );
+}
+
+const AUTO_KEY = 'dominion.autoTreasures';
+/** @type {boolean | null} */
+let autoplay = null;
+
+/** Whether Treasures are played by themselves when the Buy phase starts (off unless chosen; remembered). */
+export function autoTreasures() {
+  if (autoplay == null) {
+    try {
+      autoplay = localStorage.getItem(AUTO_KEY) === '1';
+    } catch {
+      autoplay = false;
+    }
+  }
+  return autoplay;
+}
+
+/** @param {boolean} on */
+function setAutoTreasures(on) {
+  autoplay = on;
+  try {
+    localStorage.setItem(AUTO_KEY, on ? '1' : '0');
+  } catch {
+    /* storage may be unavailable */
+  }
+  update();
+  autoplayTreasures();
+}
+
+/** The turn whose Buy phase was autoplayed (room and turn), so it happens once a turn. */
+let autoplayedTurn = '';
+
+/**
+ * When the option is on and the Buy phase's decision arrives with Treasures to play,
+ * plays them all (the same reply as the button), once per turn: the person can still
+ * play a Treasure gained later by hand.
+ */
+export function autoplayTreasures() {
+  const d = state.decision;
+  const v = state.view;
+  if (!d || !v || d.prompt.kind !== 'buy_phase' || !d.prompt.treasures.length || busy() || !autoTreasures()) return;
+  const turn = `${state.roomId}/${v.turn_count}`;
+  if (turn === autoplayedTurn) return;
+  autoplayedTurn = turn;
+  answer({ type: 'play_all_treasures' });
+}
+
+let helpOpen = false;
+
+/** Shows or hides the keyboard help. @param {boolean} [open] */
+export function toggleHelp(open = !helpOpen) {
+  helpOpen = open;
+  update();
+}
+
+export function helpShown() {
+  return helpOpen;
+}
+
+/** The dialog listing the keys, when asked for. */
+export function helpDialog() {
+  if (!helpOpen) return null;
+  const close = () => toggleHelp(false);
+  /** @type {[string, string][]} */
+  const keys = [
+    ['1 – 9', t('help.play_n')],
+    ['T', t('help.treasures')],
+    ['B', t('help.buy')],
+    ['← ↑ → ↓', t('help.arrows')],
+    ['Enter', t('help.enter')],
+    ['I', t('help.info')],
+    ['E', t('help.end')],
+    ['?', t('help.help')],
+    ['Esc', t('help.escape')],
+  ];
+  return h(
+    'div',
+    { class: 'modal-backdrop', onclick: (/** @type {Event} */ e) => e.target === e.currentTarget && close() },
+    h(
+      'div',
+      { class: 'modal help', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'help-h', 'data-testid': 'help', onkeydown: (/** @type {KeyboardEvent} */ e) => e.key === 'Escape' && close() },
+      h('h2', { id: 'help-h' }, t('help.title')),
+      h('dl', { class: 'keys' }, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
+      h('p', { class: 'hint' }, t('help.cards')),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'help-close', 'data-autofocus': '', onclick: close }, t('common.close')),
+    ),
+  );
+}
+
+/**
+ * Arrow keys move the focus among the controls matching `selector` in the section (the
+ * Supply's piles, the hand's cards) by where they are on screen: left/right to the
+ * previous/next, up/down to the nearest one in the row above/below.
+ * @param {KeyboardEvent} e @param {string} selector
+ */
+function arrowKeys(e, selector) {
+  const dirs = /** @type {Record<string, [number, number]>} */ ({ ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] });
+  const dir = dirs[e.key];
+  const from = /** @type {HTMLElement} */ (e.target);
+  if (!dir || e.ctrlKey || e.metaKey || e.altKey || !from.matches(selector)) return;
+  const section = /** @type {HTMLElement} */ (e.currentTarget);
+  const all = /** @type {HTMLElement[]} */ ([...section.querySelectorAll(selector)]);
+  const i = all.indexOf(from);
+  let next = null;
+  if (dir[0]) {
+    next = all[i + dir[0]] ?? null;
+  } else {
+    const a = from.getBoundingClientRect();
+    const cx = a.left + a.width / 2;
+    let best = Infinity;
+    for (const el of all) {
+      const b = el.getBoundingClientRect();
+      const dy = dir[1] > 0 ? b.top - a.bottom : a.top - b.bottom;
+      if (dy < -2) continue;
+      const score = dy * 4 + Math.abs(b.left + b.width / 2 - cx);
+      if (el !== from && score < best) {
+        best = score;
+        next = el;
+      }
+    }
+  }
+  e.preventDefault();
+  if (next) {
+    next.focus();
+    next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+}
+
+/** Moves the focus to the Supply: the first pile that can be bought, else the first pile. */
+export function focusSupply() {
+  const pile = document.querySelector('[data-testid=supply] .pile.enabled .pile-main') ?? document.querySelector('[data-testid=supply] .pile-main');
+  if (pile instanceof HTMLElement) {
+    pile.focus();
+    pile.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+}
+
 export function tableView() {
   const room = state.room;
   const v = state.view;
@@ -283,33 +536,50 @@ export function tableView() {
     if (room && room.status === 'lobby') return waitingRoom();
     return h('p', { class: 'panel', 'data-testid': 'table-loading' }, t('app.loading'));
   }
+  const live = !v.game_over;
   return h(
     'div',
-    { class: ['table', state.spectating && 'spectator'], 'data-testid': 'table' },
+    { class: ['table', state.spectating && 'spectator', live && 'live'], 'data-testid': 'table', 'data-drawer': live ? drawer : null },
     h('h1', { class: 'visually-hidden' }, room?.name ?? t('app.title')),
     room?.status === 'broken' ? h('p', { class: 'notice', role: 'alert', 'data-testid': 'room-broken' }, t('room.status.broken')) : null,
     endScreen(),
-    v.game_over ? null : statusBar(v),
     h(
       'div',
       { class: 'table-grid' },
       h(
         'div',
         { class: 'table-main' },
+        live ? statusBar(v) : null,
         supply(v),
         playArea(v),
-        state.spectating ? null : hand(v),
         undoBar(),
         decisionPanel(),
+        state.spectating ? null : hand(v),
       ),
-      h('div', { class: 'table-side' }, players(v), hoverPanel(), trash(v), logPanel(), chatPanel()),
+      h(
+        'div',
+        { class: 'table-side', id: 'table-side' },
+        live
+          ? h(
+              'div',
+              { class: 'drawer-head' },
+              h('button', { type: 'button', class: 'btn small', 'data-testid': 'drawer-close', onclick: () => openDrawer(null) }, `× ${t('common.close')}`),
+            )
+          : null,
+        players(v),
+        hoverPanel(),
+        trash(v),
+        logPanel(),
+        chatPanel(),
+        live
+          ? h(
+              'div',
+              { class: 'side-tools' },
+              h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => requestLeave() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
+            )
+          : null,
+      ),
     ),
-    h(
-      'div',
-      { class: 'table-foot' },
-      v.game_over
-        ? null
-        : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => requestLeave() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
-    ),
+    live ? tabs(v) : null,
   );
 }

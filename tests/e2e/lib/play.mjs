@@ -22,8 +22,9 @@ export async function enterLobby(page, url, name) {
 /**
  * Fills the create form and creates the room; waits for the waiting room.
  * @param {import('playwright-core').Page} page
- * @param {{players?: number, seats?: string[], kingdom?: string, cards?: string[], edition?: '1e' | '2e', roomName?: string}} opts
- *   seats[i] for i ≥ 1: a bot name or '' for open; `cards`: ten cards picked by hand instead of a recommended kingdom
+ * @param {{players?: number, seats?: string[], kingdom?: string, cards?: string[], edition?: '1e' | '2e', roomName?: string, timer?: number}} opts
+ *   seats[i] for i ≥ 1: a bot name or '' for open; `cards`: ten cards picked by hand instead of a recommended kingdom;
+ *   `timer`: seconds per decision
  */
 export async function createRoom(page, opts = {}) {
   const players = opts.players ?? 2;
@@ -40,6 +41,7 @@ export async function createRoom(page, opts = {}) {
     await page.getByTestId('kingdom-recommended').check();
     await page.getByTestId('recommended-select').selectOption(opts.kingdom ?? 'base_2e/first_game');
   }
+  if (opts.timer) await page.getByTestId('timer-select').selectOption(String(opts.timer));
   await page.getByTestId('create-submit').click();
   await page.waitForSelector('[data-testid=waiting-room]');
 }
@@ -66,9 +68,10 @@ export function readScreen(page) {
             card: d.dataset.card,
             min: num(d.dataset.min),
             max: num(d.dataset.max),
-            // Each option once with the control that chooses it (copies of one card
-            // may be shown once when only one is to be chosen).
-            options: [...d.querySelectorAll('[data-testid^="option-"]')].map((b) => ({
+            // Each option with the control that chooses it: in the widget (copies of one
+            // card may be shown once when only one is to be chosen), or, for a question
+            // about the hand's cards, the cards in the hand.
+            options: [...document.querySelectorAll('[data-testid=decision] [data-testid^="option-"], [data-testid=hand] [data-testid^="option-"]')].map((b) => ({
               card: /** @type {HTMLElement} */ (b).dataset.card ?? '',
               testid: /** @type {HTMLElement} */ (b).dataset.testid ?? '',
             })),

@@ -335,6 +335,8 @@ describe('web client', { timeout: 900000 }, () => {
     // And the game goes on from there.
     assert.equal(await policy.step(page), 'acted');
     assertClean(p);
+    // On a phone, leaving is with the players, one tap away.
+    await page.getByTestId('tab-players').tap();
     await page.getByTestId('leave-room').click();
     await p.context.close();
   });

@@ -186,7 +186,18 @@ function assertReply(frame, n, answer) {
 
 /** @param {string} name */
 async function shot(name) {
-  await page.getByTestId('decision').screenshot({ path: path.join(ARTIFACTS, `widget-${name}.png`) });
+  const file = path.join(ARTIFACTS, `widget-${name}.png`);
+  // A question about the hand's cards is answered in the hand: both are in the picture.
+  if (await page.locator('[data-testid=hand] [data-testid^="option-"]').count()) {
+    const a = /** @type {NonNullable<Awaited<ReturnType<import('playwright-core').Locator['boundingBox']>>>} */ (await page.getByTestId('decision').boundingBox());
+    const b = /** @type {typeof a} */ (await page.getByTestId('hand-area').boundingBox());
+    const x = Math.min(a.x, b.x);
+    const y = Math.min(a.y, b.y);
+    const clip = { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+    await page.screenshot({ path: file, clip });
+  } else {
+    await page.getByTestId('decision').screenshot({ path: file });
+  }
 }
 
 async function headline() {
