@@ -336,11 +336,11 @@ function hoverPanel() {
 /**
  * The panel shown over the table on a narrow screen (players, log or trash; a tab each),
  * or null. Wide screens show them all in the side column.
- * @type {'players' | 'log' | 'trash' | null}
+ * @type {'players' | 'log' | 'trash' | 'chat' | null}
  */
 let drawer = null;
 
-/** @param {'players' | 'log' | 'trash' | null} which */
+/** @param {'players' | 'log' | 'trash' | 'chat' | null} which */
 export function openDrawer(which) {
   drawer = drawer === which ? null : which;
   update();
@@ -353,7 +353,7 @@ export function drawerOpen() {
 
 /** @param {GameView} v */
 function tabs(v) {
-  /** @param {'players' | 'log' | 'trash'} id @param {string} label */
+  /** @param {'players' | 'log' | 'trash' | 'chat'} id @param {string} label */
   const tab = (id, label) =>
     h(
       'button',
@@ -373,6 +373,7 @@ function tabs(v) {
     tab('players', `${t('table.players')} (${v.seats.length})`),
     tab('log', t('table.log')),
     tab('trash', `${t('table.trash')} (${v.trash.length})`),
+    tab('chat', t('chat.heading')),
   );
 }
 

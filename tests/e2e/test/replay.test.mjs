@@ -192,8 +192,8 @@ describe('the end screen and the replay', { timeout: 600000 }, () => {
     const mine = await handsAre(mid, '0');
     assert.deepEqual(mine.view.hand, all.hands[0].cards);
     const log = (await page.getByTestId('replay-log').textContent()) ?? '';
-    assert.match(log, /big money \(bot\) draws \d+ cards\./, "the bot's draws are counts");
-    assert.doesNotMatch(log, /big money \(bot\) draws [A-Z]/, "the bot's draws are not named");
+    assert.match(log, /Big Money bot draws \d+ cards\./, "the bot's draws are counts");
+    assert.doesNotMatch(log, /Big Money bot draws [A-Z]/, "the bot's draws are not named");
     await page.screenshot({ path: path.join(ARTIFACTS, 'replay-seat.png') });
     await page.getByTestId('replay-viewer').selectOption('1');
     await shown(page, mid, '1');

@@ -82,7 +82,7 @@ async function until(fn, what) {
   }
 }
 
-test('six players, Intrigue: every new question answered on the page in a real game', { timeout: 240000 }, async () => {
+test('six players, Intrigue: every new question answered on the page in a real game', { timeout: 600000 }, async () => {
   const started = Date.now();
   const p = await openPage(chrome.browser, { viewport: VIEWPORT });
   const { page, rec } = p;
@@ -177,15 +177,31 @@ test('six players, Intrigue: every new question answered on the page in a real g
     assert.equal(shown, typeof t === 'string' ? t : t['2e'], `${card}'s text in the widget`);
   }
 
-  for (let i = 0; i < 3000 && !done(); i++) {
+  let games = 1;
+  /** This seat's turns before the current game. */
+  let turnBase = 0;
+  for (let i = 0; i < 9000 && !done(); i++) {
     await page.waitForSelector('[data-testid=decision], [data-testid=end-screen]', { timeout: STEP_TIMEOUT });
     const s = await readScreen(page);
-    if (s.end) break;
+    if (s.end) {
+      // The server cannot stack a deck: a game may end before every question came up.
+      // Then another game (at most three), keeping what was already seen.
+      if (games >= 3) break;
+      games++;
+      turnBase = myTurns();
+      for (const k of Object.keys(bought)) delete bought[k];
+      bridgeInPlay = false;
+      await page.getByTestId('back-to-lobby').click();
+      await page.waitForSelector('[data-testid=create-submit]');
+      await createRoom(page, { players: 6, seats: SEATS, cards: KINGDOM, edition: '2e', roomName: `Six at the court, game ${games}` });
+      await startGame(page);
+      continue;
+    }
     const d = s.decision;
     if (!d) continue;
 
     if (d.kind === 'action_phase') {
-      const turn = myTurns();
+      const turn = myTurns() - turnBase;
       assert.ok(turn <= MAX_TURNS, `every question asked within ${MAX_TURNS} turns: ${JSON.stringify(seen)}`);
       const playable = s.hand.filter((c) => c.enabled).map((c) => c.card);
       const want = (/** @type {string} */ c) => (c === 'bridge' ? !seen.bridge_costs : c === 'swindler' ? !seen.swindler : c === 'courtier' ? !seen.courtier_modes : c === 'masquerade' ? !seen.pass : false);
@@ -439,7 +455,7 @@ test('six players, Intrigue: every new question answered on the page in a real g
   }
 
   const ended = await page.locator('[data-testid=end-screen]').count();
-  console.log(`six-player: ${myTurns()} turns${ended ? ' (game over)' : ''}, bought ${JSON.stringify(bought)}, ${Date.now() - started} ms, ${JSON.stringify(seen)}`);
+  console.log(`six-player: ${games} game(s), ${myTurns()} turns${ended ? ' (game over)' : ''}, bought ${JSON.stringify(bought)}, ${Date.now() - started} ms, ${JSON.stringify(seen)}`);
   if (!done()) console.log('DEBUG supply', JSON.stringify(lastView().supply.map((x) => [x.card, x.count])), JSON.stringify(dbg));
   assert.ok(done(), `every question asked and answered: ${JSON.stringify(seen)}`);
   assert.deepEqual(rec.invalid, [], 'every frame matches the protocol schema');

@@ -178,9 +178,14 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     await startGame(anna.page);
     await bob.page.waitForSelector('[data-testid=table]');
     await anna.page.waitForSelector('[data-testid=table] [data-testid=chat]');
+    // On the phone the chat is one of the tabs below the table.
+    await bob.page.getByTestId('tab-chat').click();
     await bob.page.waitForSelector('[data-testid=table] [data-testid=chat]');
     await noHorizontalOverflow(bob.page);
     assert.match(await anna.page.getByTestId('chat-lines').textContent() ?? '', /hej.*Välkommen/s);
+    // Bob's budget (5 lines per 10 s) refills fully first, whatever he wrote in the
+    // waiting room: the burst below then hits the limit exactly at its sixth line.
+    await bob.page.waitForTimeout(10_500);
     await bob.page.getByTestId('chat-input').fill('lycka till');
     await bob.page.getByTestId('chat-send').click();
     await anna.page.waitForFunction(() => document.querySelector('[data-testid="chat-lines"]')?.textContent?.includes('lycka till'));
