@@ -465,6 +465,7 @@ export function helpDialog() {
     ['Enter', t('help.enter')],
     ['I', t('help.info')],
     ['E', t('help.end')],
+    ['U', t('undo.hint')],
     ['?', t('help.help')],
     ['Esc', t('help.escape')],
   ];
