@@ -17,7 +17,7 @@ import { waitingRoom } from './waiting.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
 import { busy, state, update } from './store.js';
-import { undoBar } from './undo.js';
+import { undoBar, undoButton } from './undo.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
 
@@ -43,6 +43,7 @@ function statusBar(v) {
       counter(t('table.buys'), v.buys, 'buys'),
       counter(t('table.coins'), v.coins, 'coins', '$'),
     ),
+    undoButton(),
     h(
       'button',
       {

@@ -7,7 +7,7 @@ import { seatName } from './names.js';
 import { answerUndo, requestUndo } from './session.js';
 import { busy, state } from './store.js';
 
-/** The undo controls for the table, or null when there is nothing to show. */
+/** An open undo request: the question to the others, or the asker's wait (overlays). */
 export function undoBar() {
   if (state.spectating || state.seat == null || !state.view || state.view.game_over) return null;
   const u = state.undo;
@@ -30,15 +30,37 @@ export function undoBar() {
   if (u && u.seat === state.seat) {
     return h('p', { class: 'panel undo-wait', 'aria-live': 'polite', 'data-testid': 'undo-waiting' }, t('undo.waiting'));
   }
+  return null;
+}
+
+/**
+ * The Undo button, in the status bar (it takes no room of its own on a full table):
+ * while it is this seat's decision and no request is open.
+ */
+export function undoButton() {
+  if (state.spectating || state.seat == null || !state.view || state.view.game_over || state.undo) return null;
   const mine = state.decision && state.decision.seat === state.seat;
-  if (!mine) return null;
+  if (!mine || !movedThisTurn()) return null;
   return h(
-    'div',
-    { class: 'undo-row' },
-    h(
-      'button',
-      { type: 'button', class: 'btn small', 'data-testid': 'undo', disabled: busy(), 'aria-keyshortcuts': 'U', title: t('undo.hint'), onclick: () => requestUndo() },
-      t('undo.button'),
-    ),
+    'button',
+    { type: 'button', class: 'btn small undo-button', 'data-testid': 'undo', disabled: busy(), 'aria-keyshortcuts': 'U', title: t('undo.hint'), onclick: () => requestUndo() },
+    t('undo.button'),
   );
+}
+
+/** Moves whose events show something this seat did that might be taken back. */
+const MOVES = new Set(['played', 'played_again', 'bought', 'gained', 'trashed', 'discarded', 'top_decked']);
+
+/**
+ * Whether this seat did something in its turn so far (the events since its turn began):
+ * before that there is nothing to take back, so no button. The server still decides.
+ */
+function movedThisTurn() {
+  const events = state.events;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = /** @type {any} */ (events[i]);
+    if (e.type === 'turn_started') return false;
+    if (e.seat === state.seat && MOVES.has(e.type)) return true;
+  }
+  return false;
 }
