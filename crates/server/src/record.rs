@@ -199,11 +199,12 @@ pub fn replay_step(
     }
     let record = decode(row).map_err(StepError::Unreadable)?;
     if let projection::StepViewer::Player(p) = viewer
-        && p.0 >= record.setup.players {
-            return Err(StepError::NoSuchSeat {
-                players: record.setup.players,
-            });
-        }
+        && p.0 >= record.setup.players
+    {
+        return Err(StepError::NoSuchSeat {
+            players: record.setup.players,
+        });
+    }
     let mut game = Game::new(&record.setup, record.seed)
         .map_err(|e| StepError::Unreadable(format!("the setup is refused: {e}")))?;
     let mut step_first = 0;
