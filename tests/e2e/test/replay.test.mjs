@@ -166,7 +166,7 @@ describe('the end screen and the replay', { timeout: 600000 }, () => {
     await page.getByTestId('replay-next').click();
     await shown(page, 1, 'all');
     const first = record.replies[0];
-    const who = first.seat === 0 ? 'Anna' : 'big money \\(bot\\)';
+    const who = first.seat === 0 ? 'Anna' : 'Big Money bot';
     assert.match(await page.getByTestId('replay-reply').textContent() ?? '', new RegExp(who));
     await handsAre(1, 'all');
     await page.keyboard.press('ArrowRight');
