@@ -142,19 +142,26 @@ mod tests {
         "festival",
     ];
 
-    /// A game whose current player holds a Festival (+1 Buy, no draw) and Coppers.
-    fn festival_hand(seed: u64) -> (Game, PlayerId) {
+    /// A game from the start of its first turn, the current player holding `hand` over
+    /// `deck` (top last).
+    fn holding(seed: u64, hand: &[&str], deck: &[&str]) -> (Game, PlayerId) {
         let s = setup(&KINGDOM);
         let mut st = Game::new(&s, seed).unwrap().state().clone();
         let p = st.current;
-        st.players[p.idx()].hand = vec![
-            c("festival"),
-            c("copper"),
-            c("copper"),
-            c("copper"),
-            c("estate"),
-        ];
+        st.players[p.idx()].hand = hand.iter().map(|k| c(k)).collect();
+        if !deck.is_empty() {
+            st.players[p.idx()].deck = deck.iter().map(|k| c(k)).collect();
+        }
         (Game::from_state_for_tests(&s, st), p)
+    }
+
+    /// A game whose current player holds a Festival (+1 Buy, no draw) and Coppers.
+    fn festival_hand(seed: u64) -> (Game, PlayerId) {
+        holding(
+            seed,
+            &["festival", "copper", "copper", "copper", "estate"],
+            &[],
+        )
     }
 
     #[test]
@@ -224,55 +231,24 @@ mod tests {
     /// draws.
     #[test]
     fn a_draw_ends_the_chance_to_take_back() {
-        use crate::state::State;
-        let s = setup(&KINGDOM);
-        let mut state: State = Game::new(&s, 1).unwrap().state().clone();
-        let p = state.current;
-        let me = &mut state.players[p.idx()];
-        me.hand = vec![
-            c("village"),
-            c("smithy"),
-            c("copper"),
-            c("copper"),
-            c("estate"),
-        ];
-        me.deck = vec![c("gold"), c("silver"), c("copper"), c("estate"), c("duchy")];
-        let mut g = Game::from_state_for_tests(&s, state);
+        const DECK: [&str; 5] = ["gold", "silver", "copper", "estate", "duchy"];
+        let (mut g, p) = holding(
+            1,
+            &["village", "smithy", "copper", "copper", "estate"],
+            &DECK,
+        );
         g.reply(p, Reply::Play(c("village"))).unwrap();
         // Village draws a card itself: so even it cannot be taken back.
         assert_eq!(g.can_undo(p), Err(UndoRefused::Revealed("cards drawn")));
-        let mut g2 = {
-            let mut st = Game::new(&s, 1).unwrap().state().clone();
-            let me = &mut st.players[p.idx()];
-            me.hand = vec![
-                c("festival"),
-                c("smithy"),
-                c("copper"),
-                c("copper"),
-                c("estate"),
-            ];
-            me.deck = vec![c("gold"), c("silver"), c("copper"), c("estate"), c("duchy")];
-            Game::from_state_for_tests(&s, st)
-        };
+        let hand = ["festival", "smithy", "copper", "copper", "estate"];
+        let (mut g2, _) = holding(1, &hand, &DECK);
         let start = g2.digest();
         g2.reply(p, Reply::Play(c("festival"))).unwrap();
         assert_eq!(g2.can_undo(p), Ok(()));
         g2.reply(p, Reply::Play(c("smithy"))).unwrap();
         assert_eq!(g2.undo(p), Err(UndoRefused::Revealed("cards drawn")));
         // Festival (no draw) was taken back before the Smithy in another line of play:
-        let mut g3 = {
-            let mut st = Game::new(&s, 1).unwrap().state().clone();
-            let me = &mut st.players[p.idx()];
-            me.hand = vec![
-                c("festival"),
-                c("smithy"),
-                c("copper"),
-                c("copper"),
-                c("estate"),
-            ];
-            me.deck = vec![c("gold"), c("silver"), c("copper"), c("estate"), c("duchy")];
-            Game::from_state_for_tests(&s, st)
-        };
+        let (mut g3, _) = holding(1, &hand, &DECK);
         g3.reply(p, Reply::Play(c("festival"))).unwrap();
         g3.undo(p).unwrap();
         assert_eq!(g3.digest(), start);

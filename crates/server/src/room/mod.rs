@@ -675,6 +675,16 @@ impl Room {
 
     /// Commands from a seat are numbered across all its connections: one that is not
     /// above the last is a duplicate (say, re-sent after a reconnect) and is not applied.
+    /// The seat of `conn_id`, once its command `cmd` is checked as new: the start of
+    /// every command only a seated player may give (`why` says so when it is not seated).
+    fn seat_command(&mut self, conn_id: u64, cmd: u64, why: &str) -> Result<usize, Refusal> {
+        let idx = self
+            .seat_of(conn_id)
+            .ok_or_else(|| Refusal::new(ErrorCode::NotSeated, why))?;
+        self.check_seat_command(idx, cmd)?;
+        Ok(idx)
+    }
+
     fn check_seat_command(&mut self, idx: usize, cmd: u64) -> Result<(), Refusal> {
         let h = self
             .state
@@ -831,10 +841,7 @@ impl Room {
     /// A seated player offers the others a rematch in `room` once the game is over: the
     /// offer goes to every other member now and to whoever resumes or watches later.
     fn rematch(&mut self, conn_id: u64, cmd: u64, room: String) -> Result<(), Refusal> {
-        let idx = self.seat_of(conn_id).ok_or_else(|| {
-            Refusal::new(ErrorCode::NotSeated, "only a player may offer a rematch")
-        })?;
-        self.check_seat_command(idx, cmd)?;
+        let idx = self.seat_command(conn_id, cmd, "only a player may offer a rematch")?;
         if self.state.status != wire::RoomStatus::Finished {
             return Err(Refusal::new(
                 ErrorCode::GameNotOver,
@@ -933,10 +940,7 @@ impl Room {
         decision: u64,
         reply: &wire::Reply,
     ) -> Result<(), Refusal> {
-        let idx = self.seat_of(conn_id).ok_or_else(|| {
-            Refusal::new(ErrorCode::NotSeated, "only seated players answer decisions")
-        })?;
-        self.check_seat_command(idx, cmd)?;
+        let idx = self.seat_command(conn_id, cmd, "only seated players answer decisions")?;
         let game =
             self.state.game.as_ref().ok_or_else(|| {
                 Refusal::new(ErrorCode::GameNotStarted, "the game has not started")

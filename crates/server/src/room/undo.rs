@@ -41,10 +41,7 @@ fn refused(why: impl std::fmt::Display) -> Refusal {
 impl Room {
     /// `undo` from the connection `conn_id`.
     pub(super) async fn undo_command(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
-        let idx = self.seat_of(conn_id).ok_or_else(|| {
-            Refusal::new(ErrorCode::NotSeated, "only seated players take back moves")
-        })?;
-        self.check_seat_command(idx, cmd)?;
+        let idx = self.seat_command(conn_id, cmd, "only seated players take back moves")?;
         let game =
             self.state.game.as_ref().ok_or_else(|| {
                 Refusal::new(ErrorCode::GameNotStarted, "the game has not started")
@@ -79,10 +76,7 @@ impl Room {
         cmd: u64,
         accept: bool,
     ) -> Result<(), Refusal> {
-        let idx = self
-            .seat_of(conn_id)
-            .ok_or_else(|| Refusal::new(ErrorCode::NotSeated, "only seated players answer"))?;
-        self.check_seat_command(idx, cmd)?;
+        let idx = self.seat_command(conn_id, cmd, "only seated players answer")?;
         let waiting = self
             .undo
             .as_ref()
