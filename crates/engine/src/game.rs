@@ -331,7 +331,10 @@ impl Game {
     /// Sets the state directly: only for tests that start from an exact position.
     /// The game then runs from the start of `st.current`'s turn.
     #[doc(hidden)]
-    pub fn from_state_for_tests(setup: &Setup, state: State) -> Game {
+    pub fn from_state_for_tests(setup: &Setup, mut state: State) -> Game {
+        // The state is a turn's start: its Action phase (a state taken from a running
+        // game may be in its Buy phase, which `run_turn` would carry on from).
+        state.turn.phase = crate::state::Phase::Action;
         let mut g = Game {
             setup: setup.clone(),
             seed: 0,

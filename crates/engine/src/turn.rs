@@ -26,6 +26,11 @@ pub(crate) fn begin_turn(st: &mut State, events: Option<&mut Vec<Event>>) {
 
 /// Runs the current turn from its start (or from wherever the logged replies lead) to
 /// its end, including the end-of-game check and passing the turn on.
+///
+/// It may also start from a state taken at an Action-phase or Buy-phase decision (no
+/// card being resolved): the phase recorded in the state says where to go on, so a state
+/// in its Buy phase does not go back to the Action phase. A searching bot's playouts
+/// start from such states; a turn run from its start is in its Action phase.
 pub(crate) fn run_turn(cx: &mut Ctx) -> Res {
     let p = cx.current();
     action_phase(cx, p)?;
@@ -49,7 +54,9 @@ fn distinct(cards: impl Iterator<Item = CardId>) -> Vec<CardId> {
 }
 
 fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
-    cx.st.turn.phase = Phase::Action;
+    if cx.st.turn.phase != Phase::Action {
+        return Ok(());
+    }
     cx.emit(|| Event::PhaseStarted {
         player: p,
         phase: Phase::Action,
@@ -89,11 +96,13 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
 }
 
 fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
-    cx.st.turn.phase = Phase::Buy;
-    cx.emit(|| Event::PhaseStarted {
-        player: p,
-        phase: Phase::Buy,
-    });
+    if cx.st.turn.phase != Phase::Buy {
+        cx.st.turn.phase = Phase::Buy;
+        cx.emit(|| Event::PhaseStarted {
+            player: p,
+            phase: Phase::Buy,
+        });
+    }
     loop {
         if cx.st.turn.buys == 0 {
             return Ok(());

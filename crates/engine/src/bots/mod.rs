@@ -1,5 +1,12 @@
-//! Bots: agents that answer any decision. `random` for property tests; the others are
-//! buy-priority strategies used to check that the engine plays Dominion as known.
+//! Bots: agents that answer any decision.
+//!
+//! - The three levels the lobby offers: `easy` (a weaker policy for new players),
+//!   `standard` (the card-aware bot: plans its buys from the kingdom and has a play
+//!   policy for every card) and `search` (samples what it cannot see and plays out each
+//!   option with the card-aware bot, within a thinking budget).
+//! - `random`, for property tests.
+//! - The reference bots of shared bots.md: buy-priority strategies used to check that
+//!   the engine plays Dominion as known.
 
 mod priority;
 mod random;
@@ -14,6 +21,9 @@ use crate::agent::Agent;
 
 /// Every bot name [`by_name`] accepts.
 pub const NAMES: &[&str] = &[
+    "easy",
+    "standard",
+    "search",
     "random",
     "big_money",
     "basic_big_money",
@@ -44,8 +54,71 @@ pub const NAMES: &[&str] = &[
     "workshop_gardens",
 ];
 
-/// Builds the named bot. `seed` feeds bots that use randomness (`random`).
+/// The levels offered to players, weakest first.
+pub const LEVELS: &[&str] = &["easy", "standard", "search"];
+
+/// How long a searching bot may think per decision.
+///
+/// The engine has no clock (a game is a function of its inputs), so a wall-clock budget
+/// comes from the caller: `clock` returns microseconds from any fixed point, and the bot
+/// stops sampling once `budget_us` have passed since the decision began or after
+/// `max_playouts`, whichever comes first. Without a clock only `max_playouts` bounds it,
+/// and its choices depend on nothing but its seed and what it observes.
+#[derive(Clone)]
+pub struct Thinking {
+    pub max_playouts: u32,
+    pub budget_us: u64,
+    pub clock: Option<std::sync::Arc<dyn Fn() -> u64 + Send + Sync>>,
+}
+
+impl Thinking {
+    /// The default budget per decision, in microseconds (200 ms on one core).
+    pub const DEFAULT_BUDGET_US: u64 = 200_000;
+    /// A budget of `max_playouts` playouts and no clock: fully deterministic.
+    pub fn playouts(max_playouts: u32) -> Thinking {
+        Thinking {
+            max_playouts,
+            budget_us: u64::MAX,
+            clock: None,
+        }
+    }
+}
+
+impl Default for Thinking {
+    /// Without a clock: a playout count that takes well under 200 ms on one core.
+    fn default() -> Thinking {
+        Thinking::playouts(2_000)
+    }
+}
+
+impl std::fmt::Debug for Thinking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Thinking")
+            .field("max_playouts", &self.max_playouts)
+            .field("budget_us", &self.budget_us)
+            .field("clock", &self.clock.is_some())
+            .finish()
+    }
+}
+
+/// Builds the named bot with the default [`Thinking`]. `seed` feeds bots that use
+/// randomness (`random`, `easy`, `search`).
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Agent + Send>> {
+    by_name_thinking(name, seed, &Thinking::default())
+}
+
+/// Builds the named bot; a searching bot thinks within `thinking`.
+pub fn by_name_thinking(
+    name: &str,
+    seed: u64,
+    thinking: &Thinking,
+) -> Option<Box<dyn Agent + Send>> {
+    // Placeholders until the level bots land: each plays as `big_money`.
+    // (easy: crates/engine/src/bots/easy; standard: bots/standard; search: bots/search.)
+    let _ = thinking;
+    if matches!(name, "easy" | "standard" | "search") {
+        return strategies::strategy("big_money").map(|b| Box::new(b) as Box<dyn Agent + Send>);
+    }
     if name == "random" {
         return Some(Box::new(RandomBot::new(seed)));
     }
