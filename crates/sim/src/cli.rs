@@ -3,8 +3,10 @@
 //! Parsing lives in the library (not `main.rs`) so the kingdom rules and the default
 //! kingdom can be unit tested.
 
+use crate::think::ThinkBudget;
+use crate::tournament::{self, BEST_REFERENCE, TournamentConfig};
 use crate::{Config, SimError};
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use dominion_engine::setup::{CardPool, recommended_kingdoms};
 use dominion_engine::{CardId, Edition, Kingdom, Set, bots};
 
@@ -107,6 +109,8 @@ Examples:
   dominion-sim --bots random,random --pool both --games 100
   dominion-sim --bots courtyard,big_money --sets intrigue --pool 1e --edition 1e
   dominion-sim --bench --bots big_money,big_money --games 20000
+  dominion-sim --bots search,standard --playouts 200 --games 200
+  dominion-sim tournament --bots standard,big_money --games 200   (see tournament --help)
 
 Output: a table of wins and win rates per bot (numbered in --bots order), ties, mean
 rounds and speed; with --json one object: games, bots [{{name, wins, win_rate}}], ties,
@@ -130,8 +134,17 @@ unless --edition says otherwise):
 /// are identical for a given --seed whatever the thread count. Use --help for examples,
 /// the bots and the recommended kingdoms.
 #[derive(Debug, Parser)]
-#[command(name = "dominion-sim", version, after_long_help = after_long_help())]
+#[command(
+    name = "dominion-sim",
+    version,
+    after_long_help = after_long_help(),
+    subcommand_negates_reqs = true,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<SimCommand>,
+
     #[arg(
         long,
         value_delimiter = ',',
@@ -201,6 +214,141 @@ pub struct Cli {
     /// Print the bot names, one per line, and exit.
     #[arg(long)]
     pub list_bots: bool,
+
+    #[command(flatten)]
+    pub think: ThinkArgs,
+}
+
+/// How long the searching bot (`search`) may think per decision.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ThinkArgs {
+    /// Wall-clock milliseconds per decision for the searching bot. Results then depend
+    /// on the machine and its load: use --playouts alone for reproducible runs.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub think_ms: Option<u64>,
+
+    /// Most playouts per decision for the searching bot (deterministic) [default: the
+    /// engine's, without --think-ms].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub playouts: Option<u32>,
+}
+
+impl From<ThinkArgs> for ThinkBudget {
+    fn from(t: ThinkArgs) -> ThinkBudget {
+        ThinkBudget {
+            think_ms: t.think_ms,
+            playouts: t.playouts,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SimCommand {
+    Tournament(TournamentArgs),
+}
+
+fn tournament_help() -> String {
+    let kingdoms: Vec<&str> = recommended_kingdoms().map(|r| r.id).collect();
+    format!(
+        "\
+Examples:
+  dominion-sim tournament --bots standard,big_money --games 200
+  dominion-sim tournament --bots search --vs standard,best-reference --games 100 --playouts 200
+  dominion-sim tournament --bots easy,standard,search --kingdoms base_2e/first_game,intrigue_1e/victory_dance
+  dominion-sim tournament --bots standard --vs best-reference --json > standard.json
+
+Pairings: without --vs, every pair of --bots (A,B,C gives A-B, A-C, B-C); with --vs,
+each of --bots against each of --vs. Each pairing plays --games games on each kingdom,
+alternating who sits first (an even --games gives each seat order half the games).
+
+Table: per kingdom and pairing, the first bot's wins-losses-ties, its win rate with
+ties counted as half a win, the 95% Wilson score interval of that rate, and its win
+rate when seated first and second. Then an overall row per pairing: the mean of the
+per-kingdom win rates and how many kingdoms reach 60%. --json prints one object:
+seed, games_per_kingdom, ties_count_as (\"half\"), kingdoms [{{id, name, edition,
+best_reference?, pairings [{{bot, opponent, opponent_bot, record {{games, wins, losses,
+ties, win_rate, ci_low, ci_high, first_seat, second_seat, mean_rounds}}}}]}}], overall
+[{{bot, opponent, kingdoms, mean_win_rate, kingdoms_at_least_60}}].
+
+{best}: on each kingdom, the reference bot whose card(s) the kingdom holds (e.g.
+witch needs Witch, workshop_gardens Workshop and Gardens) with the highest win rate
+against big_money in a pre-run of {pre} games each with a fixed seed (not --seed, so the
+choice is stable). A kingdom with no such bot is reported as such and left out of the
+overall row.
+
+Results are identical for the same arguments whatever --threads is, unless --think-ms
+is given (a wall-clock budget depends on the machine).
+
+Kingdoms (default: all, each in its own edition; *_1e are 1st edition):
+  {kingdoms}",
+        best = BEST_REFERENCE,
+        pre = tournament::PRE_RUN_GAMES,
+        kingdoms = kingdoms.join("\n  "),
+    )
+}
+
+/// Plays bots against each other on every recommended kingdom (or those given), both
+/// seat orders, and prints win rates with 95% intervals per kingdom and overall.
+#[derive(Debug, Args)]
+#[command(after_long_help = tournament_help())]
+pub struct TournamentArgs {
+    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(help = format!(
+        "Comma-separated bot names (or {BEST_REFERENCE}); without --vs every pair of them \
+         plays. Bots: {}", bots::NAMES.join(", ")
+    ))]
+    pub bots: Vec<String>,
+
+    /// Opponents: each of --bots plays each of these (may include best-reference).
+    #[arg(long, value_delimiter = ',')]
+    pub vs: Vec<String>,
+
+    /// Games per pairing per kingdom (even: each seat order plays half).
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+
+    /// Recommended kingdom ids, comma-separated [default: all; see --help].
+    #[arg(long, value_delimiter = ',')]
+    pub kingdoms: Vec<String>,
+
+    /// Run seed; each series' seed derives from it, the kingdom and the two bots.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+
+    /// Print one JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub think: ThinkArgs,
+}
+
+fn default_threads(threads: Option<u64>) -> usize {
+    match threads {
+        Some(t) => t as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
+}
+
+impl TournamentArgs {
+    /// The tournament these arguments ask for, checked: a message on any problem.
+    pub fn config(&self) -> Result<TournamentConfig, String> {
+        let trim = |v: &[String]| v.iter().map(|b| b.trim().to_string()).collect::<Vec<_>>();
+        let config = TournamentConfig {
+            pairings: tournament::pairings(&trim(&self.bots), &trim(&self.vs)),
+            games: self.games,
+            kingdoms: tournament::kingdoms_by_id(&self.kingdoms).map_err(|e| e.to_string())?,
+            seed: self.seed,
+            threads: default_threads(self.threads),
+            think: self.think.into(),
+        };
+        config.validate().map_err(|e| e.to_string())?;
+        Ok(config)
+    }
 }
 
 /// Reads a `--kingdom` value (see its help) into an engine kingdom.
@@ -242,10 +390,7 @@ impl Cli {
         let threads = if self.bench {
             1
         } else {
-            match self.threads {
-                Some(t) => t as usize,
-                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            }
+            default_threads(self.threads)
         };
         let random_only = self.pool.is_some() || self.sets.is_some();
         let kingdom = match &self.kingdom {
@@ -277,6 +422,7 @@ impl Cli {
             threads,
             kingdom,
             edition,
+            think: self.think.into(),
         };
         config.validate().map_err(|e| match e {
             SimError::Setup(dominion_engine::SetupError::UnknownRecommended(id)) => format!(

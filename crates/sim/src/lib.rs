@@ -11,6 +11,9 @@
 pub mod aggregate;
 pub mod cli;
 pub mod report;
+pub mod think;
+pub mod tournament;
+pub mod wilson;
 
 use aggregate::{GameResult, Outcome, Summary};
 use dominion_engine::{Agent, Edition, Game, Kingdom, Setup, SetupError, bots};
@@ -29,6 +32,8 @@ pub struct Config {
     pub threads: usize,
     pub kingdom: Kingdom,
     pub edition: Edition,
+    /// How long the searching bot may think per decision.
+    pub think: think::ThinkBudget,
 }
 
 /// Why a run could not start.
@@ -44,6 +49,10 @@ pub enum SimError {
     NoThreads,
     #[error("bad kingdom: {0}")]
     Setup(#[from] SetupError),
+    #[error("a tournament needs at least one pairing: --bots A,B or --bots A --vs B")]
+    NoPairings,
+    #[error("no recommended kingdom {0:?}; see --help for the list")]
+    UnknownKingdom(String),
     #[error("could not start worker threads: {0}")]
     ThreadPool(String),
 }
@@ -117,13 +126,32 @@ pub fn seating(index: u64, n: usize) -> Vec<usize> {
 
 /// Plays game `index` of the run to the end and reports it per bot.
 fn play_one(config: &Config, setup: &Setup, index: u64) -> Result<GameResult, SimError> {
-    let seed = game_seed(config.seed, index);
-    let seats = seating(index, config.bots.len());
+    play_game(
+        &config.bots,
+        setup,
+        config.seed,
+        index,
+        &config.think.thinking(),
+    )
+}
+
+/// Plays game `index` of a series seeded by `run_seed` between the bots `names` (seated
+/// by [`seating`]) and reports it per bot (positions in `names`). Shared by [`run`] and
+/// the tournament, so both derive seeds and seats the same way.
+pub fn play_game(
+    names: &[String],
+    setup: &Setup,
+    run_seed: u64,
+    index: u64,
+    thinking: &bots::Thinking,
+) -> Result<GameResult, SimError> {
+    let seed = game_seed(run_seed, index);
+    let seats = seating(index, names.len());
     let mut agents: Vec<Box<dyn Agent + Send>> = seats
         .iter()
         .map(|&bot| {
-            let name = &config.bots[bot];
-            bots::by_name(name, bot_seed(seed, bot))
+            let name = &names[bot];
+            bots::by_name_thinking(name, bot_seed(seed, bot), thinking)
                 .ok_or_else(|| SimError::UnknownBot { name: name.clone() })
         })
         .collect::<Result<_, _>>()?;
@@ -230,6 +258,7 @@ mod tests {
             threads,
             kingdom: Kingdom::Cards(cli::default_kingdom()),
             edition: Edition::Second,
+            think: think::ThinkBudget::default(),
         }
     }
 

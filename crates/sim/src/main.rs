@@ -3,7 +3,9 @@
 
 use clap::{CommandFactory, Parser, error::ErrorKind};
 use dominion_engine::{CardId, bots};
-use dominion_sim::{cli::Cli, report, run_with_progress};
+use dominion_sim::cli::{Cli, SimCommand, TournamentArgs};
+use dominion_sim::tournament::run_tournament_with_progress;
+use dominion_sim::{report, run_with_progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -13,6 +15,9 @@ const PROGRESS_MIN_GAMES: u64 = 1000;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(SimCommand::Tournament(args)) = &cli.command {
+        return tournament(args);
+    }
     if cli.list_cards {
         let keys: String = CardId::all().map(|c| format!("{}\n", c.key())).collect();
         return emit(&keys);
@@ -74,6 +79,48 @@ fn main() -> ExitCode {
         eprintln!("{}", report::bench_line(&summary));
     }
     emit(&out)
+}
+
+/// `dominion-sim tournament`.
+fn tournament(args: &TournamentArgs) -> ExitCode {
+    let config = match args.config() {
+        Ok(c) => c,
+        Err(msg) => Cli::command().error(ErrorKind::ValueValidation, msg).exit(),
+    };
+    // Tournaments are long: a bar from the first game, on a terminal only.
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(config.game_count());
+        if let Ok(style) = ProgressStyle::with_template("{wide_bar} {pos}/{len} games  eta {eta}") {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let result = run_tournament_with_progress(&config, || {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.json {
+        match serde_json::to_string(&summary) {
+            Ok(json) => emit(&(json + "\n")),
+            Err(e) => {
+                eprintln!("error: could not serialise the summary: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    } else {
+        emit(&report::tournament_table(&summary))
+    }
 }
 
 /// Writes to stdout without panicking when it is closed early (e.g. piped into `head`).

@@ -1,6 +1,7 @@
 //! Human-readable output. The `--json` output is the [`Summary`] serialised directly.
 
 use crate::aggregate::Summary;
+use crate::tournament::{BEST_REFERENCE, TournamentSummary};
 use std::fmt::Write;
 
 /// The results table: one row per bot (numbered, since a name may repeat), then ties,
@@ -56,6 +57,80 @@ pub fn bench_line(s: &Summary) -> String {
         names.join(" vs "),
         s.games
     )
+}
+
+fn pct(r: f64) -> String {
+    format!("{:.1}%", 100.0 * r)
+}
+
+/// The tournament table: one row per kingdom and pairing, from the first bot's side,
+/// then one overall row per pairing.
+pub fn tournament_table(s: &TournamentSummary) -> String {
+    let label = |bot: &str, opponent: &str, actual: Option<&str>| match actual {
+        Some(a) if opponent == BEST_REFERENCE => format!("{bot} vs {a} (best ref.)"),
+        _ => format!("{bot} vs {opponent}"),
+    };
+    let rows: Vec<(String, String, String)> = s
+        .kingdoms
+        .iter()
+        .flat_map(|k| {
+            k.pairings.iter().map(move |p| {
+                let cells = match &p.record {
+                    Some(r) => format!(
+                        "{:>5}  {:>13}  {:>6}  {:>15}  {:>6}  {:>6}",
+                        r.games,
+                        format!("{}-{}-{}", r.wins, r.losses, r.ties),
+                        pct(r.win_rate),
+                        format!("{}..{}", pct(r.ci_low), pct(r.ci_high)),
+                        pct(r.first_seat.win_rate),
+                        pct(r.second_seat.win_rate),
+                    ),
+                    None => "no reference bot has its card in this kingdom".to_string(),
+                };
+                (
+                    format!("{} ({})", k.id, k.edition),
+                    label(&p.bot, &p.opponent, p.opponent_bot.as_deref()),
+                    cells,
+                )
+            })
+        })
+        .collect();
+    let kw = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(7);
+    let pw = rows
+        .iter()
+        .map(|r| r.1.len())
+        .chain(s.overall.iter().map(|o| o.bot.len() + o.opponent.len() + 4))
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<kw$}  {:<pw$}  {:>5}  {:>13}  {:>6}  {:>15}  {:>6}  {:>6}",
+        "kingdom", "pairing", "games", "won-lost-tied", "win", "95% interval", "1st", "2nd"
+    );
+    for (k, p, cells) in &rows {
+        let _ = writeln!(out, "{k:<kw$}  {p:<pw$}  {cells}");
+    }
+    let _ = writeln!(out);
+    for o in &s.overall {
+        let _ = writeln!(
+            out,
+            "overall  {:<pw$}  mean win {:>6} over {} kingdoms; >= 60% on {} of {}",
+            format!("{} vs {}", o.bot, o.opponent),
+            pct(o.mean_win_rate),
+            o.kingdoms,
+            o.kingdoms_at_least_60,
+            o.kingdoms,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "win = (wins + ties/2) / games for the first bot named; 1st/2nd: its win rate when \
+         seated first/second; seed {}, {} games per kingdom",
+        s.seed, s.games_per_kingdom
+    );
+    out
 }
 
 #[cfg(test)]

@@ -334,3 +334,140 @@ fn bench_prints_the_headline() {
         "{stdout}"
     );
 }
+
+/// A small tournament: two kingdoms, few games, JSON.
+fn tournament_json(extra: &[&str]) -> Value {
+    let mut args = vec![
+        "tournament",
+        "--json",
+        "--bots",
+        "smithy,big_money",
+        "--kingdoms",
+        "base_2e/first_game,base_1e/big_money",
+        "--games",
+        "12",
+        "--seed",
+        "9",
+    ];
+    args.extend_from_slice(extra);
+    let out = sim(&args);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn tournament_json_has_both_seat_orders_and_intervals() {
+    let v = tournament_json(&["--threads", "1"]);
+    assert_eq!(v["games_per_kingdom"], 12);
+    assert_eq!(v["ties_count_as"], "half");
+    let kingdoms = v["kingdoms"].as_array().unwrap();
+    let ids: Vec<&str> = kingdoms.iter().map(|k| k["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["base_2e/first_game", "base_1e/big_money"]);
+    assert_eq!(kingdoms[0]["edition"], "2e");
+    assert_eq!(kingdoms[1]["edition"], "1e");
+    for k in kingdoms {
+        let p = &k["pairings"][0];
+        assert_eq!(
+            (p["bot"].as_str(), p["opponent"].as_str()),
+            (Some("smithy"), Some("big_money"))
+        );
+        let r = &p["record"];
+        let n = |v: &Value| v.as_u64().unwrap();
+        assert_eq!(n(&r["games"]), 12);
+        assert_eq!(n(&r["wins"]) + n(&r["losses"]) + n(&r["ties"]), 12);
+        // Both seat orders, half the games each, adding up to the whole.
+        assert_eq!(n(&r["first_seat"]["games"]), 6);
+        assert_eq!(n(&r["second_seat"]["games"]), 6);
+        assert_eq!(
+            n(&r["first_seat"]["wins"]) + n(&r["second_seat"]["wins"]),
+            n(&r["wins"])
+        );
+        let rate = r["win_rate"].as_f64().unwrap();
+        let want = (n(&r["wins"]) as f64 + n(&r["ties"]) as f64 / 2.0) / 12.0;
+        assert_eq!(rate, want, "ties count as half a win");
+        let (lo, hi) = (
+            r["ci_low"].as_f64().unwrap(),
+            r["ci_high"].as_f64().unwrap(),
+        );
+        assert!(
+            0.0 <= lo && lo < rate && rate < hi && hi <= 1.0,
+            "{lo} {rate} {hi}"
+        );
+    }
+    let overall = &v["overall"][0];
+    assert_eq!(overall["kingdoms"], 2);
+    let mean = (kingdoms[0]["pairings"][0]["record"]["win_rate"]
+        .as_f64()
+        .unwrap()
+        + kingdoms[1]["pairings"][0]["record"]["win_rate"]
+            .as_f64()
+            .unwrap())
+        / 2.0;
+    assert!((overall["mean_win_rate"].as_f64().unwrap() - mean).abs() < 1e-12);
+    let strong = kingdoms
+        .iter()
+        .filter(|k| k["pairings"][0]["record"]["win_rate"].as_f64().unwrap() >= 0.6)
+        .count() as u64;
+    assert_eq!(overall["kingdoms_at_least_60"].as_u64(), Some(strong));
+}
+
+#[test]
+fn tournament_is_reproducible_on_any_thread_count() {
+    let one = tournament_json(&["--threads", "1", "--playouts", "5"]);
+    let two = tournament_json(&["--threads", "2", "--playouts", "5"]);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn tournament_table_names_the_best_reference_bot() {
+    let out = sim(&[
+        "tournament",
+        "--bots",
+        "big_money",
+        "--vs",
+        "best-reference",
+        "--kingdoms",
+        "base_2e/first_game",
+        "--games",
+        "4",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("95% interval"), "{text}");
+    // First Game's candidates are smithy, militia and moat.
+    assert!(
+        ["smithy", "militia", "moat"]
+            .iter()
+            .any(|b| text.contains(&format!("big_money vs {b} (best ref.)"))),
+        "{text}"
+    );
+    assert!(
+        text.contains("overall  big_money vs best-reference"),
+        "{text}"
+    );
+}
+
+#[test]
+fn tournament_refuses_unknown_kingdoms_and_bots() {
+    let out = sim(&["tournament", "--bots", "a,b"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown bot"));
+    let out = sim(&["tournament", "--bots", "smithy,witch", "--kingdoms", "x/y"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no recommended kingdom \"x/y\""));
+    let out = sim(&["tournament", "--bots", "smithy"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least one pairing"));
+}
+
+#[test]
+fn tournament_help_has_examples() {
+    let out = sim(&["tournament", "--help"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("dominion-sim tournament --bots standard,big_money --games 200"));
+    assert!(text.contains("Wilson"));
+    assert!(text.contains("base_2e/first_game"));
+}
