@@ -41,6 +41,13 @@ pub struct Config {
     #[arg(long, env = "DOMINION_BOT_DELAY", default_value = "300ms", value_parser = parse_duration)]
     pub bot_delay: Duration,
 
+    /// How long the searching bot (level "Hard", `search`) may think per decision, in
+    /// milliseconds of wall-clock time on a blocking thread (the other bots answer in
+    /// microseconds). Added to `--bot-delay` for that bot's moves.
+    #[arg(long, env = "DOMINION_BOT_THINK_MS", default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    pub bot_think_ms: u64,
+
     /// Largest inbound text frame in bytes; larger ones close the connection with 1009.
     #[arg(long, env = "DOMINION_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
     pub max_message_bytes: usize,
@@ -244,6 +251,7 @@ mod tests {
         assert_eq!(c.rate_window, Duration::from_secs(10));
         assert_eq!(c.sqlite_sync, SqliteSync::Full);
         assert_eq!(c.abandon_after, Duration::from_secs(3600));
+        assert_eq!(c.bot_think_ms, 200);
         assert_eq!(c.outbound_bytes, 1 << 20);
         assert_eq!(c.header_timeout, Duration::from_secs(10));
         assert_eq!((c.rooms_per_connection, c.rooms_per_address), (10, 30));

@@ -47,6 +47,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/cards", get(cards))
         .route("/api/kingdoms", get(kingdoms))
         .route("/api/bots", get(bot_names))
+        .route("/api/bot-levels", get(bot_levels))
         .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/steps/{n}", get(game_step))
@@ -131,6 +132,13 @@ fn recommended_by(id: &str) -> wire::Edition {
 
 async fn bot_names() -> Json<Vec<&'static str>> {
     Json(bots::NAMES.to_vec())
+}
+
+/// The bots offered to players as levels, weakest first; a subset of `/api/bots`, whose
+/// other names are the reference bots. A second endpoint rather than a new shape of
+/// `/api/bots`, so clients written for the name list keep working.
+async fn bot_levels() -> Json<Vec<&'static str>> {
+    Json(bots::LEVELS.to_vec())
 }
 
 /// Prometheus text exposition; room counts are read from the hub now.

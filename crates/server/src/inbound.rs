@@ -11,8 +11,9 @@ use dominion_protocol as wire;
 use dominion_protocol::ErrorCode;
 
 /// The bot that answers for a human who runs out of time or is away too long, unless the
-/// room names another.
-pub const FALLBACK_BOT: &str = "big_money";
+/// room names another: the card-aware level, which plays every kingdom card sensibly
+/// (a buy-list bot would ignore the cards the player bought) and answers at once.
+pub const FALLBACK_BOT: &str = "standard";
 
 /// Longest room name, in characters.
 const MAX_ROOM_NAME: usize = 64;

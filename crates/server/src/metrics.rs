@@ -22,6 +22,13 @@ pub struct ReasonLabel {
     pub reason: &'static str,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct BotLabel {
+    pub bot: &'static str,
+}
+
+type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
+
 pub struct Metrics {
     registry: Registry,
     pub connections_open: Gauge,
@@ -46,6 +53,9 @@ pub struct Metrics {
     /// `too_slow`, `idle`.
     pub closes: Family<ReasonLabel, Counter>,
     pub sqlite_write: Histogram,
+    /// Time a server bot took to choose one reply, by level (`easy`, `standard`,
+    /// `search`); the reference bots and `random` share the label `other`.
+    pub bot_think: HistogramFamily<BotLabel>,
 }
 
 impl Default for Metrics {
@@ -134,6 +144,14 @@ impl Metrics {
             "Duration of one SQLite write transaction",
             sqlite_write.clone(),
         );
+        // 20 µs .. ~1.3 s: the searching bot's default budget is 200 ms.
+        let bot_think: HistogramFamily<BotLabel> =
+            Family::new_with_constructor(|| Histogram::new(exponential_buckets(0.000_02, 2.0, 17)));
+        registry.register(
+            "bot_think_seconds",
+            "Time a server bot took to choose one reply, by bot level",
+            bot_think.clone(),
+        );
         Metrics {
             registry,
             connections_open,
@@ -152,7 +170,20 @@ impl Metrics {
             reply_broadcast,
             closes,
             sqlite_write,
+            bot_think,
         }
+    }
+
+    /// Records one bot decision that took `seconds`.
+    pub fn bot_thought(&self, bot: &str, seconds: f64) {
+        let bot = dominion_engine::bots::LEVELS
+            .iter()
+            .find(|l| **l == bot)
+            .copied()
+            .unwrap_or("other");
+        self.bot_think
+            .get_or_create(&BotLabel { bot })
+            .observe(seconds);
     }
 
     pub fn close(&self, reason: &'static str) {
@@ -182,6 +213,8 @@ mod tests {
         m.replies.inc();
         m.close("rate_limited");
         m.sqlite_write.observe(0.001);
+        m.bot_thought("search", 0.15);
+        m.bot_thought("big_money", 0.000_01);
         let text = m.render(&[("lobby", 2), ("playing", 1)]);
         for name in [
             "dominion_connections_open",
@@ -200,6 +233,9 @@ mod tests {
             "dominion_reply_broadcast_seconds_bucket",
             "dominion_closes_total{reason=\"rate_limited\"} 1",
             "dominion_sqlite_write_seconds_count 1",
+            "dominion_bot_think_seconds_count{bot=\"search\"} 1",
+            "dominion_bot_think_seconds_bucket{le=\"0.16384\",bot=\"search\"} 1",
+            "dominion_bot_think_seconds_count{bot=\"other\"} 1",
         ] {
             assert!(text.contains(name), "{name} missing from:\n{text}");
         }

@@ -272,7 +272,7 @@ fn launch(
         let seed = game.seed();
         for (i, seat) in room.state.seats.iter().enumerate() {
             if let Seat::Bot { bot } = seat {
-                room.agents[i] = bots::by_name(bot, bot_seed(seed, i));
+                room.agents[i] = bot_agent(&room.config, bot, bot_seed(seed, i));
             }
         }
     }
@@ -921,7 +921,7 @@ impl Room {
         }
         for (i, seat) in self.state.seats.iter().enumerate() {
             if let Seat::Bot { bot } = seat {
-                self.agents[i] = bots::by_name(bot, bot_seed(seed, i));
+                self.agents[i] = bot_agent(&self.config, bot, bot_seed(seed, i));
             }
         }
         self.state.game = Some(game);
@@ -1191,7 +1191,7 @@ impl Room {
             if let Some(h) = self.state.human_mut(i) {
                 h.bot_playing = Some(bot_name.clone());
             }
-            self.agents[i] = bots::by_name(&bot_name, i as u64);
+            self.agents[i] = bot_agent(&self.config, &bot_name, i as u64);
             changed = true;
             tracing::info!(room = %self.state.id, seat = i, bot = %bot_name, "a bot takes over an abandoned seat");
         }
@@ -1202,6 +1202,13 @@ impl Room {
 
     /// Answers the pending decision when a bot plays its seat and its delay is over, or
     /// when a human's time is up.
+    ///
+    /// The bot decides on a blocking thread (`spawn_blocking`): the searching bot thinks
+    /// for up to `--bot-think-ms`, which must not hold a runtime worker that other rooms
+    /// and connections need. The game and the agent are moved there and back (the
+    /// `Observation` borrows the game, and a `Game` is not `Clone`). Meanwhile this room
+    /// handles nothing else, as while it awaits a durable commit: its messages wait in
+    /// its channel, and every other room runs on.
     async fn answer_for_absent(&mut self, now: Instant) {
         let Some(game) = &self.state.game else {
             return;
@@ -1223,31 +1230,64 @@ impl Room {
             return;
         }
         // A seat's own bot plays it; a human out of time gets a one-off fallback bot.
-        let mut fallback = None;
-        let slot = if by_bot {
-            &mut self.agents[seat]
-        } else {
-            &mut fallback
+        let name = match (by_bot, &self.state.seats[seat]) {
+            (true, Seat::Bot { bot }) => bot.clone(),
+            (true, Seat::Human(h)) => h.bot_playing.clone().unwrap_or_default(),
+            _ => FALLBACK_BOT.to_string(),
         };
-        if slot.is_none() {
-            *slot = bots::by_name(FALLBACK_BOT, seat as u64);
-        }
-        let Some(agent) = slot.as_mut() else {
-            self.fail("no bot to answer for an absent seat");
+        let agent = match if by_bot {
+            self.agents[seat].take()
+        } else {
+            None
+        } {
+            Some(agent) => agent,
+            None => match bot_agent(&self.config, &name, seat as u64)
+                .or_else(|| bot_agent(&self.config, FALLBACK_BOT, seat as u64))
+            {
+                Some(agent) => agent,
+                None => {
+                    self.fail("no bot to answer for an absent seat");
+                    return;
+                }
+            },
+        };
+        let Some(game) = self.state.game.take() else {
             return;
         };
-        let obs = Observation::for_player(game, req.player);
-        let reply = match catch_unwind(AssertUnwindSafe(|| agent.decide(&obs, &req))) {
-            Ok(reply) => reply,
-            Err(_) => {
-                self.fail("a bot failed while deciding");
+        let player = req.player;
+        let started = std::time::Instant::now();
+        let thought = tokio::task::spawn_blocking(move || {
+            let mut agent = agent;
+            let reply = catch_unwind(AssertUnwindSafe(|| {
+                agent.decide(&Observation::for_player(&game, player), &req)
+            }));
+            (game, agent, reply)
+        })
+        .await;
+        let elapsed = started.elapsed();
+        let (game, agent, reply) = match thought {
+            Ok(back) => back,
+            Err(e) => {
+                // Only a runtime shutting down gets here (the decision itself runs under
+                // catch_unwind); the game went with the thread.
+                self.fail(&format!("a bot's thread was lost: {e}"));
                 return;
             }
+        };
+        self.state.game = Some(game);
+        if by_bot {
+            self.agents[seat] = Some(agent);
+        }
+        self.metrics.bot_thought(&name, elapsed.as_secs_f64());
+        tracing::debug!(room = %self.state.id, seat, bot = %name, think_us = elapsed.as_micros() as u64, "bot decided");
+        let Ok(reply) = reply else {
+            self.fail("a bot failed while deciding");
+            return;
         };
         if !by_bot {
             tracing::info!(room = %self.state.id, seat, "decision time ran out: the server answers");
         }
-        if let Err(refusal) = self.apply_reply(req.player, reply, None).await
+        if let Err(refusal) = self.apply_reply(player, reply, None).await
             && self.state.status != wire::RoomStatus::Broken
         {
             self.fail(&format!("a bot's reply was refused: {}", refusal.message));
@@ -1397,6 +1437,20 @@ fn broken() -> Refusal {
         ErrorCode::Internal,
         "this room stopped after an internal error; its game cannot continue",
     )
+}
+
+/// Builds the named bot with the server's thinking budget: `--bot-think-ms` of wall
+/// clock per decision (the engine has no clock, so the server lends it one).
+fn bot_agent(config: &Config, name: &str, seed: u64) -> Option<Box<dyn Agent + Send>> {
+    let start = std::time::Instant::now();
+    let thinking = bots::Thinking {
+        max_playouts: u32::MAX,
+        budget_us: config.bot_think_ms.saturating_mul(1000),
+        clock: Some(Arc::new(move || {
+            u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX)
+        })),
+    };
+    bots::by_name_thinking(name, seed, &thinking)
 }
 
 /// Each bot seat gets its own seed, derived from the game's.

@@ -12,6 +12,7 @@ mod durable;
 mod game;
 mod history;
 mod invalid;
+mod levels;
 mod limits;
 mod logs;
 mod process;

@@ -1,4 +1,4 @@
-//! The server's own players with the new cards: a room's bots, the `big_money` bot that
+//! The server's own players with the new cards: a room's bots, the `standard` bot that
 //! answers when a human's time runs out, and the one that takes over a seat whose
 //! player left or dropped, must answer every question the new cards ask, or the room
 //! would break. Two rooms, one per edition, on kingdoms of the new cards only, end with
@@ -57,7 +57,7 @@ async fn bots_answer_every_decision_of_the_new_cards_to_the_end() {
 
 /// Plays one room: Ann and Bob buy and play the kingdom; Bob lets a few card decisions
 /// run out (the fallback bot answers); after `HUMAN_DECISIONS` Ann leaves and Bob's
-/// connection drops, so `big_money` takes over both seats and plays them, with the
+/// connection drops, so `standard` takes over both seats and plays them, with the
 /// room's `random` bot, to the end. Returns the (card, purpose) of every question a
 /// stand-in answered for a human.
 async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Vec<String> {
@@ -129,7 +129,7 @@ async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Ve
             if v["type"] == "room" {
                 for s in v["room"]["seats"].as_array().unwrap() {
                     if let Some(bot) = s["occupant"]["bot_playing"].as_str() {
-                        assert_eq!(bot, "big_money", "{v}");
+                        assert_eq!(bot, "standard", "{v}");
                         bot_playing.insert(s["seat"].as_u64().unwrap());
                     }
                 }
