@@ -18,13 +18,16 @@ function listOf(v, field) {
 /**
  * `sets` are the sets of the server's kingdom cards, in its order: what a random kingdom
  * may be drawn from.
- * @returns {Promise<{cards: string[], sets: import('./types.js').CardSet[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[]}>}
+ * `levels` are the bots offered as levels, weakest first (`GET /api/bot-levels`; empty
+ * from a server without levels); the other `bots` are reference bots.
+ * @returns {Promise<{cards: string[], sets: import('./types.js').CardSet[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[], levels: string[]}>}
  */
 export async function loadMeta() {
-  const [cards, kingdoms, bots] = await Promise.all([
+  const [cards, kingdoms, bots, levels] = await Promise.all([
     getJson('/api/cards'),
     getJson('/api/kingdoms'),
     getJson('/api/bots'),
+    getJson('/api/bot-levels').catch(() => []),
   ]);
   const cardList = listOf(cards, 'cards');
   return {
@@ -39,5 +42,6 @@ export async function loadMeta() {
       edition: k.edition,
     })),
     bots: listOf(bots, 'bots').map((b) => (typeof b === 'string' ? b : b.name)),
+    levels: listOf(levels, 'levels').filter((b) => typeof b === 'string'),
   };
 }

@@ -97,7 +97,8 @@ export function defaultCreateForm() {
   return {
     name: '',
     players: 2,
-    seats: ['', 'big_money', 'big_money', 'big_money', 'big_money', 'big_money'],
+    // The card-aware level; main.js falls back to Big Money on a server without levels.
+    seats: ['', 'standard', 'standard', 'standard', 'standard', 'standard'],
     edition: /** @type {'1e' | '2e'} */ ('2e'),
     /** The random kingdom's pool; null follows the edition. */
     pool: /** @type {import('./types.js').CardPool | null} */ (null),
@@ -401,12 +402,25 @@ function seatFields() {
             }),
           },
           h('option', { value: '' }, t('create.seat_open')),
-          state.meta.bots.map((b) => h('option', { value: b }, botLabel(b))),
+          botOptions(),
         ),
       ),
     );
   }
   return rows;
+}
+
+/** The bot choices of a seat: the levels first, then the reference bots in a group of
+ * their own (all bots ungrouped from a server that names no levels). */
+function botOptions() {
+  const { bots, levels } = state.meta;
+  const option = (/** @type {string} */ b) => h('option', { value: b }, botLabel(b));
+  const shown = levels.filter((b) => bots.includes(b));
+  if (!shown.length) return bots.map(option);
+  return [
+    h('optgroup', { label: t('create.bot_levels'), 'data-testid': 'bot-levels' }, shown.map(option)),
+    h('optgroup', { label: t('create.reference_bots'), 'data-testid': 'reference-bots' }, bots.filter((b) => !shown.includes(b)).map(option)),
+  ];
 }
 
 function pickList() {

@@ -207,7 +207,7 @@ async function boot() {
     retryAt: 0,
     name: rememberedName(),
     rooms: [],
-    meta: { cards: [], sets: [], kingdoms: [], bots: [] },
+    meta: { cards: [], sets: [], kingdoms: [], bots: [], levels: [] },
     create: defaultCreateForm(),
     roomId: null,
     room: null,
@@ -254,7 +254,9 @@ async function boot() {
     .then((meta) => update((s) => {
       s.meta = meta;
       if (meta.bots.length && !meta.bots.includes(s.create.seats[1])) {
-        s.create.seats = s.create.seats.map((b, i) => (i === 0 ? '' : meta.bots.includes('big_money') ? 'big_money' : meta.bots[0]));
+        // The card-aware level by default; a server without levels gets Big Money.
+        const preferred = ['standard', 'big_money'].find((b) => meta.bots.includes(b)) ?? meta.bots[0];
+        s.create.seats = s.create.seats.map((b, i) => (i === 0 ? '' : preferred));
       }
       if (!meta.kingdoms.some((k) => k.id === s.create.recommended) && meta.kingdoms[0]) s.create.recommended = meta.kingdoms[0].id;
     }))

@@ -30,7 +30,7 @@
  * @property {number} retryAt
  * @property {string} name
  * @property {RoomSummary[]} rooms
- * @property {{cards: string[], sets: import('./types.js').CardSet[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[]}} meta
+ * @property {{cards: string[], sets: import('./types.js').CardSet[], kingdoms: {id: string, name: string, cards: string[], edition?: string}[], bots: string[], levels: string[]}} meta
  * @property {CreateForm} create
  * @property {string | null} roomId         the room this page is in (seated or watching)
  * @property {RoomSummary | null} room

@@ -28,6 +28,9 @@ export default {
   'common.cards': { one: '{n} card', other: '{n} cards' },
 
   // Bots by the id the server sends (GET /api/bots); an id missing here reads as common.bot.
+  'bot.easy': 'Easy bot',
+  'bot.standard': 'Standard bot',
+  'bot.search': 'Hard bot (thinks ahead)',
   'bot.random': 'Random bot',
   'bot.big_money': 'Big Money bot',
   'bot.basic_big_money': 'Basic Big Money bot',
@@ -85,6 +88,8 @@ export default {
   'create.players': 'Players',
   'create.seat_you': 'You',
   'create.seat_open': 'Open for a person',
+  'create.bot_levels': 'Bot levels',
+  'create.reference_bots': 'Reference bots (fixed strategies)',
   'create.edition': 'Edition',
   'create.kingdom': 'Kingdom',
   'create.kingdom_recommended': 'Recommended set',

@@ -26,6 +26,9 @@ export default {
   'common.bot': 'Gép ({bot})',
   'common.cards': { one: '{n} lap', other: '{n} lap' },
 
+  'bot.easy': 'Könnyű gép',
+  'bot.standard': 'Normál gép',
+  'bot.search': 'Nehéz gép (előre gondolkodik)',
   'bot.random': 'Véletlenszerűen játszó gép',
   'bot.big_money': 'Pénzhalmozó gép',
   'bot.basic_big_money': 'Egyszerű pénzhalmozó gép',
@@ -83,6 +86,8 @@ export default {
   'create.players': 'Játékosok',
   'create.seat_you': 'Te',
   'create.seat_open': 'Szabad hely embernek',
+  'create.bot_levels': 'Gépi ellenfél szintjei',
+  'create.reference_bots': 'Referenciagépek (rögzített stratégiával)',
   'create.edition': 'Kiadás',
   'create.kingdom': 'Királyság',
   'create.kingdom_recommended': 'Ajánlott összeállítás',

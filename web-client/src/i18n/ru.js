@@ -26,6 +26,9 @@ export default {
   'common.bot': 'Бот ({bot})',
   'common.cards': { one: '{n} карта', few: '{n} карты', many: '{n} карт', other: '{n} карты' },
 
+  'bot.easy': 'Лёгкий бот',
+  'bot.standard': 'Обычный бот',
+  'bot.search': 'Сильный бот (думает наперёд)',
   'bot.random': 'Бот со случайными ходами',
   'bot.big_money': 'Бот «Большие деньги»',
   'bot.basic_big_money': 'Бот «Большие деньги» (простой)',
@@ -88,6 +91,8 @@ export default {
   'create.players': 'Игроки',
   'create.seat_you': 'Вы',
   'create.seat_open': 'Свободно для человека',
+  'create.bot_levels': 'Уровни ботов',
+  'create.reference_bots': 'Эталонные боты (постоянные стратегии)',
   'create.edition': 'Издание',
   'create.kingdom': 'Королевство',
   'create.kingdom_recommended': 'Рекомендуемый набор',

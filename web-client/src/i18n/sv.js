@@ -25,6 +25,9 @@ export default {
   'common.bot': 'Bot ({bot})',
   'common.cards': { one: '{n} kort', other: '{n} kort' },
 
+  'bot.easy': 'Lätt bot',
+  'bot.standard': 'Standardbot',
+  'bot.search': 'Svår bot (tänker framåt)',
   'bot.random': 'Slumpmässig bot',
   'bot.big_money': 'Bot med pengastrategi',
   'bot.basic_big_money': 'Bot med enkel pengastrategi',
@@ -82,6 +85,8 @@ export default {
   'create.players': 'Spelare',
   'create.seat_you': 'Du',
   'create.seat_open': 'Ledig för en person',
+  'create.bot_levels': 'Botnivåer',
+  'create.reference_bots': 'Referensbottar (fasta strategier)',
   'create.edition': 'Utgåva',
   'create.kingdom': 'Kungarike',
   'create.kingdom_recommended': 'Rekommenderad uppsättning',
