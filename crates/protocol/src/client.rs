@@ -219,7 +219,7 @@ pub struct RoomSettings {
     /// One entry per seat, in turn order: 2 to 6.
     pub seats: Vec<SeatSetting>,
     /// Seconds a human has for each decision; when they run out the server answers
-    /// for them with the `big_money` bot. Absent: no limit.
+    /// for them with the `standard` bot. Absent: no limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision_seconds: Option<u32>,
     /// What happens to a seat whose player disconnects or leaves.
@@ -265,7 +265,7 @@ pub enum SeatSetting {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AbandonPolicy {
-    /// After `seconds` away, the bot `bot` (default `big_money`) plays the seat until its
+    /// After `seconds` away, the bot `bot` (default `standard`) plays the seat until its
     /// player resumes. Before the game, the seat is freed after `seconds` instead.
     BotAfter {
         seconds: u32,
