@@ -89,7 +89,7 @@ impl Thinking {
 impl Default for Thinking {
     /// Without a clock: a playout count that takes well under 200 ms on one core.
     fn default() -> Thinking {
-        Thinking::playouts(2_000)
+        Thinking::playouts(1_000)
     }
 }
 
