@@ -299,3 +299,25 @@ fn the_buy_phase_prompt_after_treasures_offers_what_is_searched() {
     // Province (the policy's), Duchy, Gold, Silver, every kingdom card, nothing.
     assert_eq!(cands.len(), 4 + kingdom_buyable + 1);
 }
+
+#[test]
+fn a_caller_clock_stops_the_search_once_the_budget_has_passed() {
+    // A fake clock that moves 10 µs each time it is read: with a 100 µs budget the
+    // search stops after its 10th reading past the start, far below the playout cap.
+    let ticks = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let t = ticks.clone();
+    let thinking = Thinking {
+        max_playouts: 10_000,
+        budget_us: 100,
+        clock: Some(std::sync::Arc::new(move || {
+            t.fetch_add(10, std::sync::atomic::Ordering::Relaxed) + 10
+        })),
+    };
+    let mut bot = SearchBot::new(7, thinking);
+    ask(&mut bot, &hidden_variant(0));
+    let stats = bot.last_search().expect("searched");
+    // One reading starts the clock; each playout is preceded by one reading, and the
+    // 10th reading after the start finds 100 µs gone.
+    assert_eq!(stats.playouts, 9);
+    assert_eq!(ticks.load(std::sync::atomic::Ordering::Relaxed), 110);
+}
