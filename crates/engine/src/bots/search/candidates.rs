@@ -1,12 +1,21 @@
 //! Which decisions are searched, and which replies are tried.
 //!
-//! Only the phase moves are searched: a playout can start from a state taken at an
+//! The phase moves are searched: a playout can start from a state taken at an
 //! Action-phase or Buy-phase decision (`turn::run_turn` goes on from there), but not
-//! from the middle of a card's resolution, whose progress lives only on the stack. Every
-//! other decision is the playout policy's.
+//! from the middle of a card's resolution, whose progress lives only on the stack.
+//!
+//! One kind of card choice is searched too: the gain that ends a card's effect
+//! (Workshop, Feast, Remodel, Upgrade, Mine) played in the Action phase, when no Throne
+//! Room is in play (whose second resolution would still be to come). Once that gain is
+//! made the card is done and the turn is back in its Action phase, so a playout can
+//! make the gain on the sample and go on from there.
+//!
+//! Every other decision is the playout policy's.
 
 use crate::card::CardId;
-use crate::decision::{Prompt, Reply, Request};
+use crate::decision::{Prompt, Purpose, Reply, Request};
+use crate::event::Destination;
+use crate::state::Phase;
 use crate::view::Knowledge;
 
 /// What to do with a request.
@@ -14,16 +23,53 @@ use crate::view::Knowledge;
 pub enum Plan {
     /// Answer this without searching.
     Answer(Reply),
-    /// Search among these (at least two, all legal; the policy's own choice first, so
-    /// it wins ties).
-    Search(Vec<Reply>),
+    /// Search among `cands` (at least two, all legal; the policy's own choice first, so
+    /// it wins ties); `resume` says how a playout starts from a candidate.
+    Search { cands: Vec<Reply>, resume: Resume },
+}
+
+/// How a playout goes on from the searched decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// A phase decision: the game asks it again, and the candidate is the answer.
+    Ask,
+    /// A card's last effect, gaining the chosen pile's card to `to`: the playout makes
+    /// the gain on the sample and goes on in the Action phase.
+    AfterGain(Destination),
+}
+
+/// Cards whose last effect is a gain chosen from the Supply, and where it goes.
+fn ending_gain(card: CardId) -> Option<Destination> {
+    use CardId::*;
+    match card {
+        Workshop | Feast | Remodel | Upgrade => Some(Destination::Discard),
+        Mine => Some(Destination::Hand),
+        _ => None,
+    }
+}
+
+/// Whether `req` is a card's ending gain that a playout can go on from (see the module
+/// doc): the current player's, in its Action phase, with no Throne Room in play.
+fn resumable_gain(req: &Request, k: &Knowledge) -> Option<Destination> {
+    let to = ending_gain(req.card?)?;
+    let in_play = &k.seats[k.current.idx()].in_play;
+    (req.purpose == Purpose::Gain
+        && matches!(req.prompt, Prompt::ChoosePile { .. })
+        && req.player == k.current
+        && k.turn.phase == Phase::Action
+        && !in_play.contains(&CardId::ThroneRoom))
+    .then_some(to)
 }
 
 /// The plan for `req`, given the policy's answer `policy` and what the bot knows.
 pub fn plan(req: &Request, k: &Knowledge, policy: Reply) -> Plan {
-    if req.card.is_some() {
-        return Plan::Answer(policy);
-    }
+    let resume = match req.card {
+        None => Resume::Ask,
+        Some(_) => match resumable_gain(req, k) {
+            Some(to) => Resume::AfterGain(to),
+            None => return Plan::Answer(policy),
+        },
+    };
     let mut cands = vec![policy.clone()];
     match &req.prompt {
         Prompt::ActionPhase { playable } => {
@@ -45,6 +91,15 @@ pub fn plan(req: &Request, k: &Knowledge, policy: Reply) -> Plan {
             );
             cands.push(Reply::EndPhase);
         }
+        Prompt::ChoosePile { options, .. } if resume != Resume::Ask => {
+            let late = late_game(k);
+            cands.extend(
+                options
+                    .iter()
+                    .filter(|c| worth_trying(**c, late))
+                    .map(|c| Reply::Pile(Some(*c))),
+            );
+        }
         _ => return Plan::Answer(policy),
     }
     let mut seen = Vec::with_capacity(cands.len());
@@ -56,11 +111,14 @@ pub fn plan(req: &Request, k: &Knowledge, policy: Reply) -> Plan {
     match seen.len() {
         0 => Plan::Answer(policy),
         1 => Plan::Answer(seen.remove(0)),
-        _ => Plan::Search(seen),
+        _ => Plan::Search {
+            cands: seen,
+            resume,
+        },
     }
 }
 
-/// Whether a buy is worth a playout: kingdom cards and the main Treasures and Victory
+/// Whether a buy (or gain) is worth a playout: kingdom cards and the main Treasures and Victory
 /// cards; Estates only near the end; never Copper or Curse (unless the policy picks it).
 fn worth_trying(card: CardId, late: bool) -> bool {
     use CardId::*;

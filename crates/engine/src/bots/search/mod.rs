@@ -6,12 +6,14 @@
 //!   copies out the public facts and its own cards; [`sample::determinize`] deals the
 //!   unknown cards from that alone. Its choices are the same whatever the hidden cards
 //!   are (a test proves it), for a given seed and thinking budget without a clock.
-//! - **Which decisions.** Action-phase moves (which Action to play, or none) and buys
-//!   (which card, or none; Treasures are all played first), see [`candidates`]. Every
-//!   other decision — a card's choices mid-resolution, Reactions, other players'
-//!   questions on its turn — is answered by the playout policy (`standard`): a playout
-//!   can only start where no card is being resolved, as the rest of such a turn lives
-//!   on the stack of the card's code.
+//! - **Which decisions.** Action-phase moves (which Action to play, or none), buys
+//!   (which card, or none; Treasures are all played first) and the gain that ends
+//!   Workshop, Feast, Remodel, Upgrade or Mine (no Throne Room in play), see
+//!   [`candidates`]. Every other decision — a card's other choices mid-resolution,
+//!   Reactions, other players' questions on its turn — is answered by the playout
+//!   policy (`standard`): a playout can only start where no card is being resolved
+//!   (or one has just finished), as the rest of such a turn lives on the stack of the
+//!   card's code.
 //! - **Playouts** ([`rollout`]): the sampled state goes on from the decision with the
 //!   candidate reply, then every seat plays as `standard` to the end of the game; a win
 //!   is worth 1, a k-way tie 1/k, plus a small VP-margin term.
@@ -22,12 +24,12 @@
 //!   `max_playouts` or when the caller's clock says `budget_us` have passed.
 
 mod candidates;
-mod rollout;
+pub(crate) mod rollout;
 mod sample;
 #[cfg(test)]
 mod tests;
 
-pub use candidates::{Plan, plan};
+pub use candidates::{Plan, Resume, plan};
 pub use sample::determinize;
 
 use super::Thinking;
@@ -70,7 +72,7 @@ impl SearchBot {
         self.last
     }
 
-    fn search(&self, k: &Knowledge, cands: &[Reply]) -> (usize, u32) {
+    fn search(&self, k: &Knowledge, cands: &[Reply], resume: Resume) -> (usize, u32) {
         let mut rng = ChaCha8Rng::seed_from_u64(
             self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15),
         );
@@ -98,7 +100,7 @@ impl SearchBot {
                     if out_of_time() {
                         break 'rounds;
                     }
-                    sums[c] += rollout::playout(deal.clone(), k.me, &cands[c], seed);
+                    sums[c] += rollout::playout(deal.clone(), k.me, &cands[c], resume, seed);
                     counts[c] += 1;
                     used += 1;
                 }
@@ -137,14 +139,14 @@ impl Agent for SearchBot {
         self.decisions += 1;
         self.last = None;
         let policy = self.policy.decide(obs, req);
-        if req.card.is_some() || req.player != obs.me() {
+        if req.player != obs.me() {
             return policy;
         }
         let k = obs.knowledge();
         match candidates::plan(req, &k, policy) {
             Plan::Answer(r) => r,
-            Plan::Search(cands) => {
-                let (best, playouts) = self.search(&k, &cands);
+            Plan::Search { cands, resume } => {
+                let (best, playouts) = self.search(&k, &cands, resume);
                 self.last = Some(SearchStats {
                     candidates: cands.len(),
                     playouts,

@@ -1,8 +1,11 @@
 //! One playout: a sampled state played to the end by the playout policy, after the
 //! searching seat gives the reply being evaluated.
 
+use super::candidates::Resume;
 use crate::agent::Agent;
+use crate::card::CardId;
 use crate::decision::{Reply, Request};
+use crate::event::Destination;
 use crate::game::Game;
 use crate::score::Score;
 use crate::state::{PlayerId, State};
@@ -35,21 +38,48 @@ impl Agent for FirstThen {
     }
 }
 
-/// Plays `state` (at `me`'s decision) to the end, `me` answering `first` first; every
-/// seat is the policy, seeded from `seed`. Returns `me`'s result (see [`value`]).
-pub fn playout(state: State, me: PlayerId, first: &Reply, seed: u64) -> f64 {
+/// Plays `state` (at `me`'s decision) to the end, `me` answering `first` first (or,
+/// after a card's ending gain, making that gain); every seat is the policy, seeded from
+/// `seed`. Returns `me`'s result (see [`value`]).
+pub fn playout(mut state: State, me: PlayerId, first: &Reply, resume: Resume, seed: u64) -> f64 {
+    let first = match (resume, first) {
+        (Resume::Ask, r) => Some(r.clone()),
+        (Resume::AfterGain(to), Reply::Pile(card)) => {
+            if let Some(card) = card {
+                gain(&mut state, me, *card, to);
+            }
+            None
+        }
+        (Resume::AfterGain(_), r) => unreachable!("a gain is a pile, not {r:?}"),
+    };
     let n = state.num_players();
     let mut agents: Vec<Box<dyn Agent + Send>> = (0..n)
         .map(|i| policy(seed.wrapping_add(i as u64)))
         .collect();
     let then = std::mem::replace(&mut agents[me.idx()], policy(seed));
-    agents[me.idx()] = Box::new(FirstThen {
-        first: Some(first.clone()),
-        then,
-    });
+    agents[me.idx()] = Box::new(FirstThen { first, then });
     let mut game = Game::from_sampled_state(state);
     game.play_out(&mut agents);
     value(&game.scores(), me)
+}
+
+/// Gains `card` to `p`'s `to`, as `Ctx::gain` does (no card of these sets reacts to a
+/// gain): one fewer in its pile, one more where it goes.
+pub(super) fn gain(st: &mut State, p: PlayerId, card: CardId, to: Destination) {
+    let Some(pile) = st
+        .supply
+        .iter_mut()
+        .find(|pile| pile.card == card && pile.count > 0)
+    else {
+        return;
+    };
+    pile.count -= 1;
+    let pl = st.player_mut(p);
+    match to {
+        Destination::Discard => pl.discard.push(card),
+        Destination::Hand => pl.hand.push(card),
+        Destination::Deck => pl.deck.push(card),
+    }
 }
 
 /// A playout's worth to `me`: its share of the win (1, or 1/k when k players tie),

@@ -288,9 +288,11 @@ fn the_buy_phase_prompt_after_treasures_offers_what_is_searched() {
     };
     assert!(treasures.is_empty());
     let k = Observation::for_player(&g, P0).knowledge();
-    let super::Plan::Search(cands) = super::plan(g.req(), &k, Reply::Buy(Province)) else {
+    let super::Plan::Search { cands, resume } = super::plan(g.req(), &k, Reply::Buy(Province))
+    else {
         panic!("searched")
     };
+    assert_eq!(resume, super::Resume::Ask);
     assert_eq!(cands[0], Reply::Buy(Province), "the policy's choice first");
     assert!(cands.contains(&Reply::Buy(Gold)) && cands.contains(&Reply::EndPhase));
     assert!(!cands.contains(&Reply::Buy(Copper)) && !cands.contains(&Reply::Buy(Curse)));
@@ -320,4 +322,88 @@ fn a_caller_clock_stops_the_search_once_the_budget_has_passed() {
     // 10th reading after the start finds 100 µs gone.
     assert_eq!(stats.playouts, 9);
     assert_eq!(ticks.load(std::sync::atomic::Ordering::Relaxed), 110);
+}
+
+#[test]
+fn a_workshop_gain_is_searched_and_played_out_from_the_action_phase_after_it() {
+    let position = |hand: &[CardId]| {
+        let mut g = table(2)
+            .hand(P0, hand)
+            .deck(P0, &[Copper; 5])
+            .discard(P0, &[Estate])
+            .hand(P1, &[Copper; 5])
+            .start();
+        if hand.contains(&ThroneRoom) {
+            g.play(ThroneRoom).choose(P0, &[Workshop]);
+        } else {
+            g.play(Village).play(Workshop);
+        }
+        assert_eq!(
+            (g.req().card, g.req().purpose),
+            (Some(Workshop), Purpose::Gain)
+        );
+        g
+    };
+    let g = position(&[Village, Workshop, Smithy, Copper]);
+    let k = Observation::for_player(&g, P0).knowledge();
+    let super::Plan::Search { cands, resume } = super::plan(g.req(), &k, Reply::Pile(Some(Silver)))
+    else {
+        panic!("searched")
+    };
+    assert_eq!(
+        resume,
+        super::Resume::AfterGain(crate::Destination::Discard)
+    );
+    assert_eq!(cands[0], Reply::Pile(Some(Silver)));
+    assert!(cands.contains(&Reply::Pile(Some(Village))));
+    assert!(
+        !cands.contains(&Reply::Pile(Some(Copper))) && !cands.contains(&Reply::Pile(Some(Estate)))
+    );
+    // A playout gains the card, then the turn goes on in the Action phase: P0 has one
+    // Action left for the Smithy it holds, and the Silver is in its discard pile.
+    let st = determinize(&k, &mut ChaCha8Rng::seed_from_u64(1));
+    let mut after = st.clone();
+    super::rollout::gain(&mut after, P0, Silver, crate::Destination::Discard);
+    assert_eq!(after.players[0].discard, vec![Estate, Silver]);
+    assert_eq!(after.supply_count(Silver), st.supply_count(Silver) - 1);
+    // The first question the playout asks is P0's Action phase (Smithy, or end it).
+    type Seen = std::sync::Arc<std::sync::Mutex<Option<crate::Request>>>;
+    struct First(Seen, Box<dyn Agent + Send>);
+    impl Agent for First {
+        fn name(&self) -> &str {
+            "first"
+        }
+        fn decide(&mut self, obs: &Observation, req: &crate::Request) -> Reply {
+            self.0.lock().unwrap().get_or_insert_with(|| req.clone());
+            self.1.decide(obs, req)
+        }
+    }
+    let seen = Seen::default();
+    let mut agents: Vec<Box<dyn Agent + Send>> = vec![
+        Box::new(First(seen.clone(), super::rollout::policy(0))),
+        super::rollout::policy(1),
+    ];
+    let mut playout = Game::from_sampled_state(after);
+    playout.play_out(&mut agents);
+    assert!(playout.is_over());
+    let first = seen.lock().unwrap().clone().expect("P0 was asked");
+    assert_eq!(
+        (first.purpose, first.prompt),
+        (
+            Purpose::ActionPhase,
+            Prompt::ActionPhase {
+                playable: vec![Smithy]
+            }
+        )
+    );
+    let mut bot = SearchBot::new(3, Thinking::playouts(40));
+    ask(&mut bot, &g);
+    assert!(bot.last_search().is_some());
+    // Under Throne Room a second resolution is still to come: left to the policy.
+    let g = position(&[ThroneRoom, Workshop, Copper]);
+    let k = Observation::for_player(&g, P0).knowledge();
+    assert_eq!(
+        super::plan(g.req(), &k, Reply::Pile(Some(Silver))),
+        super::Plan::Answer(Reply::Pile(Some(Silver)))
+    );
 }
