@@ -14,7 +14,7 @@ impl Game {
     /// at an Action- or Buy-phase decision, or at a turn's start); drive it with
     /// [`Game::play_out`]. It has no record: its setup names the state's kingdom and
     /// seed 0, and it must not be replayed.
-    pub fn from_sampled_state(state: State) -> Game {
+    pub(crate) fn from_sampled_state(state: State) -> Game {
         let kingdom: Vec<_> = state
             .supply
             .iter()
