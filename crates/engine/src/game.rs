@@ -18,6 +18,7 @@ use crate::turn;
 use crate::view::PlayerView;
 use serde::{Deserialize, Serialize};
 
+mod playout;
 mod undo;
 pub use undo::UndoRefused;
 

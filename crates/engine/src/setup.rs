@@ -628,6 +628,7 @@ pub(crate) fn build(setup: &Setup, seed: u64) -> Result<(State, Vec<CardId>), Se
         turn_count: 0,
         game_over: false,
         rng,
+        passes: Vec::new(),
     };
     Ok((st, kingdom))
 }

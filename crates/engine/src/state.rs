@@ -149,6 +149,21 @@ pub struct State {
     pub turn_count: u32,
     pub game_over: bool,
     pub rng: ChaCha8Rng,
+    /// Every Masquerade pass so far, in order. Only the passer and the receiver learn
+    /// the card, so what the others know of a player's cards is their true cards with
+    /// these passes undone; `view::Observation::knowledge` reads this to say so. It
+    /// decides nothing in the game: it is left out of the serialization and the digest
+    /// (so no stored game's hash moves), and a replay rebuilds it.
+    #[serde(skip)]
+    pub passes: Vec<SecretPass>,
+}
+
+/// One card passed by Masquerade, known only to `from` and `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecretPass {
+    pub from: PlayerId,
+    pub to: PlayerId,
+    pub card: CardId,
 }
 
 impl State {

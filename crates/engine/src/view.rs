@@ -3,12 +3,17 @@
 //! Hands and deck order are secret; hand sizes, deck sizes, the discard top, cards in
 //! play, set-aside cards, the trash and Supply counts are public. These two types are
 //! the only ways the engine hands state to anything outside it.
+//!
+//! [`Observation::knowledge`] copies out, as plain data, everything one player knows:
+//! the public facts plus its own private knowledge ([`Knowledge`]). It is the only place
+//! the searching bot's sampler may read the state from: the sampler works from
+//! `Knowledge` alone, so whatever it builds cannot depend on a hidden card.
 
 use crate::card::{CardId, Edition};
 use crate::decision::{Purpose, Request};
 use crate::event::Viewer;
 use crate::score::{self, Score};
-use crate::state::{Phase, PlayerId, State};
+use crate::state::{Phase, Pile, PlayerId, State, TurnState};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -239,6 +244,121 @@ impl<'a> Observation<'a> {
             .collect();
         raw[self.me.idx()].0 = score::vp_after_gaining(self.st.player(self.me), card);
         score::winners(&raw)[self.me.idx()]
+    }
+}
+
+/// What one player knows of the game: the public facts and its own cards, nothing else.
+///
+/// Built by [`Observation::knowledge`] for a searching bot, which fills in what it does
+/// not know by sampling (determinization). Multisets of cards whose order or place the
+/// player does not know are sorted, so not even an order leaks through them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Knowledge {
+    pub me: PlayerId,
+    pub edition: Edition,
+    pub supply: Vec<Pile>,
+    pub trash: Vec<CardId>,
+    pub current: PlayerId,
+    /// The current turn's counters and phase (all public).
+    pub turn: TurnState,
+    pub turn_count: u32,
+    pub seats: Vec<SeatKnowledge>,
+}
+
+/// What the viewer knows of one seat (its own or another's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatKnowledge {
+    pub hand_count: usize,
+    pub deck_count: usize,
+    pub discard_count: usize,
+    pub discard_top: Option<CardId>,
+    pub in_play: Vec<CardId>,
+    pub aside: Vec<CardId>,
+    pub turns: u32,
+    /// The hand, when it is the viewer's own.
+    pub hand: Option<Vec<CardId>>,
+    /// The whole discard pile (bottom first), when it is the viewer's own: a player saw
+    /// every card it put there.
+    pub discard: Option<Vec<CardId>>,
+    /// The cards of this seat whose place the viewer does not know, sorted: for the
+    /// viewer, its deck; for another player, their cards as public knowledge has them
+    /// (every gain and trash is public; Masquerade passes the viewer was not part of are
+    /// undone) minus the cards in play, set aside and on top of the discard pile — the
+    /// pool their hand, deck and the rest of their discard pile come from. It may not
+    /// add up to those zones' sizes when a secret pass moved a card: the sampler
+    /// reconciles.
+    pub unplaced: Vec<CardId>,
+}
+
+impl Observation<'_> {
+    /// Everything this player knows, copied out (see [`Knowledge`]). This is the one
+    /// place the search bot's sampler reads the state through, and it copies only public
+    /// facts and the viewer's own cards: other players' hands and every deck order stay
+    /// out (a test builds two games that differ only there and compares).
+    pub fn knowledge(&self) -> Knowledge {
+        let st = self.st;
+        let me = self.me;
+        let seats = st
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, pl)| {
+                let p = PlayerId(i as u8);
+                let mine = p == me;
+                let mut unplaced: Vec<CardId> = if mine {
+                    pl.deck.clone()
+                } else {
+                    let mut pool: Vec<CardId> = pl
+                        .hand
+                        .iter()
+                        .chain(&pl.deck)
+                        .chain(&pl.discard)
+                        .copied()
+                        .collect();
+                    // Undo the passes the viewer did not see: a card received secretly
+                    // is not known to be theirs, a card given away secretly still is.
+                    for pass in st.passes.iter().filter(|s| s.from != me && s.to != me) {
+                        if pass.to == p
+                            && let Some(at) = pool.iter().position(|c| *c == pass.card)
+                        {
+                            pool.swap_remove(at);
+                        }
+                        if pass.from == p {
+                            pool.push(pass.card);
+                        }
+                    }
+                    if let Some(top) = pl.discard.last()
+                        && let Some(at) = pool.iter().position(|c| c == top)
+                    {
+                        pool.swap_remove(at);
+                    }
+                    pool
+                };
+                unplaced.sort_unstable();
+                SeatKnowledge {
+                    hand_count: pl.hand.len(),
+                    deck_count: pl.deck.len(),
+                    discard_count: pl.discard.len(),
+                    discard_top: pl.discard.last().copied(),
+                    in_play: pl.in_play.clone(),
+                    aside: pl.aside.clone(),
+                    turns: pl.turns,
+                    hand: mine.then(|| pl.hand.clone()),
+                    discard: mine.then(|| pl.discard.clone()),
+                    unplaced,
+                }
+            })
+            .collect();
+        Knowledge {
+            me,
+            edition: st.edition,
+            supply: st.supply.clone(),
+            trash: st.trash.clone(),
+            current: st.current,
+            turn: st.turn.clone(),
+            turn_count: st.turn_count,
+            seats,
+        }
     }
 }
 

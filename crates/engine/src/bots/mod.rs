@@ -10,12 +10,14 @@
 
 mod priority;
 mod random;
+pub mod search;
 mod strategies;
 #[cfg(test)]
 mod tests;
 
 pub use priority::{PriorityBot, Rule};
 pub use random::RandomBot;
+pub use search::SearchBot;
 
 use crate::agent::Agent;
 
@@ -87,7 +89,7 @@ impl Thinking {
 impl Default for Thinking {
     /// Without a clock: a playout count that takes well under 200 ms on one core.
     fn default() -> Thinking {
-        Thinking::playouts(2_000)
+        Thinking::playouts(1_000)
     }
 }
 
@@ -113,10 +115,12 @@ pub fn by_name_thinking(
     seed: u64,
     thinking: &Thinking,
 ) -> Option<Box<dyn Agent + Send>> {
+    if name == "search" {
+        return Some(Box::new(SearchBot::new(seed, thinking.clone())));
+    }
     // Placeholders until the level bots land: each plays as `big_money`.
-    // (easy: crates/engine/src/bots/easy; standard: bots/standard; search: bots/search.)
-    let _ = thinking;
-    if matches!(name, "easy" | "standard" | "search") {
+    // (easy: crates/engine/src/bots/easy; standard: bots/standard.)
+    if matches!(name, "easy" | "standard") {
         return strategies::strategy("big_money").map(|b| Box::new(b) as Box<dyn Agent + Send>);
     }
     if name == "random" {

@@ -11,13 +11,14 @@
 //!
 //! Passing is neither gaining nor trashing, and Masquerade is no Attack (no Reaction is
 //! offered). Everyone is told who passed to whom once all have chosen; only the passer
-//! and the receiver learn which card (`Event::Passed`).
+//! and the receiver learn which card (`Event::Passed`); the state's ledger of passes
+//! (`State::passes`) records it, so a bot's knowledge can leave it out.
 
 use crate::card::{CardId, Edition};
 use crate::ctx::{Ctx, Play, Res};
 use crate::decision::Purpose;
 use crate::event::Event;
-use crate::state::PlayerId;
+use crate::state::{PlayerId, SecretPass};
 
 pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
     let me = cx.current();
@@ -42,6 +43,7 @@ pub fn play(cx: &mut Ctx, _play: &Play) -> Res {
             if let Some(c) = card {
                 let (from, to) = (circle[i], circle[(i + 1) % circle.len()]);
                 cx.st.player_mut(to).hand.push(*c);
+                cx.st.passes.push(SecretPass { from, to, card: *c });
                 cx.emit(|| Event::Passed {
                     player: from,
                     to,
@@ -151,6 +153,16 @@ mod tests {
         assert_eq!(g.hand(P3), vec![Estate, Moat]);
         assert_eq!(g.hand(P0), vec![], "left out: receives nothing");
         assert_eq!(g.hand(P1), vec![Silver, Curse]);
+        // The ledger of secret passes (what others' knowledge leaves out) has all three.
+        let pass = |from, to, card| crate::state::SecretPass { from, to, card };
+        assert_eq!(
+            g.state().passes,
+            vec![
+                pass(P2, P3, Estate),
+                pass(P3, P1, Curse),
+                pass(P1, P2, Duchy)
+            ]
+        );
         // Then only you may trash.
         let r = g.req();
         assert_eq!(

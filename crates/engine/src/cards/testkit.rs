@@ -44,6 +44,7 @@ pub fn table(players: u8) -> Table {
         turn_count: 1,
         game_over: false,
         rng: ChaCha8Rng::seed_from_u64(1),
+        passes: Vec::new(),
     };
     Table { setup, st }
 }

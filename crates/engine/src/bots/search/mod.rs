@@ -1,0 +1,158 @@
+//! `search`: the strongest level. For the decisions that matter it samples what its
+//! player cannot see (determinization) and plays each option out to the end with the
+//! card-aware bot, within a thinking budget.
+//!
+//! - **Knowledge only.** It reads the game through [`Observation::knowledge`], which
+//!   copies out the public facts and its own cards; [`sample::determinize`] deals the
+//!   unknown cards from that alone. Its choices are the same whatever the hidden cards
+//!   are (a test proves it), for a given seed and thinking budget without a clock.
+//! - **Which decisions.** Action-phase moves (which Action to play, or none), buys
+//!   (which card, or none; Treasures are all played first) and the gain that ends
+//!   Workshop, Feast, Remodel, Upgrade or Mine (no Throne Room in play), see
+//!   [`candidates`]. Every other decision — a card's other choices mid-resolution,
+//!   Reactions, other players' questions on its turn — is answered by the playout
+//!   policy (`standard`): a playout can only start where no card is being resolved
+//!   (or one has just finished), as the rest of such a turn lives on the stack of the
+//!   card's code.
+//! - **Playouts** ([`rollout`]): the sampled state goes on from the decision with the
+//!   candidate reply, then every seat plays as `standard` to the end of the game; a win
+//!   is worth 1, a k-way tie 1/k, plus a small VP-margin term.
+//! - **Allocation**: sequential halving — each round spends an equal share of the
+//!   budget on every surviving candidate, then keeps the better half. Each sample is
+//!   played once with every surviving candidate (common random numbers: the same
+//!   deal, the same seeds), so candidates are compared on the same luck. It stops at
+//!   `max_playouts` or when the caller's clock says `budget_us` have passed.
+
+mod candidates;
+pub(crate) mod rollout;
+mod sample;
+#[cfg(test)]
+mod tests;
+
+pub use candidates::{Plan, Resume, plan};
+pub use sample::determinize;
+
+use super::Thinking;
+use crate::agent::Agent;
+use crate::decision::{Reply, Request};
+use crate::view::{Knowledge, Observation};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// What the last searched decision cost (for measurements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    pub candidates: usize,
+    pub playouts: u32,
+}
+
+pub struct SearchBot {
+    seed: u64,
+    thinking: Thinking,
+    /// Decisions seen so far: each one's sampling seed is derived from it, so that a bot
+    /// replays identically from the same observations.
+    decisions: u64,
+    policy: Box<dyn Agent + Send>,
+    last: Option<SearchStats>,
+}
+
+impl SearchBot {
+    pub fn new(seed: u64, thinking: Thinking) -> SearchBot {
+        SearchBot {
+            seed,
+            thinking,
+            decisions: 0,
+            policy: rollout::policy(seed),
+            last: None,
+        }
+    }
+
+    /// What the last decision searched, if it was searched.
+    pub fn last_search(&self) -> Option<SearchStats> {
+        self.last
+    }
+
+    fn search(&self, k: &Knowledge, cands: &[Reply], resume: Resume) -> (usize, u32) {
+        let mut rng = ChaCha8Rng::seed_from_u64(
+            self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        );
+        let clock = self.thinking.clock.clone();
+        let start = clock.as_ref().map(|c| c());
+        let out_of_time = || match (&clock, start) {
+            (Some(c), Some(s)) => c().saturating_sub(s) >= self.thinking.budget_us,
+            _ => false,
+        };
+        let budget = self.thinking.max_playouts;
+        let mut sums = vec![0.0; cands.len()];
+        let mut counts = vec![0u32; cands.len()];
+        let mut alive: Vec<usize> = (0..cands.len()).collect();
+        let rounds = usize::BITS - (cands.len() - 1).leading_zeros(); // ⌈log2⌉
+        let mut used = 0u32;
+        'rounds: for _ in 0..rounds {
+            let share = (budget / (rounds * alive.len() as u32)).max(1);
+            for _ in 0..share {
+                if used + alive.len() as u32 > budget {
+                    break 'rounds;
+                }
+                let deal = sample::determinize(k, &mut rng);
+                let seed = rng.next_u64();
+                for &c in &alive {
+                    if out_of_time() {
+                        break 'rounds;
+                    }
+                    sums[c] += rollout::playout(deal.clone(), k.me, &cands[c], resume, seed);
+                    counts[c] += 1;
+                    used += 1;
+                }
+            }
+            let mean = |c: usize| sums[c] / f64::from(counts[c].max(1));
+            // Stable: among equal means the earlier candidate (the policy's) stays ahead.
+            alive.sort_by(|a, b| mean(*b).total_cmp(&mean(*a)));
+            alive.truncate(alive.len().div_ceil(2));
+        }
+        let mean = |c: usize| {
+            if counts[c] == 0 {
+                f64::NEG_INFINITY
+            } else {
+                sums[c] / f64::from(counts[c])
+            }
+        };
+        let best = alive
+            .iter()
+            .copied()
+            .filter(|c| counts[*c] > 0)
+            .fold(None, |best: Option<usize>, c| match best {
+                Some(b) if mean(b) >= mean(c) => Some(b),
+                _ => Some(c),
+            })
+            .unwrap_or(0);
+        (best, used)
+    }
+}
+
+impl Agent for SearchBot {
+    fn name(&self) -> &str {
+        "search"
+    }
+
+    fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
+        self.decisions += 1;
+        self.last = None;
+        let policy = self.policy.decide(obs, req);
+        if req.player != obs.me() {
+            return policy;
+        }
+        let k = obs.knowledge();
+        match candidates::plan(req, &k, policy) {
+            Plan::Answer(r) => r,
+            Plan::Search { cands, resume } => {
+                let (best, playouts) = self.search(&k, &cands, resume);
+                self.last = Some(SearchStats {
+                    candidates: cands.len(),
+                    playouts,
+                });
+                cands[best].clone()
+            }
+        }
+    }
+}
