@@ -9,6 +9,7 @@
 //! Dominion: without rotation a bot's win rate would partly measure its seat.
 
 pub mod aggregate;
+pub mod bench;
 pub mod cli;
 pub mod report;
 
@@ -46,6 +47,8 @@ pub enum SimError {
     Setup(#[from] SetupError),
     #[error("could not start worker threads: {0}")]
     ThreadPool(String),
+    #[error("bench: {0}")]
+    Bench(String),
 }
 
 impl Config {
@@ -115,11 +118,14 @@ pub fn seating(index: u64, n: usize) -> Vec<usize> {
     (0..n).map(|seat| (seat + n - shift) % n).collect()
 }
 
-/// Plays game `index` of the run to the end and reports it per bot.
-fn play_one(config: &Config, setup: &Setup, index: u64) -> Result<GameResult, SimError> {
+/// One agent per seat.
+type Agents = Vec<Box<dyn Agent + Send>>;
+
+/// The agents of game `index`, one per seat, and which bot sits in each seat.
+fn seat_agents(config: &Config, index: u64) -> Result<(Agents, Vec<usize>), SimError> {
     let seed = game_seed(config.seed, index);
     let seats = seating(index, config.bots.len());
-    let mut agents: Vec<Box<dyn Agent + Send>> = seats
+    let agents = seats
         .iter()
         .map(|&bot| {
             let name = &config.bots[bot];
@@ -127,8 +133,11 @@ fn play_one(config: &Config, setup: &Setup, index: u64) -> Result<GameResult, Si
                 .ok_or_else(|| SimError::UnknownBot { name: name.clone() })
         })
         .collect::<Result<_, _>>()?;
-    let mut game = Game::new_unrecorded(setup, seed)?;
-    game.play_out(&mut agents);
+    Ok((agents, seats))
+}
+
+/// How a finished game went for the bots (`seats[seat]` = bot).
+fn result_of(game: &Game, seats: &[usize]) -> GameResult {
     let scores = game.scores();
     let rounds = scores.iter().map(|s| s.turns).max().unwrap_or(0);
     // Scores are indexed by seat; translate to bots.
@@ -141,7 +150,15 @@ fn play_one(config: &Config, setup: &Setup, index: u64) -> Result<GameResult, Si
         [bot] => Outcome::Win(*bot),
         _ => Outcome::Tie,
     };
-    Ok(GameResult { outcome, rounds })
+    GameResult { outcome, rounds }
+}
+
+/// Plays game `index` of the run to the end and reports it per bot.
+fn play_one(config: &Config, setup: &Setup, index: u64) -> Result<GameResult, SimError> {
+    let (mut agents, seats) = seat_agents(config, index)?;
+    let mut game = Game::new_unrecorded(setup, game_seed(config.seed, index))?;
+    game.play_out(&mut agents);
+    Ok(result_of(&game, &seats))
 }
 
 /// Runs the simulation; see [`run_with_progress`].
