@@ -59,6 +59,8 @@ pub struct Game {
     pending: Option<Request>,
     /// Record events and replies (off in fast simulations).
     record: bool,
+    /// Card lists kept from one turn's requests for the next (see `Ctx::list`).
+    spare: Vec<Vec<CardId>>,
 }
 
 impl Game {
@@ -98,6 +100,7 @@ impl Game {
             events,
             pending: None,
             record,
+            spare: Vec::new(),
         };
         if record {
             g.advance(None);
@@ -141,8 +144,11 @@ impl Game {
                 answers,
                 events,
                 asked: false,
+                spare: std::mem::take(&mut self.spare),
             };
-            match turn::run_turn(&mut cx) {
+            let ran = turn::run_turn(&mut cx);
+            self.spare = cx.spare;
+            match ran {
                 Err(Suspend(req)) => {
                     self.pending = Some(*req);
                     return;
@@ -354,6 +360,7 @@ impl Game {
             events: Vec::new(),
             pending: None,
             record: true,
+            spare: Vec::new(),
         };
         g.advance(None);
         g

@@ -46,8 +46,9 @@ pub(crate) fn run_turn(cx: &mut Ctx) -> Res {
     Ok(())
 }
 
-fn distinct(cards: impl Iterator<Item = CardId>) -> Vec<CardId> {
-    let mut v: Vec<CardId> = cards.collect();
+/// The distinct `cards`, sorted, in `v` (an empty list, see `Ctx::list`).
+fn distinct(mut v: Vec<CardId>, cards: impl Iterator<Item = CardId>) -> Vec<CardId> {
+    v.extend(cards);
     v.sort_unstable();
     v.dedup();
     v
@@ -66,6 +67,7 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
             return Ok(());
         }
         let playable = distinct(
+            cx.list(),
             cx.st
                 .player(p)
                 .hand
@@ -75,6 +77,7 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         );
         // Nothing to decide when nothing can be played.
         if playable.is_empty() {
+            cx.keep(playable);
             return Ok(());
         }
         let req = Request {
@@ -108,9 +111,10 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
             return Ok(());
         }
         let treasures = if cx.st.turn.bought {
-            Vec::new()
+            cx.list()
         } else {
             distinct(
+                cx.list(),
                 cx.st
                     .player(p)
                     .hand
@@ -120,13 +124,14 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
             )
         };
         let coins = cx.st.turn.coins;
-        let buyable = cx
-            .st
-            .supply
-            .iter()
-            .filter(|pile| pile.count > 0 && cx.st.cost(pile.card) <= coins)
-            .map(|pile| pile.card)
-            .collect();
+        let mut buyable = cx.list();
+        buyable.extend(
+            cx.st
+                .supply
+                .iter()
+                .filter(|pile| pile.count > 0 && cx.st.cost(pile.card) <= coins)
+                .map(|pile| pile.card),
+        );
         let req = Request {
             player: p,
             card: None,
@@ -137,17 +142,19 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         match cx.choose(req)? {
             Reply::Play(card) => play_treasure(cx, p, card)?,
             Reply::PlayAllTreasures => {
-                let all: Vec<CardId> = cx
-                    .st
-                    .player(p)
-                    .hand
-                    .iter()
-                    .copied()
-                    .filter(|c| c.is_treasure())
-                    .collect();
-                for card in all {
+                let mut all = cx.list();
+                all.extend(
+                    cx.st
+                        .player(p)
+                        .hand
+                        .iter()
+                        .copied()
+                        .filter(|c| c.is_treasure()),
+                );
+                for &card in &all {
                     play_treasure(cx, p, card)?;
                 }
+                cx.keep(all);
             }
             Reply::Buy(card) => buy(cx, p, card),
             Reply::EndPhase => return Ok(()),
@@ -170,22 +177,25 @@ fn cleanup(cx: &mut Ctx, p: PlayerId) {
     cx.st.turn.phase = Phase::Cleanup;
     let pl = cx.st.player_mut(p);
     debug_assert!(pl.aside.is_empty(), "set-aside cards left over at cleanup");
-    let in_play = std::mem::take(&mut pl.in_play);
-    let hand = std::mem::take(&mut pl.hand);
     // The hand goes under the played cards: the new top of the discard pile is a card
-    // everyone saw in play, not a hand card no one saw.
-    pl.discard.extend_from_slice(&hand);
-    pl.discard.extend_from_slice(&in_play);
+    // everyone saw in play, not a hand card no one saw. Both zones are emptied in place,
+    // keeping their allocations for the next turn.
+    pl.discard.extend_from_slice(&pl.hand);
+    pl.discard.extend_from_slice(&pl.in_play);
+    pl.in_play.clear();
     let top = pl.discard.last().copied();
-    if !hand.is_empty() {
+    let count = pl.hand.len();
+    if count > 0 && cx.events.is_some() {
+        let hand = cx.st.player(p).hand.clone();
         cx.emit(|| Event::Discarded {
             player: p,
-            count: hand.len(),
+            count,
             cards: Some(hand),
             top,
             private: true,
         });
     }
+    cx.st.player_mut(p).hand.clear();
     cx.draw(p, 5);
 }
 
@@ -250,7 +260,9 @@ fn reactions(cx: &mut Ctx, attack: CardId) -> Res<u8> {
     for v in cx.st.others(me) {
         let mut revealed: Vec<CardId> = Vec::new();
         loop {
+            // Usually no one holds a Reaction: an empty `Vec::new()` allocates nothing.
             let options: Vec<CardId> = distinct(
+                Vec::new(),
                 cx.st
                     .player(v)
                     .hand
