@@ -36,6 +36,31 @@ pub(crate) enum Answers<'a> {
     },
 }
 
+/// Keeps `list`'s allocation in `spare` for a later [`Ctx::list`].
+fn keep_list(spare: &mut Vec<Vec<CardId>>, mut list: Vec<CardId>) {
+    // A handful covers the lists of one request; more would only hoard memory.
+    if list.capacity() > 0 && spare.len() < 4 {
+        list.clear();
+        spare.push(list);
+    }
+}
+
+/// Keeps the card lists of an answered prompt in `spare`.
+pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: Prompt) {
+    match prompt {
+        Prompt::BuyPhase { treasures, buyable } => {
+            keep_list(spare, treasures);
+            keep_list(spare, buyable);
+        }
+        Prompt::ActionPhase { playable: l }
+        | Prompt::ChooseCards { options: l, .. }
+        | Prompt::ChoosePile { options: l, .. }
+        | Prompt::OrderCards { cards: l }
+        | Prompt::NameCard { options: l } => keep_list(spare, l),
+        Prompt::ChooseModes { .. } | Prompt::YesNo | Prompt::ChooseNumber { .. } => {}
+    }
+}
+
 /// One resolution of a card's effect: which card, and which copy in play it is.
 #[derive(Clone, Copy, Debug)]
 pub struct Play {
@@ -155,28 +180,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// Keeps `list`'s allocation for a later [`Ctx::list`].
-    pub(crate) fn keep(&mut self, mut list: Vec<CardId>) {
-        // A handful covers the lists of one request; more would only hoard memory.
-        if list.capacity() > 0 && self.spare.len() < 4 {
-            list.clear();
-            self.spare.push(list);
-        }
+    pub(crate) fn keep(&mut self, list: Vec<CardId>) {
+        keep_list(&mut self.spare, list);
     }
 
     /// Keeps the card lists of an answered prompt.
     fn give_back(&mut self, prompt: Prompt) {
-        match prompt {
-            Prompt::BuyPhase { treasures, buyable } => {
-                self.keep(treasures);
-                self.keep(buyable);
-            }
-            Prompt::ActionPhase { playable: l }
-            | Prompt::ChooseCards { options: l, .. }
-            | Prompt::ChoosePile { options: l, .. }
-            | Prompt::OrderCards { cards: l }
-            | Prompt::NameCard { options: l } => self.keep(l),
-            Prompt::ChooseModes { .. } | Prompt::YesNo | Prompt::ChooseNumber { .. } => {}
-        }
+        keep_lists(&mut self.spare, prompt);
     }
 
     // ----- asking helpers -------------------------------------------------------------

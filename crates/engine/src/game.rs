@@ -2,9 +2,16 @@
 //!
 //! A game is a pure function of (setup, seed, replies). The engine keeps a snapshot of
 //! the state at the start of the current turn plus the replies given since; a reply is
-//! validated against the pending request, appended, and the turn is run again from the
-//! snapshot with the logged answers until it needs a new one. Nothing in flight has to
-//! be saved, so the reply log alone is the game record.
+//! validated against the pending request, appended, and the turn is run again with the
+//! logged answers until it needs a new one. Nothing in flight has to be saved, so the
+//! reply log alone is the game record.
+//!
+//! The run need not start at the turn's start: at an Action- or Buy-phase decision no
+//! card is being resolved, so everything the rest of the turn depends on is in the state
+//! itself (`turn::run_turn` goes on from the phase it records). Such a state is a
+//! *resume point*: a reply to a phase decision runs on from the state as it is, and a
+//! reply to a card's question re-runs from the last resume point, so a reply costs one
+//! phase step or one card, not the whole turn. The turn-start snapshot stays for undo.
 
 use crate::agent::Agent;
 use crate::card::CardId;
@@ -43,12 +50,16 @@ pub struct Game {
     seed: u64,
     kingdom: Vec<CardId>,
     state: State,
-    /// The state when the current turn began (after its start-of-turn bookkeeping).
-    turn_start: State,
+    /// Recorded games only: the states replies are re-run from.
+    snapshots: Option<Box<Snapshots>>,
     /// Index into `log` of the first reply of the current turn.
     turn_log_start: usize,
     /// Index into `events` of the first event the current turn's replay re-creates.
     turn_events_start: usize,
+    /// Index into `log` of the first reply after the resume point (see the module docs).
+    resume_log: usize,
+    /// Index into `events` of the first event a run from the resume point re-creates.
+    resume_events: usize,
     /// Public decision numbers (see [`Game::decision_number`]).
     numbers: DecisionNumbers,
     log: Vec<(PlayerId, Reply)>,
@@ -90,10 +101,12 @@ impl Game {
             setup: setup.clone(),
             seed,
             kingdom,
-            turn_start: state.clone(),
+            snapshots: record.then(|| Snapshots::new(&state)),
             state,
             turn_log_start: 0,
             turn_events_start: events.len(),
+            resume_log: 0,
+            resume_events: events.len(),
             numbers: DecisionNumbers::default(),
             log: Vec::new(),
             event_marks: Vec::new(),
@@ -133,7 +146,7 @@ impl Game {
                 ),
                 None => (
                     Answers::Log {
-                        replies: &self.log[self.turn_log_start..],
+                        replies: &self.log[self.resume_log..],
                         pos: 0,
                     },
                     Some(&mut self.events),
@@ -172,8 +185,11 @@ impl Game {
         }
         self.turn_log_start = self.log.len();
         self.turn_events_start = self.events.len();
-        if self.record {
-            self.turn_start = self.state.clone();
+        self.resume_log = self.turn_log_start;
+        self.resume_events = self.turn_events_start;
+        if let Some(snap) = &mut self.snapshots {
+            snap.turn_start.clone_from(&self.state);
+            snap.resume_at_turn_start = true;
         }
     }
 
@@ -182,30 +198,34 @@ impl Game {
     pub fn play_out(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
         assert_eq!(agents.len(), self.state.num_players(), "one agent per seat");
         if self.record {
-            // Re-run the current turn from its start: logged replies first, then agents.
-            self.restore_turn_start();
-            self.drive_with_log_then_agents(agents);
+            self.drive_through_replies(agents);
         } else {
             self.advance(Some(agents));
         }
     }
 
+    /// Restores the state of the current turn's start (undo).
     fn restore_turn_start(&mut self) {
-        self.state = self.turn_start.clone();
+        if let Some(snap) = &mut self.snapshots {
+            self.state.clone_from(&snap.turn_start);
+            snap.resume_at_turn_start = true;
+        }
         self.events.truncate(self.turn_events_start);
+        self.resume_log = self.turn_log_start;
+        self.resume_events = self.turn_events_start;
     }
 
-    fn drive_with_log_then_agents(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
+    fn drive_through_replies(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
         // Answer the pending decisions one by one through `reply`, so the recorded path is
         // exactly the one a server takes.
-        self.advance(None);
-        while let Some(req) = self.pending.clone() {
-            let obs = crate::view::Observation::new(&self.state, req.player);
-            let r = agents[req.player.idx()].decide(&obs, &req);
-            if let Err(e) = self.reply(req.player, r.clone()) {
+        while let Some(req) = &self.pending {
+            let p = req.player;
+            let obs = crate::view::Observation::new(&self.state, p);
+            let r = agents[p.idx()].decide(&obs, req);
+            if let Err(e) = self.reply(p, r.clone()) {
                 panic!(
-                    "agent {} gave an invalid reply {r:?} to {req:?}: {e}",
-                    agents[req.player.idx()].name()
+                    "agent {} gave an invalid reply {r:?}: {e}",
+                    agents[p.idx()].name()
                 );
             }
         }
@@ -230,11 +250,29 @@ impl Game {
             });
         }
         req.prompt.validate(&reply)?;
+        // Only recorded games wait for replies; an unrecorded one never has a pending
+        // request, so this cannot refuse one that was valid.
+        let Some(snap) = self.snapshots.as_mut() else {
+            return Err(InvalidReply::GameOver);
+        };
         self.numbers.answered(req);
         let before = self.events.len();
+        if is_resume_point(req) {
+            // Run on from here: this state is the new resume point.
+            snap.resume.clone_from(&self.state);
+            snap.resume_at_turn_start = false;
+            self.resume_log = self.log.len();
+            self.resume_events = before;
+        } else {
+            // A card is being resolved: re-run it from the last resume point.
+            self.state.clone_from(snap.resume_state());
+            self.events.truncate(self.resume_events);
+        }
+        if let Some(answered) = self.pending.take() {
+            crate::ctx::keep_lists(&mut self.spare, answered.prompt);
+        }
         self.event_marks.push(before);
         self.log.push((player, reply));
-        self.restore_turn_start();
         self.advance(None);
         debug_assert!(self.events.len() >= before, "replay lost events");
         Ok(self.events[before..].to_vec())
@@ -341,6 +379,10 @@ impl Game {
         // The state is a turn's start: its Action phase (a state taken from a running
         // game may be in its Buy phase, which `run_turn` would carry on from).
         state.turn.phase = crate::state::Phase::Action;
+        let events = vec![Event::PhaseStarted {
+            player: state.current,
+            phase: crate::state::Phase::Action,
+        }];
         let mut g = Game {
             setup: setup.clone(),
             seed: 0,
@@ -350,14 +392,16 @@ impl Game {
                 .map(|p| p.card)
                 .filter(|c| c.is_kingdom())
                 .collect(),
-            turn_start: state.clone(),
+            snapshots: Some(Snapshots::new(&state)),
             state,
             turn_log_start: 0,
-            turn_events_start: 0,
+            turn_events_start: events.len(),
+            resume_log: 0,
+            resume_events: events.len(),
             numbers: DecisionNumbers::default(),
             log: Vec::new(),
             event_marks: Vec::new(),
-            events: Vec::new(),
+            events,
             pending: None,
             record: true,
             spare: Vec::new(),
@@ -365,6 +409,45 @@ impl Game {
         g.advance(None);
         g
     }
+}
+
+/// Where a recorded game's replies are run from. Kept in place and overwritten with
+/// `clone_from`, which reuses every zone's allocation.
+struct Snapshots {
+    /// The state when the current turn began (after its start-of-turn bookkeeping):
+    /// what an undo re-runs the turn from.
+    turn_start: State,
+    /// The state at the last Action- or Buy-phase decision answered this turn, when
+    /// `resume_at_turn_start` is false (see the module docs).
+    resume: State,
+    resume_at_turn_start: bool,
+}
+
+impl Snapshots {
+    fn new(st: &State) -> Box<Snapshots> {
+        Box::new(Snapshots {
+            turn_start: st.clone(),
+            resume: st.clone(),
+            resume_at_turn_start: true,
+        })
+    }
+
+    fn resume_state(&self) -> &State {
+        if self.resume_at_turn_start {
+            &self.turn_start
+        } else {
+            &self.resume
+        }
+    }
+}
+
+/// Whether `req` is a decision at which no card is being resolved (an Action- or
+/// Buy-phase move): the state then holds all the rest of the turn depends on.
+fn is_resume_point(req: &Request) -> bool {
+    matches!(
+        req.prompt,
+        crate::decision::Prompt::ActionPhase { .. } | crate::decision::Prompt::BuyPhase { .. }
+    )
 }
 
 /// Counts behind [`Game::decision_number`].

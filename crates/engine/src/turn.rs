@@ -10,7 +10,9 @@ use crate::decision::{Prompt, Purpose, Reply, Request, Zone};
 use crate::event::{Destination, Event};
 use crate::state::{Phase, PlayerId, State, TurnState};
 
-/// Starts `p`'s turn: fresh counters, turn counts. Runs outside any decision.
+/// Starts `p`'s turn: fresh counters, turn counts, and its Action phase. Runs outside
+/// any decision. (The Action phase is announced here rather than in `action_phase` so
+/// that running on from a state taken at an Action-phase decision announces nothing.)
 pub(crate) fn begin_turn(st: &mut State, events: Option<&mut Vec<Event>>) {
     let p = st.current;
     st.turn = TurnState::new();
@@ -20,6 +22,10 @@ pub(crate) fn begin_turn(st: &mut State, events: Option<&mut Vec<Event>>) {
         ev.push(Event::TurnStarted {
             player: p,
             turn: st.player(p).turns,
+        });
+        ev.push(Event::PhaseStarted {
+            player: p,
+            phase: Phase::Action,
         });
     }
 }
@@ -58,10 +64,6 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
     if cx.st.turn.phase != Phase::Action {
         return Ok(());
     }
-    cx.emit(|| Event::PhaseStarted {
-        player: p,
-        phase: Phase::Action,
-    });
     loop {
         if cx.st.turn.actions == 0 {
             return Ok(());
