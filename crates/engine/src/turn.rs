@@ -3,7 +3,7 @@
 //! The phase moves are decision requests like any other, so a turn is straight-line code
 //! that may suspend at any `choose` and be run again from its start.
 
-use crate::card::{CardId, Types};
+use crate::card::{CardId, CardSet, Types};
 use crate::cards;
 use crate::ctx::{Ask, Ctx, Play, Res};
 use crate::decision::{Prompt, Purpose, Reply, Request, Zone};
@@ -54,9 +54,7 @@ pub(crate) fn run_turn(cx: &mut Ctx) -> Res {
 
 /// The distinct `cards`, sorted, in `v` (an empty list, see `Ctx::list`).
 fn distinct(mut v: Vec<CardId>, cards: impl Iterator<Item = CardId>) -> Vec<CardId> {
-    v.extend(cards);
-    v.sort_unstable();
-    v.dedup();
+    v.extend(cards.collect::<CardSet>().iter());
     v
 }
 
@@ -125,13 +123,14 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
                     .filter(|c| c.is_treasure()),
             )
         };
-        let coins = cx.st.turn.coins;
+        // Affordable means base cost ≤ coins + this turn's reduction (`State::cost`).
+        let budget = cx.st.turn.coins + cx.st.turn.cost_reduction;
         let mut buyable = cx.list();
         buyable.extend(
             cx.st
                 .supply
                 .iter()
-                .filter(|pile| pile.count > 0 && cx.st.cost(pile.card) <= coins)
+                .filter(|pile| pile.count > 0 && u32::from(pile.card.base_cost()) <= budget)
                 .map(|pile| pile.card),
         );
         let req = Request {
@@ -143,20 +142,24 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         };
         match cx.choose(req)? {
             Reply::Play(card) => play_treasure(cx, p, card)?,
+            // The Treasures in the hand now, in hand order (no Treasure changes the hand).
             Reply::PlayAllTreasures => {
-                let mut all = cx.list();
-                all.extend(
-                    cx.st
-                        .player(p)
-                        .hand
-                        .iter()
-                        .copied()
-                        .filter(|c| c.is_treasure()),
-                );
-                for &card in &all {
-                    play_treasure(cx, p, card)?;
+                let n = cx
+                    .st
+                    .player(p)
+                    .hand
+                    .iter()
+                    .filter(|c| c.is_treasure())
+                    .count();
+                for _ in 0..n {
+                    let hand = &mut cx.st.player_mut(p).hand;
+                    let Some(i) = hand.iter().position(|c| c.is_treasure()) else {
+                        break;
+                    };
+                    let card = hand.remove(i);
+                    let play = into_play(cx, card);
+                    cards::on_play(cx, &play)?;
                 }
-                cx.keep(all);
             }
             Reply::Buy(card) => buy(cx, p, card),
             Reply::EndPhase => return Ok(()),
