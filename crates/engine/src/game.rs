@@ -11,7 +11,8 @@
 //! itself (`turn::run_turn` goes on from the phase it records). Such a state is a
 //! *resume point*: a reply to a phase decision runs on from the state as it is, and a
 //! reply to a card's question re-runs from the last resume point, so a reply costs one
-//! phase step or one card, not the whole turn. The turn-start snapshot stays for undo.
+//! phase step or one card, not the whole turn. Undo re-runs from the state at the
+//! turn's first decision (`Snapshots::turn`).
 
 use crate::agent::Agent;
 use crate::card::CardId;
@@ -58,6 +59,9 @@ pub struct Game {
     turn_events_start: usize,
     /// Index into `log` of the first reply after the resume point (see the module docs).
     resume_log: usize,
+    /// Index into `log` of the first reply the next run of the turn answers with: the
+    /// run starts from the state as it is, and that state has seen the replies before.
+    run_log: usize,
     /// Index into `events` of the first event a run from the resume point re-creates.
     resume_events: usize,
     /// Public decision numbers (see [`Game::decision_number`]).
@@ -101,11 +105,12 @@ impl Game {
             setup: setup.clone(),
             seed,
             kingdom,
-            snapshots: record.then(|| Snapshots::new(&state)),
+            snapshots: record.then(Box::default),
             state,
             turn_log_start: 0,
             turn_events_start: events.len(),
             resume_log: 0,
+            run_log: 0,
             resume_events: events.len(),
             numbers: DecisionNumbers::default(),
             log: Vec::new(),
@@ -146,7 +151,7 @@ impl Game {
                 ),
                 None => (
                     Answers::Log {
-                        replies: &self.log[self.resume_log..],
+                        replies: &self.log[self.run_log..],
                         pos: 0,
                     },
                     Some(&mut self.events),
@@ -186,10 +191,11 @@ impl Game {
         self.turn_log_start = self.log.len();
         self.turn_events_start = self.events.len();
         self.resume_log = self.turn_log_start;
+        self.run_log = self.turn_log_start;
         self.resume_events = self.turn_events_start;
         if let Some(snap) = &mut self.snapshots {
-            snap.turn_start.clone_from(&self.state);
-            snap.resume_at_turn_start = true;
+            // Taken at the turn's first reply (see `Snapshots::turn`).
+            snap.turn_taken = false;
         }
     }
 
@@ -204,14 +210,18 @@ impl Game {
         }
     }
 
-    /// Restores the state of the current turn's start (undo).
+    /// Restores the state at the current turn's first decision (undo: only a turn with a
+    /// reply may be undone, and its first reply took the snapshot).
     fn restore_turn_start(&mut self) {
-        if let Some(snap) = &mut self.snapshots {
-            self.state.clone_from(&snap.turn_start);
-            snap.resume_at_turn_start = true;
+        if let Some(snap) = &mut self.snapshots
+            && let (true, Some(turn)) = (snap.turn_taken, &snap.turn)
+        {
+            self.state.clone_from(turn);
+            snap.resume_at_turn = true;
         }
         self.events.truncate(self.turn_events_start);
         self.resume_log = self.turn_log_start;
+        self.run_log = self.turn_log_start;
         self.resume_events = self.turn_events_start;
     }
 
@@ -250,23 +260,47 @@ impl Game {
             });
         }
         req.prompt.validate(&reply)?;
-        // Only recorded games wait for replies; an unrecorded one never has a pending
-        // request, so this cannot refuse one that was valid.
+        // Only recorded games wait for replies, so there are snapshots; and a card's
+        // question always follows a phase move answered this turn, which took one (see
+        // `Snapshots::turn`). Neither refusal can happen to a valid reply.
         let Some(snap) = self.snapshots.as_mut() else {
             return Err(InvalidReply::GameOver);
         };
+        let at_phase = is_resume_point(req);
+        if !at_phase && snap.resume_state().is_none() {
+            debug_assert!(false, "a card's question before any phase move this turn");
+            return Err(InvalidReply::GameOver);
+        }
         self.numbers.answered(req);
         let before = self.events.len();
-        if is_resume_point(req) {
-            // Run on from here: this state is the new resume point.
-            snap.resume.clone_from(&self.state);
-            snap.resume_at_turn_start = false;
-            self.resume_log = self.log.len();
-            self.resume_events = before;
-        } else {
+        if at_phase {
+            // Run on from here. The turn's first reply keeps this state as the turn's
+            // snapshot; a later one that plays a card keeps it as the new resume point,
+            // for the card's questions. A Buy or an ended phase resolves no card here,
+            // so the older resume point serves (a question that might follow one, such
+            // as a reaction to a gain, re-runs from there through it).
+            let keep = if !snap.turn_taken {
+                snap.turn_taken = true;
+                snap.resume_at_turn = true;
+                self.turn_events_start = before;
+                Some(&mut snap.turn)
+            } else if matches!(reply, Reply::Play(_) | Reply::PlayAllTreasures) {
+                snap.resume_at_turn = false;
+                Some(&mut snap.resume)
+            } else {
+                None
+            };
+            if let Some(slot) = keep {
+                store(slot, &self.state);
+                self.resume_log = self.log.len();
+                self.resume_events = before;
+            }
+            self.run_log = self.log.len();
+        } else if let Some(from) = snap.resume_state() {
             // A card is being resolved: re-run it from the last resume point.
-            self.state.clone_from(snap.resume_state());
+            self.state.clone_from(from);
             self.events.truncate(self.resume_events);
+            self.run_log = self.resume_log;
         }
         if let Some(answered) = self.pending.take() {
             crate::ctx::keep_lists(&mut self.spare, answered.prompt);
@@ -392,11 +426,12 @@ impl Game {
                 .map(|p| p.card)
                 .filter(|c| c.is_kingdom())
                 .collect(),
-            snapshots: Some(Snapshots::new(&state)),
+            snapshots: Some(Box::default()),
             state,
             turn_log_start: 0,
             turn_events_start: events.len(),
             resume_log: 0,
+            run_log: 0,
             resume_events: events.len(),
             numbers: DecisionNumbers::default(),
             log: Vec::new(),
@@ -411,33 +446,42 @@ impl Game {
     }
 }
 
-/// Where a recorded game's replies are run from. Kept in place and overwritten with
-/// `clone_from`, which reuses every zone's allocation.
+/// Where a recorded game's replies are run from (see the module docs). The states are
+/// kept from turn to turn and overwritten with `clone_from`, which reuses every zone's
+/// allocation.
+#[derive(Default)]
 struct Snapshots {
-    /// The state when the current turn began (after its start-of-turn bookkeeping):
-    /// what an undo re-runs the turn from.
-    turn_start: State,
-    /// The state at the last Action- or Buy-phase decision answered this turn, when
-    /// `resume_at_turn_start` is false (see the module docs).
-    resume: State,
-    resume_at_turn_start: bool,
+    /// The state at the current turn's first answered decision (when `turn_taken`): what
+    /// an undo re-runs the turn from. That decision is always an Action- or Buy-phase
+    /// move, as a card is resolved only once an answered phase move has played it; so
+    /// this is a resume point, and nothing before it in the turn can be undone anyway.
+    /// Taking it there rather than at the turn's start spares one copy per turn.
+    turn: Option<State>,
+    turn_taken: bool,
+    /// The state at the last Action- or Buy-phase decision answered this turn, unless
+    /// `resume_at_turn` says that is `turn`.
+    resume: Option<State>,
+    resume_at_turn: bool,
 }
 
 impl Snapshots {
-    fn new(st: &State) -> Box<Snapshots> {
-        Box::new(Snapshots {
-            turn_start: st.clone(),
-            resume: st.clone(),
-            resume_at_turn_start: true,
-        })
-    }
-
-    fn resume_state(&self) -> &State {
-        if self.resume_at_turn_start {
-            &self.turn_start
+    /// The state a card's question re-runs from, if this turn has one.
+    fn resume_state(&self) -> Option<&State> {
+        if !self.turn_taken {
+            None
+        } else if self.resume_at_turn {
+            self.turn.as_ref()
         } else {
-            &self.resume
+            self.resume.as_ref()
         }
+    }
+}
+
+/// Copies `st` into `slot`, reusing the allocations of the state already there.
+fn store(slot: &mut Option<State>, st: &State) {
+    match slot {
+        Some(s) => s.clone_from(st),
+        None => *slot = Some(st.clone()),
     }
 }
 
