@@ -123,6 +123,10 @@ pub struct Ctx<'a> {
     pub(crate) events: Option<&'a mut Vec<Event>>,
     /// Whether any question has been asked (not just forced) in this turn.
     pub(crate) asked: bool,
+    /// This run starts at an Action- or Buy-phase decision already asked (a resume
+    /// point): its answer is the next logged reply, so `Ctx::resumed_answer` gives it
+    /// without the request being built again.
+    pub(crate) resumed: bool,
     /// Emptied card lists of answered requests, for the next requests to fill (see
     /// [`Ctx::list`]). A simulation asks thousands of questions per second, each with one
     /// or two lists; reusing them keeps the allocator out of the loop.
@@ -171,6 +175,21 @@ impl<'a> Ctx<'a> {
         };
         self.give_back(req.prompt);
         Ok(reply)
+    }
+
+    /// The logged answer to the phase decision this run starts at (see `resumed`), once;
+    /// None when the run starts elsewhere or that answer has not been given yet.
+    pub(crate) fn resumed_answer(&mut self) -> Option<Reply> {
+        if !std::mem::take(&mut self.resumed) {
+            return None;
+        }
+        let Answers::Log { replies, pos } = &mut self.answers else {
+            return None;
+        };
+        let (_, reply) = replies.get(*pos)?;
+        *pos += 1;
+        self.asked = true;
+        Some(reply.clone())
     }
 
     /// An empty card list to build a request's options in: one an answered request gave

@@ -62,6 +62,8 @@ pub struct Game {
     /// Index into `log` of the first reply the next run of the turn answers with: the
     /// run starts from the state as it is, and that state has seen the replies before.
     run_log: usize,
+    /// The next run starts at a phase decision already asked (see `Ctx::resumed`).
+    run_at_decision: bool,
     /// Index into `events` of the first event a run from the resume point re-creates.
     resume_events: usize,
     /// Public decision numbers (see [`Game::decision_number`]).
@@ -111,6 +113,7 @@ impl Game {
             turn_events_start: events.len(),
             resume_log: 0,
             run_log: 0,
+            run_at_decision: false,
             resume_events: events.len(),
             numbers: DecisionNumbers::default(),
             log: Vec::new(),
@@ -139,6 +142,7 @@ impl Game {
     /// Runs turns until a decision is needed that no agent answers, or the game ends.
     /// With `agents`, every decision is answered at once and this runs to the end.
     fn advance(&mut self, mut agents: Option<&mut [Box<dyn Agent + Send>]>) {
+        let mut resumed = std::mem::take(&mut self.run_at_decision);
         loop {
             if self.state.game_over {
                 self.pending = None;
@@ -162,6 +166,7 @@ impl Game {
                 answers,
                 events,
                 asked: false,
+                resumed,
                 spare: std::mem::take(&mut self.spare),
             };
             let ran = turn::run_turn(&mut cx);
@@ -171,7 +176,10 @@ impl Game {
                     self.pending = Some(*req);
                     return;
                 }
-                Ok(()) => self.next_turn(),
+                Ok(()) => {
+                    self.next_turn();
+                    resumed = false;
+                }
             }
         }
     }
@@ -222,6 +230,7 @@ impl Game {
         self.events.truncate(self.turn_events_start);
         self.resume_log = self.turn_log_start;
         self.run_log = self.turn_log_start;
+        self.run_at_decision = true;
         self.resume_events = self.turn_events_start;
     }
 
@@ -296,11 +305,13 @@ impl Game {
                 self.resume_events = before;
             }
             self.run_log = self.log.len();
+            self.run_at_decision = true;
         } else if let Some(from) = snap.resume_state() {
             // A card is being resolved: re-run it from the last resume point.
             self.state.clone_from(from);
             self.events.truncate(self.resume_events);
             self.run_log = self.resume_log;
+            self.run_at_decision = true;
         }
         if let Some(answered) = self.pending.take() {
             crate::ctx::keep_lists(&mut self.spare, answered.prompt);
@@ -432,6 +443,7 @@ impl Game {
             turn_events_start: events.len(),
             resume_log: 0,
             run_log: 0,
+            run_at_decision: false,
             resume_events: events.len(),
             numbers: DecisionNumbers::default(),
             log: Vec::new(),

@@ -66,28 +66,16 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         if cx.st.turn.actions == 0 {
             return Ok(());
         }
-        let playable = distinct(
-            cx.list(),
-            cx.st
-                .player(p)
-                .hand
-                .iter()
-                .copied()
-                .filter(|c| c.is_action()),
-        );
-        // Nothing to decide when nothing can be played.
-        if playable.is_empty() {
-            cx.keep(playable);
-            return Ok(());
-        }
-        let req = Request {
-            player: p,
-            card: None,
-            about: None,
-            purpose: Purpose::ActionPhase,
-            prompt: Prompt::ActionPhase { playable },
+        let reply = match cx.resumed_answer() {
+            Some(r) => r,
+            None => {
+                let Some(req) = action_request(cx, p) else {
+                    return Ok(());
+                };
+                cx.choose(req)?
+            }
         };
-        match cx.choose(req)? {
+        match reply {
             Reply::Play(card) => {
                 cx.st.turn.actions -= 1;
                 play_from_hand(cx, card)?;
@@ -96,6 +84,30 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
             r => unreachable!("validated reply {r:?}"),
         }
     }
+}
+
+/// The Action-phase move, or None when nothing can be played (nothing to decide).
+fn action_request(cx: &mut Ctx, p: PlayerId) -> Option<Request> {
+    let playable = distinct(
+        cx.list(),
+        cx.st
+            .player(p)
+            .hand
+            .iter()
+            .copied()
+            .filter(|c| c.is_action()),
+    );
+    if playable.is_empty() {
+        cx.keep(playable);
+        return None;
+    }
+    Some(Request {
+        player: p,
+        card: None,
+        about: None,
+        purpose: Purpose::ActionPhase,
+        prompt: Prompt::ActionPhase { playable },
+    })
 }
 
 fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
@@ -110,37 +122,14 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         if cx.st.turn.buys == 0 {
             return Ok(());
         }
-        let treasures = if cx.st.turn.bought {
-            cx.list()
-        } else {
-            distinct(
-                cx.list(),
-                cx.st
-                    .player(p)
-                    .hand
-                    .iter()
-                    .copied()
-                    .filter(|c| c.is_treasure()),
-            )
+        let reply = match cx.resumed_answer() {
+            Some(r) => r,
+            None => {
+                let req = buy_request(cx, p);
+                cx.choose(req)?
+            }
         };
-        // Affordable means base cost ≤ coins + this turn's reduction (`State::cost`).
-        let budget = cx.st.turn.coins + cx.st.turn.cost_reduction;
-        let mut buyable = cx.list();
-        buyable.extend(
-            cx.st
-                .supply
-                .iter()
-                .filter(|pile| pile.count > 0 && u32::from(pile.card.base_cost()) <= budget)
-                .map(|pile| pile.card),
-        );
-        let req = Request {
-            player: p,
-            card: None,
-            about: None,
-            purpose: Purpose::BuyPhase,
-            prompt: Prompt::BuyPhase { treasures, buyable },
-        };
-        match cx.choose(req)? {
+        match reply {
             Reply::Play(card) => play_treasure(cx, p, card)?,
             // The Treasures in the hand now, in hand order (no Treasure changes the hand).
             Reply::PlayAllTreasures => {
@@ -165,6 +154,40 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
             Reply::EndPhase => return Ok(()),
             r => unreachable!("validated reply {r:?}"),
         }
+    }
+}
+
+/// The Buy-phase move: the Treasures that may still be played and the piles affordable.
+fn buy_request(cx: &mut Ctx, p: PlayerId) -> Request {
+    let treasures = if cx.st.turn.bought {
+        cx.list()
+    } else {
+        distinct(
+            cx.list(),
+            cx.st
+                .player(p)
+                .hand
+                .iter()
+                .copied()
+                .filter(|c| c.is_treasure()),
+        )
+    };
+    // Affordable means base cost ≤ coins + this turn's reduction (`State::cost`).
+    let budget = cx.st.turn.coins + cx.st.turn.cost_reduction;
+    let mut buyable = cx.list();
+    buyable.extend(
+        cx.st
+            .supply
+            .iter()
+            .filter(|pile| pile.count > 0 && u32::from(pile.card.base_cost()) <= budget)
+            .map(|pile| pile.card),
+    );
+    Request {
+        player: p,
+        card: None,
+        about: None,
+        purpose: Purpose::BuyPhase,
+        prompt: Prompt::BuyPhase { treasures, buyable },
     }
 }
 

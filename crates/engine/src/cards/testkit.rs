@@ -117,6 +117,7 @@ impl Table {
             },
             events: Some(&mut events),
             asked: false,
+            resumed: false,
             spare: Vec::new(),
         });
         (out, self.st, events)
