@@ -25,7 +25,7 @@ pub type Res<T = ()> = Result<T, Suspend>;
 /// Where answers to decisions come from.
 pub(crate) enum Answers<'a> {
     /// Ask these agents (one per seat) at once. Used by unrecorded simulations only:
-    /// recorded games take every reply through `Game::reply`.
+    /// recorded games take every reply through `Game::reply` (or `Game::answer`).
     Agents {
         agents: &'a mut [Box<dyn Agent + Send>],
     },

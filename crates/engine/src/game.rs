@@ -133,7 +133,7 @@ impl Game {
     pub fn replay(record: &GameRecord) -> Result<Game, ReplayError> {
         let mut g = Game::new(&record.setup, record.seed)?;
         for (index, (p, r)) in record.replies.iter().enumerate() {
-            g.reply(*p, r.clone())
+            g.answer(*p, r.clone())
                 .map_err(|error| ReplayError::Reply { index, error })?;
         }
         Ok(g)
@@ -241,7 +241,7 @@ impl Game {
             let p = req.player;
             let obs = crate::view::Observation::new(&self.state, p);
             let r = agents[p.idx()].decide(&obs, req);
-            if let Err(e) = self.reply(p, r.clone()) {
+            if let Err(e) = self.answer(p, r.clone()) {
                 panic!(
                     "agent {} gave an invalid reply {r:?}: {e}",
                     agents[p.idx()].name()
@@ -253,6 +253,15 @@ impl Game {
     /// Answers the pending decision. On error nothing has changed.
     /// On success returns the events that happened as a result (unredacted).
     pub fn reply(&mut self, player: PlayerId, reply: Reply) -> Result<Vec<Event>, InvalidReply> {
+        let before = self.events.len();
+        self.answer(player, reply)?;
+        Ok(self.events[before..].to_vec())
+    }
+
+    /// [`Game::reply`] without the copy of the new events, which are `events()[n..]` with
+    /// `n` the length of `events()` before. For callers that read the events there or not
+    /// at all (the server, replays): copying them is most of what a reply costs.
+    pub fn answer(&mut self, player: PlayerId, reply: Reply) -> Result<(), InvalidReply> {
         if self.state.game_over {
             return Err(InvalidReply::GameOver);
         }
@@ -320,7 +329,7 @@ impl Game {
         self.log.push((player, reply));
         self.advance(None);
         debug_assert!(self.events.len() >= before, "replay lost events");
-        Ok(self.events[before..].to_vec())
+        Ok(())
     }
 
     /// The decision the game is waiting for, if any.
@@ -551,5 +560,45 @@ impl DecisionNumbers {
             self.settled += 1;
             self.reacts = 0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Edition, Kingdom, Observation};
+
+    /// `answer` applies a reply exactly as `reply` does; `reply` also hands back the new
+    /// events, which `answer` leaves in `events()`.
+    #[test]
+    fn answer_is_reply_without_the_copy_of_the_events() {
+        let setup = Setup {
+            players: 3,
+            kingdom: Kingdom::RandomFrom(crate::setup::CardPool::Both),
+            edition: Edition::Second,
+        };
+        let mut by_reply = Game::new(&setup, 9).unwrap();
+        let mut by_answer = Game::new(&setup, 9).unwrap();
+        let mut agents: Vec<_> = (0..3)
+            .map(|i| crate::bots::by_name("random", i).unwrap())
+            .collect();
+        let mut replies = 0;
+        while let Some(req) = by_reply.pending().cloned() {
+            let obs = Observation::for_player(&by_reply, req.player);
+            let r = agents[req.player.idx()].decide(&obs, &req);
+            let before = by_answer.events().len();
+            let events = by_reply.reply(req.player, r.clone()).unwrap();
+            by_answer.answer(req.player, r).unwrap();
+            assert_eq!(events, by_answer.events()[before..]);
+            assert_eq!(by_answer.digest(), by_reply.digest());
+            assert_eq!(by_answer.pending(), by_reply.pending());
+            replies += 1;
+        }
+        assert!(by_answer.is_over() && replies > 50, "{replies} replies");
+        assert_eq!(by_answer.events(), by_reply.events());
+        assert_eq!(
+            by_answer.answer(PlayerId(0), Reply::EndPhase),
+            Err(InvalidReply::GameOver)
+        );
     }
 }

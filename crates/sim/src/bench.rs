@@ -3,9 +3,10 @@
 //!
 //! - *unrecorded*: `Game::new_unrecorded` + `play_out`, the simulator's fast path, where
 //!   the agents are asked as the turn runs;
-//! - *recorded*: `Game::new` + one `Game::reply` per decision, exactly as the server
-//!   drives a game (ask `pending()`, build `Observation::for_player`, `decide`, `reply`),
-//!   keeping the reply log and every event.
+//! - *recorded*: `Game::new` + one `Game::answer` per decision, exactly as the server
+//!   drives a game (ask `pending()`, build `Observation::for_player`, `decide`,
+//!   `answer`: the server reads new events from `events()`, so it does not take
+//!   `Game::reply`'s copy of them), keeping the reply log and every event.
 //!
 //! Each is timed by the wall clock and by the thread's CPU time: on a shared machine
 //! the wall clock varies with load, CPU time much less. Both paths must reach the same
@@ -102,7 +103,7 @@ fn timed(
     ))
 }
 
-/// Plays game `index` as the server would: one `reply` per decision.
+/// Plays game `index` as the server would: one `answer` per decision.
 fn play_recorded(config: &Config, setup: &Setup, index: u64) -> Result<GameResult, SimError> {
     let (mut agents, seats) = seat_agents(config, index)?;
     let mut game = Game::new(setup, game_seed(config.seed, index))?;
@@ -110,7 +111,7 @@ fn play_recorded(config: &Config, setup: &Setup, index: u64) -> Result<GameResul
         let p = req.player;
         let agent: &mut Box<dyn Agent + Send> = &mut agents[p.idx()];
         let reply = agent.decide(&Observation::for_player(&game, p), req);
-        game.reply(p, reply)
+        game.answer(p, reply)
             .map_err(|e| SimError::Bench(format!("{} gave an invalid reply: {e}", agent.name())))?;
     }
     Ok(result_of(&game, &seats))

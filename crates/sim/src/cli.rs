@@ -191,7 +191,7 @@ pub struct Cli {
     pub json: bool,
 
     /// Benchmark: play the games on one thread (ignoring --threads) twice, unrecorded
-    /// (the simulator's path) and recorded (one Game::reply per decision, as the server
+    /// (the simulator's path) and recorded (one Game::answer per decision, as the server
     /// does), check both end alike, and print each path's games per second by wall clock
     /// and CPU time and their ratio (on stderr with --json).
     #[arg(long)]
