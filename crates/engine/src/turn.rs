@@ -54,7 +54,11 @@ pub(crate) fn run_turn(cx: &mut Ctx) -> Res {
 
 /// The distinct `cards`, sorted, in `v` (an empty list, see `Ctx::list`).
 fn distinct(mut v: Vec<CardId>, cards: impl Iterator<Item = CardId>) -> Vec<CardId> {
-    v.extend(cards.collect::<CardSet>().iter());
+    let mut set = CardSet::default();
+    for c in cards {
+        set.insert(c);
+    }
+    set.drain_into(&mut v);
     v
 }
 
