@@ -171,8 +171,15 @@ macro_rules! cards {
         #[repr(u8)]
         pub enum CardId { $($id),* }
 
+        /// How many cards there are (one more than the largest `CardId as usize`).
+        const CARD_COUNT: usize = [$(CardId::$id),*].len();
+
         /// The printed facts of every card, indexed by `CardId as usize`.
-        pub static CARDS: &[CardDef] = &[
+        pub static CARDS: &[CardDef] = &CARD_TABLE;
+
+        /// `CARDS` as an array: looking a card up (every type and cost check) is then one
+        /// indexed load, with no slice to load first and no bounds check.
+        static CARD_TABLE: [CardDef; CARD_COUNT] = [
             $(CardDef {
                 id: CardId::$id,
                 key: $key,
@@ -260,9 +267,39 @@ cards! {
     Nobles "nobles" "Nobles" 6 [ACTION | VICTORY] Intrigue Both;
 }
 
+/// A set of distinct cards, one bit per `CardId`: what a request's option list is built
+/// from when only which cards occur matters (not how many).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CardSet(u128);
+
+const _: () = assert!(CARD_COUNT <= 128, "CardSet holds one bit per card");
+
+impl CardSet {
+    pub(crate) fn insert(&mut self, c: CardId) {
+        self.0 |= 1 << c as u32;
+    }
+    /// Appends the cards to `v` in `CardId` order (the order of a sorted option list).
+    pub(crate) fn drain_into(self, v: &mut Vec<CardId>) {
+        let mut bits = self.0;
+        while bits != 0 {
+            v.push(CARD_TABLE[bits.trailing_zeros() as usize].id);
+            bits &= bits - 1;
+        }
+    }
+}
+
+impl FromIterator<CardId> for CardSet {
+    fn from_iter<I: IntoIterator<Item = CardId>>(cards: I) -> CardSet {
+        let mut set = CardSet::default();
+        cards.into_iter().for_each(|c| set.insert(c));
+        set
+    }
+}
+
 impl CardId {
+    #[inline]
     pub fn def(self) -> &'static CardDef {
-        &CARDS[self as usize]
+        &CARD_TABLE[self as usize]
     }
     pub fn all() -> impl Iterator<Item = CardId> {
         CARDS.iter().map(|d| d.id)
@@ -323,6 +360,33 @@ impl FromStr for CardId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn listed(set: CardSet) -> Vec<CardId> {
+        let mut v = Vec::new();
+        set.drain_into(&mut v);
+        v
+    }
+
+    #[test]
+    fn a_card_set_lists_each_card_once_in_card_id_order() {
+        use CardId::*;
+        let hand = [Nobles, Copper, Harem, Copper, Gold, Nobles, Curse];
+        let set: CardSet = hand.into_iter().collect();
+        let mut sorted = hand.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(listed(set), sorted);
+        assert_eq!(listed(set), vec![Copper, Gold, Curse, Harem, Nobles]);
+        assert_eq!(listed(CardSet::default()), vec![]);
+        let mut v = vec![Silver];
+        set.drain_into(&mut v);
+        assert_eq!(v, vec![Silver, Copper, Gold, Curse, Harem, Nobles]);
+        let all: CardSet = CardId::all().collect();
+        assert!(
+            listed(all).into_iter().eq(CardId::all()),
+            "the last card fits too"
+        );
+    }
 
     #[test]
     fn table_is_indexed_by_id_and_keys_round_trip() {

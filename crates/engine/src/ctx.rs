@@ -25,7 +25,7 @@ pub type Res<T = ()> = Result<T, Suspend>;
 /// Where answers to decisions come from.
 pub(crate) enum Answers<'a> {
     /// Ask these agents (one per seat) at once. Used by unrecorded simulations only:
-    /// recorded games take every reply through `Game::reply`.
+    /// recorded games take every reply through `Game::reply` (or `Game::answer`).
     Agents {
         agents: &'a mut [Box<dyn Agent + Send>],
     },
@@ -34,6 +34,31 @@ pub(crate) enum Answers<'a> {
         replies: &'a [(PlayerId, Reply)],
         pos: usize,
     },
+}
+
+/// Keeps `list`'s allocation in `spare` for a later [`Ctx::list`].
+fn keep_list(spare: &mut Vec<Vec<CardId>>, mut list: Vec<CardId>) {
+    // A handful covers the lists of one request; more would only hoard memory.
+    if list.capacity() > 0 && spare.len() < 4 {
+        list.clear();
+        spare.push(list);
+    }
+}
+
+/// Keeps the card lists of an answered prompt in `spare`.
+pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: Prompt) {
+    match prompt {
+        Prompt::BuyPhase { treasures, buyable } => {
+            keep_list(spare, treasures);
+            keep_list(spare, buyable);
+        }
+        Prompt::ActionPhase { playable: l }
+        | Prompt::ChooseCards { options: l, .. }
+        | Prompt::ChoosePile { options: l, .. }
+        | Prompt::OrderCards { cards: l }
+        | Prompt::NameCard { options: l } => keep_list(spare, l),
+        Prompt::ChooseModes { .. } | Prompt::YesNo | Prompt::ChooseNumber { .. } => {}
+    }
 }
 
 /// One resolution of a card's effect: which card, and which copy in play it is.
@@ -98,6 +123,14 @@ pub struct Ctx<'a> {
     pub(crate) events: Option<&'a mut Vec<Event>>,
     /// Whether any question has been asked (not just forced) in this turn.
     pub(crate) asked: bool,
+    /// This run starts at an Action- or Buy-phase decision already asked (a resume
+    /// point): its answer is the next logged reply, so `Ctx::resumed_answer` gives it
+    /// without the request being built again.
+    pub(crate) resumed: bool,
+    /// Emptied card lists of answered requests, for the next requests to fill (see
+    /// [`Ctx::list`]). A simulation asks thousands of questions per second, each with one
+    /// or two lists; reusing them keeps the allocator out of the loop.
+    pub(crate) spare: Vec<Vec<CardId>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -115,17 +148,18 @@ impl<'a> Ctx<'a> {
     /// Asks `req.player`. Questions with only one legal answer are not asked.
     pub fn choose(&mut self, req: Request) -> Res<Reply> {
         if let Some(r) = req.prompt.forced() {
+            self.give_back(req.prompt);
             return Ok(r);
         }
         self.asked = true;
-        match &mut self.answers {
+        let reply = match &mut self.answers {
             Answers::Log { replies, pos } => match replies.get(*pos) {
                 Some((p, r)) => {
                     debug_assert_eq!(*p, req.player, "replayed reply for the wrong player");
                     *pos += 1;
-                    Ok(r.clone())
+                    r.clone()
                 }
-                None => Err(Suspend(Box::new(req))),
+                None => return Err(Suspend(Box::new(req))),
             },
             Answers::Agents { agents } => {
                 let obs = Observation::new(self.st, req.player);
@@ -136,9 +170,42 @@ impl<'a> Ctx<'a> {
                         agents[req.player.idx()].name()
                     );
                 }
-                Ok(reply)
+                reply
             }
+        };
+        self.give_back(req.prompt);
+        Ok(reply)
+    }
+
+    /// The logged answer to the phase decision this run starts at (see `resumed`), once;
+    /// None when the run starts elsewhere or that answer has not been given yet.
+    pub(crate) fn resumed_answer(&mut self) -> Option<Reply> {
+        if !std::mem::take(&mut self.resumed) {
+            return None;
         }
+        let Answers::Log { replies, pos } = &mut self.answers else {
+            return None;
+        };
+        let (_, reply) = replies.get(*pos)?;
+        *pos += 1;
+        self.asked = true;
+        Some(reply.clone())
+    }
+
+    /// An empty card list to build a request's options in: one an answered request gave
+    /// back when there is one (what is in it never matters, only its allocation).
+    pub(crate) fn list(&mut self) -> Vec<CardId> {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    /// Keeps `list`'s allocation for a later [`Ctx::list`].
+    pub(crate) fn keep(&mut self, list: Vec<CardId>) {
+        keep_list(&mut self.spare, list);
+    }
+
+    /// Keeps the card lists of an answered prompt.
+    fn give_back(&mut self, prompt: Prompt) {
+        keep_lists(&mut self.spare, prompt);
     }
 
     // ----- asking helpers -------------------------------------------------------------
@@ -342,12 +409,13 @@ impl<'a> Ctx<'a> {
     /// `p` draws up to `n` cards; returns how many were drawn.
     pub fn draw(&mut self, p: PlayerId, n: usize) -> usize {
         let start = self.st.player(p).hand.len();
-        for _ in 0..n {
-            match self.take_top(p) {
-                Some(c) => self.st.player_mut(p).hand.push(c),
-                None => break,
-            }
-        }
+        // One shuffle check for all `n`: drawing one by one would shuffle at the same
+        // moment (when the deck runs out) and put the same cards in the same places.
+        let k = self.ensure_deck(p, n);
+        let pl = self.st.player_mut(p);
+        let rest = pl.deck.len() - k;
+        pl.hand.extend(pl.deck[rest..].iter().rev());
+        pl.deck.truncate(rest);
         let hand = &self.st.player(p).hand;
         let drawn = hand.len() - start;
         if drawn > 0 && self.events.is_some() {

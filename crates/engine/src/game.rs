@@ -2,9 +2,17 @@
 //!
 //! A game is a pure function of (setup, seed, replies). The engine keeps a snapshot of
 //! the state at the start of the current turn plus the replies given since; a reply is
-//! validated against the pending request, appended, and the turn is run again from the
-//! snapshot with the logged answers until it needs a new one. Nothing in flight has to
-//! be saved, so the reply log alone is the game record.
+//! validated against the pending request, appended, and the turn is run again with the
+//! logged answers until it needs a new one. Nothing in flight has to be saved, so the
+//! reply log alone is the game record.
+//!
+//! The run need not start at the turn's start: at an Action- or Buy-phase decision no
+//! card is being resolved, so everything the rest of the turn depends on is in the state
+//! itself (`turn::run_turn` goes on from the phase it records). Such a state is a
+//! *resume point*: a reply to a phase decision runs on from the state as it is, and a
+//! reply to a card's question re-runs from the last resume point, so a reply costs one
+//! phase step or one card, not the whole turn. Undo re-runs from the state at the
+//! turn's first decision (`Snapshots::turn`).
 
 use crate::agent::Agent;
 use crate::card::CardId;
@@ -44,12 +52,21 @@ pub struct Game {
     seed: u64,
     kingdom: Vec<CardId>,
     state: State,
-    /// The state when the current turn began (after its start-of-turn bookkeeping).
-    turn_start: State,
+    /// Recorded games only: the states replies are re-run from.
+    snapshots: Option<Box<Snapshots>>,
     /// Index into `log` of the first reply of the current turn.
     turn_log_start: usize,
     /// Index into `events` of the first event the current turn's replay re-creates.
     turn_events_start: usize,
+    /// Index into `log` of the first reply after the resume point (see the module docs).
+    resume_log: usize,
+    /// Index into `log` of the first reply the next run of the turn answers with: the
+    /// run starts from the state as it is, and that state has seen the replies before.
+    run_log: usize,
+    /// The next run starts at a phase decision already asked (see `Ctx::resumed`).
+    run_at_decision: bool,
+    /// Index into `events` of the first event a run from the resume point re-creates.
+    resume_events: usize,
     /// Public decision numbers (see [`Game::decision_number`]).
     numbers: DecisionNumbers,
     log: Vec<(PlayerId, Reply)>,
@@ -60,6 +77,8 @@ pub struct Game {
     pending: Option<Request>,
     /// Record events and replies (off in fast simulations).
     record: bool,
+    /// Card lists kept from one turn's requests for the next (see `Ctx::list`).
+    spare: Vec<Vec<CardId>>,
 }
 
 impl Game {
@@ -85,32 +104,50 @@ impl Game {
             });
         }
         turn::begin_turn(&mut state, record.then_some(&mut events));
-        let mut g = Game {
-            setup: setup.clone(),
-            seed,
-            kingdom,
-            turn_start: state.clone(),
-            state,
-            turn_log_start: 0,
-            turn_events_start: events.len(),
-            numbers: DecisionNumbers::default(),
-            log: Vec::new(),
-            event_marks: Vec::new(),
-            events,
-            pending: None,
-            record,
-        };
+        let mut g = Game::around(setup.clone(), seed, kingdom, state, events, record);
         if record {
             g.advance(None);
         }
         Ok(g)
     }
 
+    /// A game around `state`, with no reply yet and nothing asked: the one place a
+    /// `Game` is put together, for new games, tests and playouts alike.
+    fn around(
+        setup: Setup,
+        seed: u64,
+        kingdom: Vec<CardId>,
+        state: State,
+        events: Vec<Event>,
+        record: bool,
+    ) -> Game {
+        Game {
+            setup,
+            seed,
+            kingdom,
+            snapshots: record.then(Box::default),
+            state,
+            turn_log_start: 0,
+            turn_events_start: events.len(),
+            resume_log: 0,
+            run_log: 0,
+            run_at_decision: false,
+            resume_events: events.len(),
+            numbers: DecisionNumbers::default(),
+            log: Vec::new(),
+            event_marks: Vec::new(),
+            events,
+            pending: None,
+            record,
+            spare: Vec::new(),
+        }
+    }
+
     /// Replays a record from its setup and seed.
     pub fn replay(record: &GameRecord) -> Result<Game, ReplayError> {
         let mut g = Game::new(&record.setup, record.seed)?;
         for (index, (p, r)) in record.replies.iter().enumerate() {
-            g.reply(*p, r.clone())
+            g.answer(*p, r.clone())
                 .map_err(|error| ReplayError::Reply { index, error })?;
         }
         Ok(g)
@@ -119,6 +156,7 @@ impl Game {
     /// Runs turns until a decision is needed that no agent answers, or the game ends.
     /// With `agents`, every decision is answered at once and this runs to the end.
     fn advance(&mut self, mut agents: Option<&mut [Box<dyn Agent + Send>]>) {
+        let mut resumed = std::mem::take(&mut self.run_at_decision);
         loop {
             if self.state.game_over {
                 self.pending = None;
@@ -131,7 +169,7 @@ impl Game {
                 ),
                 None => (
                     Answers::Log {
-                        replies: &self.log[self.turn_log_start..],
+                        replies: &self.log[self.run_log..],
                         pos: 0,
                     },
                     Some(&mut self.events),
@@ -142,13 +180,20 @@ impl Game {
                 answers,
                 events,
                 asked: false,
+                resumed,
+                spare: std::mem::take(&mut self.spare),
             };
-            match turn::run_turn(&mut cx) {
+            let ran = turn::run_turn(&mut cx);
+            self.spare = cx.spare;
+            match ran {
                 Err(Suspend(req)) => {
                     self.pending = Some(*req);
                     return;
                 }
-                Ok(()) => self.next_turn(),
+                Ok(()) => {
+                    self.next_turn();
+                    resumed = false;
+                }
             }
         }
     }
@@ -167,8 +212,12 @@ impl Game {
         }
         self.turn_log_start = self.log.len();
         self.turn_events_start = self.events.len();
-        if self.record {
-            self.turn_start = self.state.clone();
+        self.resume_log = self.turn_log_start;
+        self.run_log = self.turn_log_start;
+        self.resume_events = self.turn_events_start;
+        if let Some(snap) = &mut self.snapshots {
+            // Taken at the turn's first reply (see `Snapshots::turn`).
+            snap.turn_taken = false;
         }
     }
 
@@ -177,30 +226,39 @@ impl Game {
     pub fn play_out(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
         assert_eq!(agents.len(), self.state.num_players(), "one agent per seat");
         if self.record {
-            // Re-run the current turn from its start: logged replies first, then agents.
-            self.restore_turn_start();
-            self.drive_with_log_then_agents(agents);
+            self.drive_through_replies(agents);
         } else {
             self.advance(Some(agents));
         }
     }
 
+    /// Restores the state at the current turn's first decision (undo: only a turn with a
+    /// reply may be undone, and its first reply took the snapshot).
     fn restore_turn_start(&mut self) {
-        self.state = self.turn_start.clone();
+        if let Some(snap) = &mut self.snapshots
+            && let (true, Some(turn)) = (snap.turn_taken, &snap.turn)
+        {
+            self.state.clone_from(turn);
+            snap.resume_at_turn = true;
+        }
         self.events.truncate(self.turn_events_start);
+        self.resume_log = self.turn_log_start;
+        self.run_log = self.turn_log_start;
+        self.run_at_decision = true;
+        self.resume_events = self.turn_events_start;
     }
 
-    fn drive_with_log_then_agents(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
+    fn drive_through_replies(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
         // Answer the pending decisions one by one through `reply`, so the recorded path is
         // exactly the one a server takes.
-        self.advance(None);
-        while let Some(req) = self.pending.clone() {
-            let obs = crate::view::Observation::new(&self.state, req.player);
-            let r = agents[req.player.idx()].decide(&obs, &req);
-            if let Err(e) = self.reply(req.player, r.clone()) {
+        while let Some(req) = &self.pending {
+            let p = req.player;
+            let obs = crate::view::Observation::new(&self.state, p);
+            let r = agents[p.idx()].decide(&obs, req);
+            if let Err(e) = self.answer(p, r.clone()) {
                 panic!(
-                    "agent {} gave an invalid reply {r:?} to {req:?}: {e}",
-                    agents[req.player.idx()].name()
+                    "agent {} gave an invalid reply {r:?}: {e}",
+                    agents[p.idx()].name()
                 );
             }
         }
@@ -209,6 +267,15 @@ impl Game {
     /// Answers the pending decision. On error nothing has changed.
     /// On success returns the events that happened as a result (unredacted).
     pub fn reply(&mut self, player: PlayerId, reply: Reply) -> Result<Vec<Event>, InvalidReply> {
+        let before = self.events.len();
+        self.answer(player, reply)?;
+        Ok(self.events[before..].to_vec())
+    }
+
+    /// [`Game::reply`] without the copy of the new events, which are `events()[n..]` with
+    /// `n` the length of `events()` before. For callers that read the events there or not
+    /// at all (the server, replays): copying them is most of what a reply costs.
+    pub fn answer(&mut self, player: PlayerId, reply: Reply) -> Result<(), InvalidReply> {
         if self.state.game_over {
             return Err(InvalidReply::GameOver);
         }
@@ -225,14 +292,58 @@ impl Game {
             });
         }
         req.prompt.validate(&reply)?;
+        // Only recorded games wait for replies, so there are snapshots; and a card's
+        // question always follows a phase move answered this turn, which took one (see
+        // `Snapshots::turn`). Neither refusal can happen to a valid reply.
+        let Some(snap) = self.snapshots.as_mut() else {
+            return Err(InvalidReply::GameOver);
+        };
+        let at_phase = is_resume_point(req);
+        if !at_phase && snap.resume_state().is_none() {
+            debug_assert!(false, "a card's question before any phase move this turn");
+            return Err(InvalidReply::GameOver);
+        }
         self.numbers.answered(req);
         let before = self.events.len();
+        if at_phase {
+            // Run on from here. The turn's first reply keeps this state as the turn's
+            // snapshot; a later one that plays a card keeps it as the new resume point,
+            // for the card's questions. A Buy or an ended phase resolves no card here,
+            // so the older resume point serves (a question that might follow one, such
+            // as a reaction to a gain, re-runs from there through it).
+            let keep = if !snap.turn_taken {
+                snap.turn_taken = true;
+                snap.resume_at_turn = true;
+                self.turn_events_start = before;
+                Some(&mut snap.turn)
+            } else if matches!(reply, Reply::Play(_) | Reply::PlayAllTreasures) {
+                snap.resume_at_turn = false;
+                Some(&mut snap.resume)
+            } else {
+                None
+            };
+            if let Some(slot) = keep {
+                store(slot, &self.state);
+                self.resume_log = self.log.len();
+                self.resume_events = before;
+            }
+            self.run_log = self.log.len();
+            self.run_at_decision = true;
+        } else if let Some(from) = snap.resume_state() {
+            // A card is being resolved: re-run it from the last resume point.
+            self.state.clone_from(from);
+            self.events.truncate(self.resume_events);
+            self.run_log = self.resume_log;
+            self.run_at_decision = true;
+        }
+        if let Some(answered) = self.pending.take() {
+            crate::ctx::keep_lists(&mut self.spare, answered.prompt);
+        }
         self.event_marks.push(before);
         self.log.push((player, reply));
-        self.restore_turn_start();
         self.advance(None);
         debug_assert!(self.events.len() >= before, "replay lost events");
-        Ok(self.events[before..].to_vec())
+        Ok(())
     }
 
     /// The decision the game is waiting for, if any.
@@ -336,29 +447,68 @@ impl Game {
         // The state is a turn's start: its Action phase (a state taken from a running
         // game may be in its Buy phase, which `run_turn` would carry on from).
         state.turn.phase = crate::state::Phase::Action;
-        let mut g = Game {
-            setup: setup.clone(),
-            seed: 0,
-            kingdom: state
-                .supply
-                .iter()
-                .map(|p| p.card)
-                .filter(|c| c.is_kingdom())
-                .collect(),
-            turn_start: state.clone(),
-            state,
-            turn_log_start: 0,
-            turn_events_start: 0,
-            numbers: DecisionNumbers::default(),
-            log: Vec::new(),
-            event_marks: Vec::new(),
-            events: Vec::new(),
-            pending: None,
-            record: true,
-        };
+        let events = vec![Event::PhaseStarted {
+            player: state.current,
+            phase: crate::state::Phase::Action,
+        }];
+        let kingdom = state
+            .supply
+            .iter()
+            .map(|p| p.card)
+            .filter(|c| c.is_kingdom())
+            .collect();
+        let mut g = Game::around(setup.clone(), 0, kingdom, state, events, true);
         g.advance(None);
         g
     }
+}
+
+/// Where a recorded game's replies are run from (see the module docs). The states are
+/// kept from turn to turn and overwritten with `clone_from`, which reuses every zone's
+/// allocation.
+#[derive(Default)]
+struct Snapshots {
+    /// The state at the current turn's first answered decision (when `turn_taken`): what
+    /// an undo re-runs the turn from. That decision is always an Action- or Buy-phase
+    /// move, as a card is resolved only once an answered phase move has played it; so
+    /// this is a resume point, and nothing before it in the turn can be undone anyway.
+    /// Taking it there rather than at the turn's start spares one copy per turn.
+    turn: Option<State>,
+    turn_taken: bool,
+    /// The state at the last Action- or Buy-phase decision answered this turn, unless
+    /// `resume_at_turn` says that is `turn`.
+    resume: Option<State>,
+    resume_at_turn: bool,
+}
+
+impl Snapshots {
+    /// The state a card's question re-runs from, if this turn has one.
+    fn resume_state(&self) -> Option<&State> {
+        if !self.turn_taken {
+            None
+        } else if self.resume_at_turn {
+            self.turn.as_ref()
+        } else {
+            self.resume.as_ref()
+        }
+    }
+}
+
+/// Copies `st` into `slot`, reusing the allocations of the state already there.
+fn store(slot: &mut Option<State>, st: &State) {
+    match slot {
+        Some(s) => s.clone_from(st),
+        None => *slot = Some(st.clone()),
+    }
+}
+
+/// Whether `req` is a decision at which no card is being resolved (an Action- or
+/// Buy-phase move): the state then holds all the rest of the turn depends on.
+fn is_resume_point(req: &Request) -> bool {
+    matches!(
+        req.prompt,
+        crate::decision::Prompt::ActionPhase { .. } | crate::decision::Prompt::BuyPhase { .. }
+    )
 }
 
 /// Counts behind [`Game::decision_number`].
@@ -406,5 +556,45 @@ impl DecisionNumbers {
             self.settled += 1;
             self.reacts = 0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Edition, Kingdom, Observation};
+
+    /// `answer` applies a reply exactly as `reply` does; `reply` also hands back the new
+    /// events, which `answer` leaves in `events()`.
+    #[test]
+    fn answer_is_reply_without_the_copy_of_the_events() {
+        let setup = Setup {
+            players: 3,
+            kingdom: Kingdom::RandomFrom(crate::setup::CardPool::Both),
+            edition: Edition::Second,
+        };
+        let mut by_reply = Game::new(&setup, 9).unwrap();
+        let mut by_answer = Game::new(&setup, 9).unwrap();
+        let mut agents: Vec<_> = (0..3)
+            .map(|i| crate::bots::by_name("random", i).unwrap())
+            .collect();
+        let mut replies = 0;
+        while let Some(req) = by_reply.pending().cloned() {
+            let obs = Observation::for_player(&by_reply, req.player);
+            let r = agents[req.player.idx()].decide(&obs, &req);
+            let before = by_answer.events().len();
+            let events = by_reply.reply(req.player, r.clone()).unwrap();
+            by_answer.answer(req.player, r).unwrap();
+            assert_eq!(events, by_answer.events()[before..]);
+            assert_eq!(by_answer.digest(), by_reply.digest());
+            assert_eq!(by_answer.pending(), by_reply.pending());
+            replies += 1;
+        }
+        assert!(by_answer.is_over() && replies > 50, "{replies} replies");
+        assert_eq!(by_answer.events(), by_reply.events());
+        assert_eq!(
+            by_answer.answer(PlayerId(0), Reply::EndPhase),
+            Err(InvalidReply::GameOver)
+        );
     }
 }

@@ -23,15 +23,6 @@ pub struct Deck {
     pub duchies: usize,
 }
 
-impl Deck {
-    fn of(cards: impl Iterator<Item = CardId>) -> Deck {
-        cards.fold(Deck::default(), |d, c| Deck {
-            size: d.size + 1,
-            duchies: d.duchies + usize::from(c == CardId::Duchy),
-        })
-    }
-}
-
 /// The VP one copy of `card` is worth in `deck` (Gardens: 1 per full 10 cards; Duke: 1
 /// per Duchy). Cards of two types are worth their VP whatever else they are.
 pub fn card_vp(card: CardId, deck: Deck) -> i32 {
@@ -48,15 +39,32 @@ pub fn card_vp(card: CardId, deck: Deck) -> i32 {
 }
 
 pub fn player_vp(pl: &PlayerState) -> i32 {
-    let deck = Deck::of(pl.all_cards());
-    pl.all_cards().map(|c| card_vp(c, deck)).sum()
+    vp_of(pl.all_cards())
 }
 
 /// `pl`'s VP if they gained one more `card` (a bot weighing a game-ending gain).
 pub fn vp_after_gaining(pl: &PlayerState, card: CardId) -> i32 {
-    let all = || pl.all_cards().chain(std::iter::once(card));
-    let deck = Deck::of(all());
-    all().map(|c| card_vp(c, deck)).sum()
+    vp_of(pl.all_cards().chain(std::iter::once(card)))
+}
+
+/// The sum of [`card_vp`] over `cards`, in one pass: only Gardens and Duke depend on the
+/// whole deck, so they are counted and valued once the deck is known. (Bots ask this
+/// at every decision that might end the game.)
+fn vp_of(cards: impl Iterator<Item = CardId>) -> i32 {
+    let (mut deck, mut fixed, mut gardens, mut dukes) = (Deck::default(), 0, 0, 0);
+    for c in cards {
+        deck.size += 1;
+        match c {
+            CardId::Gardens => gardens += 1,
+            CardId::Duke => dukes += 1,
+            CardId::Duchy => {
+                deck.duchies += 1;
+                fixed += card_vp(c, deck);
+            }
+            _ => fixed += card_vp(c, deck),
+        }
+    }
+    fixed + gardens * card_vp(CardId::Gardens, deck) + dukes * card_vp(CardId::Duke, deck)
 }
 
 /// Scores and winners for the state as it stands.
@@ -76,6 +84,18 @@ pub fn scores(st: &State) -> Vec<Score> {
             winner: winners[i],
         })
         .collect()
+}
+
+/// Whether player `i` is among the [`winners`] of `raw`, without building the list.
+pub fn is_winner(raw: &[(i32, u32)], i: usize) -> bool {
+    let best_vp = raw.iter().map(|r| r.0).max().unwrap_or(0);
+    let fewest = raw
+        .iter()
+        .filter(|r| r.0 == best_vp)
+        .map(|r| r.1)
+        .min()
+        .unwrap_or(0);
+    raw[i] == (best_vp, fewest)
 }
 
 /// Given (vp, turns) per player: the highest VP wins; among those, fewest turns; the
@@ -136,6 +156,14 @@ mod tests {
     #[test]
     fn tiebreak_by_turns_then_shared() {
         assert_eq!(winners(&[(10, 5), (10, 4)]), vec![false, true]);
+        for raw in [
+            &[(10, 5), (10, 4)][..],
+            &[(10, 5), (10, 5), (3, 4)],
+            &[(-1, 2), (-3, 2)],
+        ] {
+            let each: Vec<bool> = (0..raw.len()).map(|i| is_winner(raw, i)).collect();
+            assert_eq!(each, winners(raw), "{raw:?}");
+        }
         assert_eq!(
             winners(&[(10, 5), (10, 5), (3, 4)]),
             vec![true, true, false]

@@ -26,14 +26,14 @@ impl fmt::Display for PlayerId {
 }
 
 /// One Supply pile.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pile {
     pub card: CardId,
     pub count: u32,
 }
 
 /// One player's zones. Vectors whose top matters keep the top at the end.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerState {
     pub hand: Vec<CardId>,
     /// Draw pile; the top card is the last element.
@@ -45,6 +45,47 @@ pub struct PlayerState {
     pub aside: Vec<CardId>,
     /// Turns this player has taken (counting the current one), for the tie-break.
     pub turns: u32,
+}
+
+/// `clone_from` copies zone by zone into the existing vectors, reusing their
+/// allocations: a recorded game snapshots its state this way at every phase decision
+/// (the derived `clone_from` would allocate every zone anew).
+impl Clone for PlayerState {
+    fn clone(&self) -> Self {
+        let PlayerState {
+            hand,
+            deck,
+            discard,
+            in_play,
+            aside,
+            turns,
+        } = self;
+        PlayerState {
+            hand: hand.clone(),
+            deck: deck.clone(),
+            discard: discard.clone(),
+            in_play: in_play.clone(),
+            aside: aside.clone(),
+            turns: *turns,
+        }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        let PlayerState {
+            hand,
+            deck,
+            discard,
+            in_play,
+            aside,
+            turns,
+        } = src;
+        self.hand.clone_from(hand);
+        self.deck.clone_from(deck);
+        self.discard.clone_from(discard);
+        self.in_play.clone_from(in_play);
+        self.aside.clone_from(aside);
+        self.turns = *turns;
+    }
 }
 
 impl PlayerState {
@@ -136,7 +177,7 @@ impl Default for TurnState {
 }
 
 /// Everything that decides what happens next, except the players' future replies.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     pub edition: Edition,
     /// Supply piles in a fixed order: basic cards, then the kingdom by cost and name.
@@ -164,6 +205,61 @@ pub struct SecretPass {
     pub from: PlayerId,
     pub to: PlayerId,
     pub card: CardId,
+}
+
+/// `clone_from` reuses the existing allocations (see `PlayerState`'s).
+impl Clone for State {
+    fn clone(&self) -> Self {
+        let State {
+            edition,
+            supply,
+            trash,
+            players,
+            current,
+            turn,
+            turn_count,
+            game_over,
+            rng,
+            passes,
+        } = self;
+        State {
+            edition: *edition,
+            supply: supply.clone(),
+            trash: trash.clone(),
+            players: players.clone(),
+            current: *current,
+            turn: turn.clone(),
+            turn_count: *turn_count,
+            game_over: *game_over,
+            rng: rng.clone(),
+            passes: passes.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        let State {
+            edition,
+            supply,
+            trash,
+            players,
+            current,
+            turn,
+            turn_count,
+            game_over,
+            rng,
+            passes,
+        } = src;
+        self.edition = *edition;
+        self.supply.clone_from(supply);
+        self.trash.clone_from(trash);
+        self.players.clone_from(players);
+        self.current = *current;
+        self.turn.clone_from(turn);
+        self.turn_count = *turn_count;
+        self.game_over = *game_over;
+        self.rng.clone_from(rng);
+        self.passes.clone_from(passes);
+    }
 }
 
 impl State {

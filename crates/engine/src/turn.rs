@@ -3,14 +3,16 @@
 //! The phase moves are decision requests like any other, so a turn is straight-line code
 //! that may suspend at any `choose` and be run again from its start.
 
-use crate::card::{CardId, Types};
+use crate::card::{CardId, CardSet, Types};
 use crate::cards;
 use crate::ctx::{Ask, Ctx, Play, Res};
 use crate::decision::{Prompt, Purpose, Reply, Request, Zone};
 use crate::event::{Destination, Event};
 use crate::state::{Phase, PlayerId, State, TurnState};
 
-/// Starts `p`'s turn: fresh counters, turn counts. Runs outside any decision.
+/// Starts `p`'s turn: fresh counters, turn counts, and its Action phase. Runs outside
+/// any decision. (The Action phase is announced here rather than in `action_phase` so
+/// that running on from a state taken at an Action-phase decision announces nothing.)
 pub(crate) fn begin_turn(st: &mut State, events: Option<&mut Vec<Event>>) {
     let p = st.current;
     st.turn = TurnState::new();
@@ -20,6 +22,10 @@ pub(crate) fn begin_turn(st: &mut State, events: Option<&mut Vec<Event>>) {
         ev.push(Event::TurnStarted {
             player: p,
             turn: st.player(p).turns,
+        });
+        ev.push(Event::PhaseStarted {
+            player: p,
+            phase: Phase::Action,
         });
     }
 }
@@ -46,10 +52,13 @@ pub(crate) fn run_turn(cx: &mut Ctx) -> Res {
     Ok(())
 }
 
-fn distinct(cards: impl Iterator<Item = CardId>) -> Vec<CardId> {
-    let mut v: Vec<CardId> = cards.collect();
-    v.sort_unstable();
-    v.dedup();
+/// The distinct `cards`, sorted, in `v` (an empty list, see `Ctx::list`).
+fn distinct(mut v: Vec<CardId>, cards: impl Iterator<Item = CardId>) -> Vec<CardId> {
+    let mut set = CardSet::default();
+    for c in cards {
+        set.insert(c);
+    }
+    set.drain_into(&mut v);
     v
 }
 
@@ -57,34 +66,20 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
     if cx.st.turn.phase != Phase::Action {
         return Ok(());
     }
-    cx.emit(|| Event::PhaseStarted {
-        player: p,
-        phase: Phase::Action,
-    });
     loop {
         if cx.st.turn.actions == 0 {
             return Ok(());
         }
-        let playable = distinct(
-            cx.st
-                .player(p)
-                .hand
-                .iter()
-                .copied()
-                .filter(|c| c.is_action()),
-        );
-        // Nothing to decide when nothing can be played.
-        if playable.is_empty() {
-            return Ok(());
-        }
-        let req = Request {
-            player: p,
-            card: None,
-            about: None,
-            purpose: Purpose::ActionPhase,
-            prompt: Prompt::ActionPhase { playable },
+        let reply = match cx.resumed_answer() {
+            Some(r) => r,
+            None => {
+                let Some(req) = action_request(cx, p) else {
+                    return Ok(());
+                };
+                cx.choose(req)?
+            }
         };
-        match cx.choose(req)? {
+        match reply {
             Reply::Play(card) => {
                 cx.st.turn.actions -= 1;
                 play_from_hand(cx, card)?;
@@ -93,6 +88,30 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
             r => unreachable!("validated reply {r:?}"),
         }
     }
+}
+
+/// The Action-phase move, or None when nothing can be played (nothing to decide).
+fn action_request(cx: &mut Ctx, p: PlayerId) -> Option<Request> {
+    let playable = distinct(
+        cx.list(),
+        cx.st
+            .player(p)
+            .hand
+            .iter()
+            .copied()
+            .filter(|c| c.is_action()),
+    );
+    if playable.is_empty() {
+        cx.keep(playable);
+        return None;
+    }
+    Some(Request {
+        player: p,
+        card: None,
+        about: None,
+        purpose: Purpose::ActionPhase,
+        prompt: Prompt::ActionPhase { playable },
+    })
 }
 
 fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
@@ -107,52 +126,72 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         if cx.st.turn.buys == 0 {
             return Ok(());
         }
-        let treasures = if cx.st.turn.bought {
-            Vec::new()
-        } else {
-            distinct(
-                cx.st
-                    .player(p)
-                    .hand
-                    .iter()
-                    .copied()
-                    .filter(|c| c.is_treasure()),
-            )
+        let reply = match cx.resumed_answer() {
+            Some(r) => r,
+            None => {
+                let req = buy_request(cx, p);
+                cx.choose(req)?
+            }
         };
-        let coins = cx.st.turn.coins;
-        let buyable = cx
-            .st
-            .supply
-            .iter()
-            .filter(|pile| pile.count > 0 && cx.st.cost(pile.card) <= coins)
-            .map(|pile| pile.card)
-            .collect();
-        let req = Request {
-            player: p,
-            card: None,
-            about: None,
-            purpose: Purpose::BuyPhase,
-            prompt: Prompt::BuyPhase { treasures, buyable },
-        };
-        match cx.choose(req)? {
+        match reply {
             Reply::Play(card) => play_treasure(cx, p, card)?,
+            // The Treasures in the hand now, in hand order (no Treasure changes the hand).
             Reply::PlayAllTreasures => {
-                let all: Vec<CardId> = cx
+                let n = cx
                     .st
                     .player(p)
                     .hand
                     .iter()
-                    .copied()
                     .filter(|c| c.is_treasure())
-                    .collect();
-                for card in all {
-                    play_treasure(cx, p, card)?;
+                    .count();
+                for _ in 0..n {
+                    let hand = &mut cx.st.player_mut(p).hand;
+                    let Some(i) = hand.iter().position(|c| c.is_treasure()) else {
+                        break;
+                    };
+                    let card = hand.remove(i);
+                    let play = into_play(cx, card);
+                    cards::on_play(cx, &play)?;
                 }
             }
             Reply::Buy(card) => buy(cx, p, card),
             Reply::EndPhase => return Ok(()),
             r => unreachable!("validated reply {r:?}"),
         }
+    }
+}
+
+/// The Buy-phase move: the Treasures that may still be played and the piles affordable.
+fn buy_request(cx: &mut Ctx, p: PlayerId) -> Request {
+    let treasures = if cx.st.turn.bought {
+        cx.list()
+    } else {
+        distinct(
+            cx.list(),
+            cx.st
+                .player(p)
+                .hand
+                .iter()
+                .copied()
+                .filter(|c| c.is_treasure()),
+        )
+    };
+    // Affordable means base cost ≤ coins + this turn's reduction (`State::cost`).
+    let budget = cx.st.turn.coins + cx.st.turn.cost_reduction;
+    let mut buyable = cx.list();
+    buyable.extend(
+        cx.st
+            .supply
+            .iter()
+            .filter(|pile| pile.count > 0 && u32::from(pile.card.base_cost()) <= budget)
+            .map(|pile| pile.card),
+    );
+    Request {
+        player: p,
+        card: None,
+        about: None,
+        purpose: Purpose::BuyPhase,
+        prompt: Prompt::BuyPhase { treasures, buyable },
     }
 }
 
@@ -170,22 +209,25 @@ fn cleanup(cx: &mut Ctx, p: PlayerId) {
     cx.st.turn.phase = Phase::Cleanup;
     let pl = cx.st.player_mut(p);
     debug_assert!(pl.aside.is_empty(), "set-aside cards left over at cleanup");
-    let in_play = std::mem::take(&mut pl.in_play);
-    let hand = std::mem::take(&mut pl.hand);
     // The hand goes under the played cards: the new top of the discard pile is a card
-    // everyone saw in play, not a hand card no one saw.
-    pl.discard.extend_from_slice(&hand);
-    pl.discard.extend_from_slice(&in_play);
+    // everyone saw in play, not a hand card no one saw. Both zones are emptied in place,
+    // keeping their allocations for the next turn.
+    pl.discard.extend_from_slice(&pl.hand);
+    pl.discard.extend_from_slice(&pl.in_play);
+    pl.in_play.clear();
     let top = pl.discard.last().copied();
-    if !hand.is_empty() {
+    let count = pl.hand.len();
+    if count > 0 && cx.events.is_some() {
+        let hand = cx.st.player(p).hand.clone();
         cx.emit(|| Event::Discarded {
             player: p,
-            count: hand.len(),
+            count,
             cards: Some(hand),
             top,
             private: true,
         });
     }
+    cx.st.player_mut(p).hand.clear();
     cx.draw(p, 5);
 }
 
@@ -250,7 +292,9 @@ fn reactions(cx: &mut Ctx, attack: CardId) -> Res<u8> {
     for v in cx.st.others(me) {
         let mut revealed: Vec<CardId> = Vec::new();
         loop {
+            // Usually no one holds a Reaction: an empty `Vec::new()` allocates nothing.
             let options: Vec<CardId> = distinct(
+                Vec::new(),
                 cx.st
                     .player(v)
                     .hand

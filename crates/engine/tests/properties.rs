@@ -5,7 +5,8 @@
 //! After every reply: the cards of every kind are conserved across all zones, the
 //! pending request (if any) is addressed to a real player, its prompt's bounds are
 //! satisfiable, and it has more than one legal answer (a forced question is never
-//! asked). Every game ends, and replaying its record reproduces the same state hash.
+//! asked). Every game ends, replaying its record reproduces the same state hash, and
+//! the same bots playing it down the unrecorded path (`play_out`) reach it too.
 //! Over all games every kingdom card is played at least once (Gardens, which cannot
 //! be played, gained), so no card escapes these checks.
 //!
@@ -138,9 +139,12 @@ fn play_one(seed: u64, seen: &mut BTreeSet<CardId>) -> (usize, u32, Ending) {
     };
     let mut g = Game::new(&setup, seed).expect("setup");
     let start = census(g.state());
-    let mut agents: Vec<Box<dyn Agent + Send>> = (0..players)
-        .map(|i| bots::by_name("random", seed * 31 + i as u64).unwrap())
-        .collect();
+    let agents_for = || -> Vec<Box<dyn Agent + Send>> {
+        (0..players)
+            .map(|i| bots::by_name("random", seed * 31 + i as u64).unwrap())
+            .collect()
+    };
+    let mut agents = agents_for();
     let mut replies = 0;
     while let Some(req) = g.pending().cloned() {
         let reply = agents[req.player.idx()].decide(&Observation::for_player(&g, req.player), &req);
@@ -167,6 +171,15 @@ fn play_one(seed: u64, seen: &mut BTreeSet<CardId>) -> (usize, u32, Ending) {
         replay.events(),
         g.events(),
         "seed {seed}: replay events differ"
+    );
+    // The simulator's path runs each turn straight through, with no snapshot and no
+    // resume point: the same agents must reach the very same state by it.
+    let mut direct = Game::new_unrecorded(&setup, seed).expect("setup");
+    direct.play_out(&mut agents_for());
+    assert_eq!(
+        direct.state_hash(),
+        g.state_hash(),
+        "seed {seed}: the recorded and unrecorded paths diverged"
     );
     exercised(g.events(), seen);
     (replies, g.state().turn_count, ending(seed, g.state()))

@@ -210,7 +210,7 @@ pub fn replay_step(
     let mut step_first = 0;
     for (index, (p, r)) in record.replies.iter().take(n as usize).enumerate() {
         step_first = game.events().len() as u64;
-        game.reply(*p, r.clone()).map_err(|e| {
+        game.answer(*p, r.clone()).map_err(|e| {
             StepError::Unreadable(format!("reply {index} was refused on replay: {e}"))
         })?;
     }

@@ -203,7 +203,10 @@ pub struct Cli {
     #[arg(long)]
     pub json: bool,
 
-    /// Benchmark: run on one thread (ignoring --threads) and print games per second.
+    /// Benchmark: play the games on one thread (ignoring --threads) twice, unrecorded
+    /// (the simulator's path) and recorded (one Game::answer per decision, as the server
+    /// does), check both end alike, and print each path's games per second by wall clock
+    /// and CPU time and their ratio (on stderr with --json).
     #[arg(long)]
     pub bench: bool,
 

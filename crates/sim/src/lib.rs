@@ -9,6 +9,7 @@
 //! Dominion: without rotation a bot's win rate would partly measure its seat.
 
 pub mod aggregate;
+pub mod bench;
 pub mod cli;
 pub mod report;
 pub mod think;
@@ -55,6 +56,8 @@ pub enum SimError {
     UnknownKingdom(String),
     #[error("could not start worker threads: {0}")]
     ThreadPool(String),
+    #[error("bench: {0}")]
+    Bench(String),
 }
 
 impl Config {
@@ -124,6 +127,47 @@ pub fn seating(index: u64, n: usize) -> Vec<usize> {
     (0..n).map(|seat| (seat + n - shift) % n).collect()
 }
 
+/// One agent per seat.
+type Agents = Vec<Box<dyn Agent + Send>>;
+
+/// The agents of game `index` of a series seeded by `run_seed` between the bots `names`,
+/// one per seat, and which bot sits in each seat (`seats[seat]` = position in `names`).
+fn seat_agents(
+    names: &[String],
+    run_seed: u64,
+    index: u64,
+    thinking: &bots::Thinking,
+) -> Result<(Agents, Vec<usize>), SimError> {
+    let seed = game_seed(run_seed, index);
+    let seats = seating(index, names.len());
+    let agents = seats
+        .iter()
+        .map(|&bot| {
+            let name = &names[bot];
+            bots::by_name_thinking(name, bot_seed(seed, bot), thinking)
+                .ok_or_else(|| SimError::UnknownBot { name: name.clone() })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((agents, seats))
+}
+
+/// How a finished game went for the bots (`seats[seat]` = bot).
+fn result_of(game: &Game, seats: &[usize]) -> GameResult {
+    let scores = game.scores();
+    let rounds = scores.iter().map(|s| s.turns).max().unwrap_or(0);
+    // Scores are indexed by seat; translate to bots.
+    let winners: Vec<usize> = scores
+        .iter()
+        .filter(|s| s.winner)
+        .map(|s| seats[s.player.idx()])
+        .collect();
+    let outcome = match winners.as_slice() {
+        [bot] => Outcome::Win(*bot),
+        _ => Outcome::Tie,
+    };
+    GameResult { outcome, rounds }
+}
+
 /// Plays game `index` of the run to the end and reports it per bot.
 fn play_one(config: &Config, setup: &Setup, index: u64) -> Result<GameResult, SimError> {
     play_game(
@@ -145,31 +189,10 @@ pub fn play_game(
     index: u64,
     thinking: &bots::Thinking,
 ) -> Result<GameResult, SimError> {
-    let seed = game_seed(run_seed, index);
-    let seats = seating(index, names.len());
-    let mut agents: Vec<Box<dyn Agent + Send>> = seats
-        .iter()
-        .map(|&bot| {
-            let name = &names[bot];
-            bots::by_name_thinking(name, bot_seed(seed, bot), thinking)
-                .ok_or_else(|| SimError::UnknownBot { name: name.clone() })
-        })
-        .collect::<Result<_, _>>()?;
-    let mut game = Game::new_unrecorded(setup, seed)?;
+    let (mut agents, seats) = seat_agents(names, run_seed, index, thinking)?;
+    let mut game = Game::new_unrecorded(setup, game_seed(run_seed, index))?;
     game.play_out(&mut agents);
-    let scores = game.scores();
-    let rounds = scores.iter().map(|s| s.turns).max().unwrap_or(0);
-    // Scores are indexed by seat; translate to bots.
-    let winners: Vec<usize> = scores
-        .iter()
-        .filter(|s| s.winner)
-        .map(|s| seats[s.player.idx()])
-        .collect();
-    let outcome = match winners.as_slice() {
-        [bot] => Outcome::Win(*bot),
-        _ => Outcome::Tie,
-    };
-    Ok(GameResult { outcome, rounds })
+    Ok(result_of(&game, &seats))
 }
 
 /// Runs the simulation; see [`run_with_progress`].

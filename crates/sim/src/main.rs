@@ -32,6 +32,23 @@ fn main() -> ExitCode {
         Err(msg) => Cli::command().error(ErrorKind::ValueValidation, msg).exit(),
     };
 
+    if cli.bench {
+        let report = match dominion_sim::bench::run(&config) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let lines = report::bench_lines(&report);
+        if cli.json {
+            // Stdout carries only the JSON object; the figures still reach the reader.
+            eprintln!("{lines}");
+            return emit_json(&report.summary);
+        }
+        return emit(&format!("{}\n{lines}\n", report::table(&report.summary)));
+    }
+
     // The bar goes to stderr, and only to a terminal: stdout stays clean for --json and
     // pipes, and logs are not filled with redraws.
     let bar = (std::io::stderr().is_terminal() && config.games >= PROGRESS_MIN_GAMES).then(|| {
@@ -57,28 +74,10 @@ fn main() -> ExitCode {
         }
     };
 
-    let out = if cli.json {
-        match serde_json::to_string(&summary) {
-            Ok(json) => json + "\n",
-            Err(e) => {
-                eprintln!("error: could not serialise the summary: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    } else if cli.bench {
-        format!(
-            "{}\n{}\n",
-            report::table(&summary),
-            report::bench_line(&summary)
-        )
-    } else {
-        report::table(&summary)
-    };
-    if cli.json && cli.bench {
-        // Stdout carries only the JSON object; the headline still reaches the reader.
-        eprintln!("{}", report::bench_line(&summary));
+    if cli.json {
+        return emit_json(&summary);
     }
-    emit(&out)
+    emit(&report::table(&summary))
 }
 
 /// `dominion-sim tournament`.
@@ -123,6 +122,16 @@ fn tournament(args: &TournamentArgs) -> ExitCode {
     }
 }
 
+/// Writes `summary` as one JSON object on stdout.
+fn emit_json(summary: &dominion_sim::aggregate::Summary) -> ExitCode {
+    match serde_json::to_string(summary) {
+        Ok(json) => emit(&(json + "\n")),
+        Err(e) => {
+            eprintln!("error: could not serialise the summary: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
 /// Writes to stdout without panicking when it is closed early (e.g. piped into `head`).
 fn emit(text: &str) -> ExitCode {
     let mut stdout = std::io::stdout().lock();

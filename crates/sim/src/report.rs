@@ -1,6 +1,7 @@
 //! Human-readable output. The `--json` output is the [`Summary`] serialised directly.
 
 use crate::aggregate::Summary;
+use crate::bench::{BenchReport, Timing};
 use crate::tournament::{BEST_REFERENCE, TournamentSummary};
 use std::fmt::Write;
 
@@ -47,15 +48,38 @@ pub fn table(s: &Summary) -> String {
     out
 }
 
-/// The `--bench` line, e.g.
-/// `bench: 27123 games/s (single thread, big_money vs big_money, 20000 games)`.
-pub fn bench_line(s: &Summary) -> String {
-    let names: Vec<&str> = s.bots.iter().map(|b| b.name.as_str()).collect();
+/// The `--bench` lines: each path's speed by the wall clock and by CPU time, and how
+/// much longer the recorded path takes, e.g.
+///
+/// ```text
+/// bench: unrecorded  98000 games/s wall, 101000 games/s CPU (single thread, big_money vs big_money, 20000 games)
+/// bench: recorded    61000 games/s wall,  63000 games/s CPU
+/// bench: recorded/unrecorded time 1.60 (CPU)
+/// ```
+pub fn bench_lines(r: &BenchReport) -> String {
+    let names: Vec<&str> = r.summary.bots.iter().map(|b| b.name.as_str()).collect();
+    let speed = |t: &Timing| {
+        let cpu = t
+            .games_per_cpu_sec()
+            .map_or("CPU time unknown".to_string(), |g| {
+                format!("{g:>6.0} games/s CPU")
+            });
+        format!("{:>6.0} games/s wall, {cpu}", t.games_per_wall_sec())
+    };
+    let by = if r.unrecorded.cpu_secs.is_some() && r.recorded.cpu_secs.is_some() {
+        "CPU"
+    } else {
+        "wall"
+    };
     format!(
-        "bench: {:.0} games/s (single thread, {}, {} games)",
-        s.games_per_sec,
+        "bench: unrecorded {} (single thread, {}, {} games)\n\
+         bench: recorded   {}\n\
+         bench: recorded/unrecorded time {:.2} ({by})",
+        speed(&r.unrecorded),
         names.join(" vs "),
-        s.games
+        r.summary.games,
+        speed(&r.recorded),
+        r.ratio(),
     )
 }
 
@@ -139,7 +163,7 @@ mod tests {
     use crate::aggregate::BotSummary;
 
     #[test]
-    fn bench_line_names_the_matchup() {
+    fn bench_lines_give_both_paths_and_their_ratio() {
         let s = Summary {
             games: 20000,
             bots: vec![
@@ -159,9 +183,25 @@ mod tests {
             mean_rounds: 20.0,
             games_per_sec: 27123.4,
         };
+        let r = BenchReport {
+            summary: s.clone(),
+            unrecorded: Timing {
+                games: 20000,
+                wall_secs: 0.25,
+                cpu_secs: Some(0.2),
+            },
+            recorded: Timing {
+                games: 20000,
+                wall_secs: 0.5,
+                cpu_secs: Some(0.32),
+            },
+        };
         assert_eq!(
-            bench_line(&s),
-            "bench: 27123 games/s (single thread, big_money vs smithy, 20000 games)"
+            bench_lines(&r),
+            "bench: unrecorded  80000 games/s wall, 100000 games/s CPU \
+             (single thread, big_money vs smithy, 20000 games)\n\
+             bench: recorded    40000 games/s wall,  62500 games/s CPU\n\
+             bench: recorded/unrecorded time 1.60 (CPU)"
         );
         let t = table(&s);
         assert!(

@@ -329,8 +329,17 @@ fn bench_prints_the_headline() {
     let out = sim(&["--bench", "--bots", "big_money,big_money", "--games", "50"]);
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bench:")).collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("bench: unrecorded "), "{stdout}");
     assert!(
-        stdout.contains("games/s (single thread, big_money vs big_money, 50 games)"),
+        lines[0].ends_with("games/s CPU (single thread, big_money vs big_money, 50 games)"),
+        "{stdout}"
+    );
+    assert!(lines[1].starts_with("bench: recorded "), "{stdout}");
+    assert!(lines[1].ends_with("games/s CPU"), "{stdout}");
+    assert!(
+        lines[2].starts_with("bench: recorded/unrecorded time ") && lines[2].ends_with(" (CPU)"),
         "{stdout}"
     );
 }

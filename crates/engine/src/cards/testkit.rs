@@ -118,6 +118,8 @@ impl Table {
             },
             events: Some(&mut events),
             asked: false,
+            resumed: false,
+            spare: Vec::new(),
         });
         (out, self.st, events)
     }

@@ -5,7 +5,7 @@
 //! the end with bots. `turn::run_turn` carries on from such a state in the phase it
 //! records, so all this needs is an unrecorded game around the state.
 
-use super::{DecisionNumbers, Game};
+use super::Game;
 use crate::setup::{Kingdom, Setup};
 use crate::state::State;
 
@@ -26,21 +26,6 @@ impl Game {
             kingdom: Kingdom::Cards(kingdom.clone()),
             edition: state.edition,
         };
-        Game {
-            setup,
-            seed: 0,
-            kingdom,
-            // Never read: an unrecorded game does not go back to a turn's start.
-            turn_start: state.clone(),
-            state,
-            turn_log_start: 0,
-            turn_events_start: 0,
-            numbers: DecisionNumbers::default(),
-            log: Vec::new(),
-            event_marks: Vec::new(),
-            events: Vec::new(),
-            pending: None,
-            record: false,
-        }
+        Game::around(setup, 0, kingdom, state, Vec::new(), false)
     }
 }

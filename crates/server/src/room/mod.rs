@@ -1000,8 +1000,8 @@ impl Room {
             ));
         };
         let index = game.replies().len() as u64;
-        match catch_unwind(AssertUnwindSafe(|| game.reply(player, reply.clone()))) {
-            Ok(Ok(_events)) => {}
+        match catch_unwind(AssertUnwindSafe(|| game.answer(player, reply.clone()))) {
+            Ok(Ok(())) => {}
             Ok(Err(invalid)) => return Err(invalid.into()),
             Err(_) => {
                 self.fail("the engine failed while applying a reply");
