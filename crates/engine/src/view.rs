@@ -218,6 +218,28 @@ impl<'a> Observation<'a> {
     pub fn turns(&self, p: PlayerId) -> u32 {
         self.st.player(p).turns
     }
+    /// The cards of every Supply pile, empty or not (public: the table shows them).
+    pub fn supply_cards(&self) -> impl Iterator<Item = CardId> + Clone + '_ {
+        self.st.supply.iter().map(|p| p.card)
+    }
+    /// The trash (public, face up).
+    pub fn trash(&self) -> &[CardId] {
+        &self.st.trash
+    }
+    /// How many `card`s are in the bot's own draw pile. A player who follows its own
+    /// cards knows its deck's make-up (though not its order), which is all this says.
+    pub fn count_in_deck(&self, card: CardId) -> usize {
+        self.st
+            .player(self.me)
+            .deck
+            .iter()
+            .filter(|c| **c == card)
+            .count()
+    }
+    /// How many empty Supply piles end the game (3, or 4 with 5+ players).
+    pub fn piles_to_end(&self) -> usize {
+        self.st.piles_to_end()
+    }
     /// Whether gaining one `card` now would meet the end condition.
     pub fn gain_would_end_game(&self, card: CardId) -> bool {
         let left = self.st.supply_count(card);

@@ -10,12 +10,14 @@
 
 mod priority;
 mod random;
+mod standard;
 mod strategies;
 #[cfg(test)]
 mod tests;
 
 pub use priority::{PriorityBot, Rule};
 pub use random::RandomBot;
+pub use standard::StandardBot;
 
 use crate::agent::Agent;
 
@@ -113,10 +115,12 @@ pub fn by_name_thinking(
     seed: u64,
     thinking: &Thinking,
 ) -> Option<Box<dyn Agent + Send>> {
-    // Placeholders until the level bots land: each plays as `big_money`.
-    // (easy: crates/engine/src/bots/easy; standard: bots/standard; search: bots/search.)
+    // Placeholder until the search bot lands: it plays as `big_money`.
     let _ = thinking;
-    if matches!(name, "easy" | "standard" | "search") {
+    if name == "standard" {
+        return Some(Box::new(StandardBot::new()));
+    }
+    if matches!(name, "easy" | "search") {
         return strategies::strategy("big_money").map(|b| Box::new(b) as Box<dyn Agent + Send>);
     }
     if name == "random" {

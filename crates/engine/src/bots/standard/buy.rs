@@ -1,0 +1,186 @@
+//! Turns the plan and the game state into a buy (or a gain): every card gets a rank,
+//! lower is better, `None` when the bot does not want it now.
+//!
+//! The same ranking answers Workshop-like gains, so what the bot gains and what it buys
+//! never disagree. Endgame rules live here: taking a game-ending card when that wins,
+//! never one that ends the game in a loss (the reference bots' `may_gain`), Duchy
+//! dancing as Provinces run low, the penultimate-Province rule and three-pile care.
+
+use super::plan::Plan;
+use super::roles::role;
+use crate::card::CardId::{self, *};
+use crate::view::Observation;
+
+/// What a buy depends on, read once per decision.
+pub struct Status {
+    /// Provinces left.
+    pub left: u32,
+    pub money: u32,
+    pub treasures: usize,
+    /// Own VP minus the best opponent's.
+    pub lead: i32,
+    /// Provinces left at which Duchies come before Gold, and before Silver.
+    pub duchy_gold: u32,
+    pub duchy_silver: u32,
+    pub estate: u32,
+    pub players: usize,
+}
+
+impl Status {
+    pub fn read(obs: &Observation) -> Status {
+        let me = obs.me();
+        let players = obs.num_players();
+        let best_other = (0..players as u8)
+            .map(crate::state::PlayerId)
+            .filter(|p| *p != me)
+            .map(|p| obs.vp(p))
+            .max()
+            .unwrap_or(0);
+        let (mut money, mut treasures) = (0, 0);
+        for c in obs.owned() {
+            money += crate::view::money_value(c);
+            treasures += usize::from(c.is_treasure());
+        }
+        // More players empty the Province pile sooner per own turn: start greening
+        // earlier.
+        let extra = (players as u32).saturating_sub(2);
+        Status {
+            left: obs.supply_count(Province),
+            money,
+            treasures,
+            lead: obs.vp(me) - best_other,
+            duchy_gold: 4 + extra,
+            duchy_silver: 6 + extra,
+            estate: 2 + extra / 2,
+            players,
+        }
+    }
+}
+
+/// Whether gaining `card` is allowed: it does not end the game, or the bot then wins.
+pub fn may_gain(obs: &Observation, card: CardId) -> bool {
+    !obs.gain_would_end_game(card) || obs.wins_after_gaining(card)
+}
+
+/// Whether taking the last-but-one card of a pile would leave the game one gain from
+/// ending while the bot is behind: the opponent could then end it and win.
+fn opens_three_pile(obs: &Observation, st: &Status, card: CardId) -> bool {
+    card != Province
+        && st.lead < 0
+        && obs.supply_count(card) == 2
+        && obs.empty_piles() + 2 >= obs.piles_to_end()
+}
+
+/// The rank of gaining `card` now (lower is better), or None if unwanted.
+pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option<u16> {
+    if obs.supply_count(card) == 0 || !may_gain(obs, card) {
+        return None;
+    }
+    if obs.gain_would_end_game(card) {
+        // It ends the game and the bot wins: nothing is better.
+        return Some(0);
+    }
+    if opens_three_pile(obs, st, card) {
+        return None;
+    }
+    if plan.gardens.is_some() {
+        return gardens_rank(obs, plan, st, card);
+    }
+    let owned = || obs.count_owned(card);
+    let r = match card {
+        Province => {
+            let rich = st.money >= plan.province_money || st.left <= st.duchy_silver;
+            // Penultimate Province: if an opponent could then take the last one and
+            // win, take a Duchy instead.
+            let penultimate = st.left == 2 && st.players == 2 && st.lead < 0;
+            if !rich || penultimate {
+                return None;
+            }
+            10
+        }
+        Duchy if st.left <= st.duchy_gold => 20,
+        Estate if st.left <= st.estate => 30,
+        Gold => 40,
+        Harem if st.left <= st.duchy_silver => 39,
+        Harem => 42,
+        Duchy if st.left <= st.duchy_silver => 45,
+        Gardens | Duke | GreatHall | Mill | Nobles if st.left <= st.estate => 31,
+        c if Some(c) == plan.main => {
+            let n = owned();
+            if n >= plan.main_copies(st.treasures) || st.left <= st.duchy_gold {
+                return None;
+            }
+            if role(c).early && n == 0 { 35 } else { 50 }
+        }
+        c => {
+            let (i, max) = plan
+                .support
+                .iter()
+                .enumerate()
+                .find(|(_, (s, _))| *s == c)
+                .map(|(i, (_, m))| (i as u16, *m))?;
+            if owned() >= max as usize || st.left <= st.duchy_gold {
+                return None;
+            }
+            // Laboratory beats a Silver at $5; the rest just edge it.
+            if c == Laboratory { 48 } else { 55 + i }
+        }
+    };
+    Some(r)
+}
+
+/// Silver comes after everything else: ranked separately so it is never "unwanted".
+const SILVER: u16 = 60;
+
+/// The Gardens plan (bots.md's `workshop_gardens`, with the chosen gainer): gainers
+/// first, Gardens once enough gainers, then Estates, Silver, Copper.
+fn gardens_rank(obs: &Observation, plan: &Plan, _st: &Status, card: CardId) -> Option<u16> {
+    let gainer = plan.gardens?;
+    let r = match card {
+        Gardens if obs.count_owned(gainer) > 8 => 10,
+        Province => 12,
+        c if c == gainer => 20,
+        Gardens => 25,
+        Duchy => 28,
+        Estate => 30,
+        Silver => 40,
+        Copper => 50,
+        _ => return None,
+    };
+    Some(r)
+}
+
+/// The best card among `options` (a buy or a gain), by rank; Silver when nothing
+/// ranks, if offered and allowed.
+pub fn best(
+    obs: &Observation,
+    plan: &Plan,
+    st: &Status,
+    options: impl Iterator<Item = CardId>,
+) -> Option<CardId> {
+    options
+        .filter_map(|c| {
+            let r = rank(obs, plan, st, c)
+                .or_else(|| (c == Silver && may_gain(obs, c)).then_some(SILVER))?;
+            Some((r, std::cmp::Reverse(obs.cost(c)), c))
+        })
+        .min()
+        .map(|(_, _, c)| c)
+}
+
+/// What to buy with `coins` (None: buy nothing).
+pub fn buy(obs: &Observation, plan: &Plan, buyable: &[CardId]) -> Option<CardId> {
+    let st = Status::read(obs);
+    best(obs, plan, &st, buyable.iter().copied())
+}
+
+/// What it would buy with `coins` from the whole Supply (put-back and trash choices
+/// compare this before and after losing a Treasure).
+pub fn best_with(obs: &Observation, plan: &Plan, st: &Status, coins: u32) -> Option<CardId> {
+    best(
+        obs,
+        plan,
+        st,
+        obs.supply_cards().filter(|c| obs.cost(*c) <= coins),
+    )
+}
