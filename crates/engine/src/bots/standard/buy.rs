@@ -10,50 +10,72 @@ use super::plan::Plan;
 use super::roles::role;
 use crate::card::CardId::{self, *};
 use crate::view::Observation;
+use std::cell::OnceCell;
 
-/// What a buy depends on, read once per decision.
-pub struct Status {
+/// What a buy depends on, read once per decision. The counts that need a pass over
+/// every card are read on first use only: most decisions never need them.
+pub struct Status<'o, 'a> {
+    obs: &'o Observation<'a>,
     /// Provinces left.
     pub left: u32,
-    pub money: u32,
-    pub treasures: usize,
-    /// Own VP minus the best opponent's.
-    pub lead: i32,
     /// Provinces left at which Duchies come before Gold, and before Silver.
     pub duchy_gold: u32,
     pub duchy_silver: u32,
     pub estate: u32,
     pub players: usize,
+    deck: OnceCell<(u32, usize)>,
+    lead: OnceCell<i32>,
 }
 
-impl Status {
-    pub fn read(obs: &Observation) -> Status {
-        let me = obs.me();
+impl<'o, 'a> Status<'o, 'a> {
+    pub fn read(obs: &'o Observation<'a>) -> Status<'o, 'a> {
         let players = obs.num_players();
-        let best_other = (0..players as u8)
-            .map(crate::state::PlayerId)
-            .filter(|p| *p != me)
-            .map(|p| obs.vp(p))
-            .max()
-            .unwrap_or(0);
-        let (mut money, mut treasures) = (0, 0);
-        for c in obs.owned() {
-            money += crate::view::money_value(c);
-            treasures += usize::from(c.is_treasure());
-        }
         // More players empty the Province pile sooner per own turn: start greening
         // earlier.
         let extra = (players as u32).saturating_sub(2);
         Status {
+            obs,
             left: obs.supply_count(Province),
-            money,
-            treasures,
-            lead: obs.vp(me) - best_other,
             duchy_gold: 4 + extra,
             duchy_silver: 6 + extra,
             estate: 2 + extra / 2,
             players,
+            deck: OnceCell::new(),
+            lead: OnceCell::new(),
         }
+    }
+
+    fn deck(&self) -> (u32, usize) {
+        *self.deck.get_or_init(|| {
+            let (mut money, mut treasures) = (0, 0);
+            for c in self.obs.owned() {
+                money += crate::view::money_value(c);
+                treasures += usize::from(c.is_treasure());
+            }
+            (money, treasures)
+        })
+    }
+    /// The deck's money as bots.md measures it.
+    pub fn money(&self) -> u32 {
+        self.deck().0
+    }
+    /// Treasure cards owned.
+    pub fn treasures(&self) -> usize {
+        self.deck().1
+    }
+    /// Own VP minus the best opponent's.
+    pub fn lead(&self) -> i32 {
+        *self.lead.get_or_init(|| {
+            let obs = self.obs;
+            let me = obs.me();
+            let best_other = (0..self.players as u8)
+                .map(crate::state::PlayerId)
+                .filter(|p| *p != me)
+                .map(|p| obs.vp(p))
+                .max()
+                .unwrap_or(0);
+            obs.vp(me) - best_other
+        })
     }
 }
 
@@ -66,9 +88,9 @@ pub fn may_gain(obs: &Observation, card: CardId) -> bool {
 /// ending while the bot is behind: the opponent could then end it and win.
 fn opens_three_pile(obs: &Observation, st: &Status, card: CardId) -> bool {
     card != Province
-        && st.lead < 0
         && obs.supply_count(card) == 2
         && obs.empty_piles() + 2 >= obs.piles_to_end()
+        && st.lead() < 0
 }
 
 /// The rank of gaining `card` now (lower is better), or None if unwanted.
@@ -89,11 +111,10 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
     let owned = || obs.count_owned(card);
     let r = match card {
         Province => {
-            let rich = st.money >= plan.province_money || st.left <= st.duchy_silver;
-            // Penultimate Province: if an opponent could then take the last one and
-            // win, take a Duchy instead.
-            let penultimate = st.left == 2 && st.players == 2 && st.lead < 0;
-            if !rich || penultimate {
+            // The penultimate-Province rule (skip it when the opponent could then take
+            // the last and win) was measured and lost games against every reference
+            // bot: they take the penultimate one themselves. Provinces are bought.
+            if !(st.money() >= plan.province_money || st.left <= st.duchy_silver) {
                 return None;
             }
             10
@@ -107,7 +128,7 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
         Gardens | Duke | GreatHall | Mill | Nobles if st.left <= st.estate => 31,
         c if Some(c) == plan.main => {
             let n = owned();
-            if n >= plan.main_copies(st.treasures) || st.left <= st.duchy_gold {
+            if n >= plan.main_copies(st.treasures()) || st.left <= st.duchy_gold {
                 return None;
             }
             if role(c).early && n == 0 { 35 } else { 50 }
@@ -123,7 +144,7 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
                 return None;
             }
             // Laboratory beats a Silver at $5; the rest just edge it.
-            if c == Laboratory { 48 } else { 55 + i }
+            if c == Laboratory { 52 } else { 55 + i }
         }
     };
     Some(r)

@@ -57,7 +57,7 @@ pub fn thin(st: &Status, c: CardId, coppers_chosen: u32) -> bool {
     match c {
         CardId::Curse => true,
         CardId::Estate => !late(st),
-        CardId::Copper => !late(st) && st.money.saturating_sub(coppers_chosen + 1) >= 6,
+        CardId::Copper => !late(st) && st.money().saturating_sub(coppers_chosen + 1) >= 10,
         _ => false,
     }
 }

@@ -44,7 +44,7 @@ impl Plan {
             .copied()
             .filter(|c| role(*c).money > 0 && role(*c).kind == Kind::Terminal)
             .max_by_key(|c| (role(*c).money, *c));
-        let support = SUPPORT.iter().copied().filter(|(c, _)| has(*c)).collect();
+        let support = SUPPORT.iter().copied().filter(|(c, _)| has(*c) && std::env::var("STD_SUP").map_or(true, |v| v.split(',').any(|k| k == c.key()))).collect();
         let strong_attack = has(Witch) || has(Torturer);
         let gardens = (has(Gardens) && !strong_attack)
             .then(|| {
@@ -59,7 +59,7 @@ impl Plan {
             main,
             support,
             gardens,
-            province_money: if draws { 16 } else { 18 },
+            province_money: std::env::var("STD_PM").ok().and_then(|v| v.parse().ok()).unwrap_or(if draws { 16 } else { 18 }),
         }
     }
 
