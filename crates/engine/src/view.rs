@@ -222,6 +222,20 @@ impl<'a> Observation<'a> {
     pub fn supply_cards(&self) -> impl Iterator<Item = CardId> + Clone + '_ {
         self.st.supply.iter().map(|p| p.card)
     }
+    /// Every Supply pile with its count (public).
+    pub fn supply(&self) -> impl Iterator<Item = (CardId, u32)> + '_ {
+        self.st.supply.iter().map(|p| (p.card, p.count))
+    }
+    /// How many `card`s player `p` owns. Public: every gain and every trash is seen by
+    /// all, so a player who follows the game knows each deck's make-up (not its order
+    /// nor what is in hand).
+    pub fn owned_by(&self, p: PlayerId, card: CardId) -> usize {
+        self.st.player(p).count_owned(card)
+    }
+    /// How many cards player `p` owns (public, as for [`Observation::owned_by`]).
+    pub fn card_count(&self, p: PlayerId) -> usize {
+        self.st.player(p).card_count()
+    }
     /// The trash (public, face up).
     pub fn trash(&self) -> &[CardId] {
         &self.st.trash

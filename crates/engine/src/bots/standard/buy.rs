@@ -9,6 +9,7 @@
 use super::plan::Plan;
 use super::roles::role;
 use crate::card::CardId::{self, *};
+use crate::card::Types;
 use crate::view::Observation;
 use std::cell::OnceCell;
 
@@ -16,7 +17,10 @@ use std::cell::OnceCell;
 /// every card are read on first use only: most decisions never need them.
 pub struct Status<'o, 'a> {
     obs: &'o Observation<'a>,
-    /// Provinces left.
+    /// How far the game is from its end, in Provinces: the Provinces left, or fewer
+    /// when a three-pile ending is nearer (the cards left in the piles that would
+    /// end it). Every greening threshold reads this, so the bot greens for a pile
+    /// ending as it does for a Province ending.
     pub left: u32,
     /// Provinces left at which Duchies come before Gold, and before Silver.
     pub duchy_gold: u32,
@@ -35,7 +39,11 @@ impl<'o, 'a> Status<'o, 'a> {
         let extra = (players as u32).saturating_sub(2);
         Status {
             obs,
-            left: obs.supply_count(Province),
+            left: if std::env::var("STD_NOGAP").is_ok() {
+                obs.supply_count(Province)
+            } else {
+                obs.supply_count(Province).min(pile_gap(obs))
+            },
             duchy_gold: 4 + extra,
             duchy_silver: 6 + extra,
             estate: 2 + extra / 2,
@@ -63,6 +71,15 @@ impl<'o, 'a> Status<'o, 'a> {
     pub fn treasures(&self) -> usize {
         self.deck().1
     }
+    /// Dukes the other players own (public: every gain is seen).
+    pub fn opponent_dukes(&self) -> usize {
+        let me = self.obs.me();
+        (0..self.players as u8)
+            .map(crate::state::PlayerId)
+            .filter(|p| *p != me)
+            .map(|p| self.obs.owned_by(p, Duke))
+            .sum()
+    }
     /// Own VP minus the best opponent's.
     pub fn lead(&self) -> i32 {
         *self.lead.get_or_init(|| {
@@ -77,6 +94,20 @@ impl<'o, 'a> Status<'o, 'a> {
             obs.vp(me) - best_other
         })
     }
+}
+
+/// The fewest cards whose gaining would empty enough piles to end the game.
+fn pile_gap(obs: &Observation) -> u32 {
+    let need = obs.piles_to_end().saturating_sub(obs.empty_piles());
+    // The `need` smallest non-empty piles, kept sorted in a small array.
+    let mut low = [u32::MAX; 4];
+    for (_, n) in obs.supply() {
+        if n > 0 && n < low[3] {
+            low[3] = n;
+            low.sort_unstable();
+        }
+    }
+    low[..need.min(4)].iter().map(|n| (*n).min(99)).sum()
 }
 
 /// Whether gaining `card` is allowed: it does not end the game, or the bot then wins.
@@ -119,13 +150,12 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
             }
             10
         }
-        Duchy if st.left <= st.duchy_gold => 20,
-        Estate if st.left <= st.estate => 30,
+        c if c.types() == Types::VICTORY || c == GreatHall || c == Mill => {
+            return victory_rank(obs, plan, st, c);
+        }
         Gold => 40,
         Harem if st.left <= st.duchy_silver => 39,
         Harem => 42,
-        Duchy if st.left <= st.duchy_silver => 45,
-        Gardens | Duke | GreatHall | Mill | Nobles if st.left <= st.estate => 31,
         c if Some(c) == plan.main => {
             let n = owned();
             if n >= plan.main_copies(st.treasures()) || st.left <= st.duchy_gold {
@@ -148,6 +178,35 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
         }
     };
     Some(r)
+}
+
+/// Victory cards by the VP they are worth to the bot now: any of them once the game
+/// is about to end, those worth 2+ (Duchy, a Duke with Duchies, Gardens in a big deck)
+/// when Provinces run low, 3+ a little earlier. Against a Duke player Duchies are
+/// also denied to them: taken over Silver whenever affordable.
+fn victory_rank(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> Option<u16> {
+    let vp = victory_vp(obs, c);
+    let worth = 10u16.saturating_sub(vp as u16);
+    let duke_war = c == Duchy && plan.duke && st.opponent_dukes() > 0;
+    if st.left <= st.estate || (st.left <= st.duchy_gold && vp >= 2) {
+        Some(20 + worth)
+    } else if (st.left <= st.duchy_silver && vp >= 3) || duke_war {
+        Some(45)
+    } else {
+        None
+    }
+}
+
+/// VP one more `c` would be worth to the bot now.
+fn victory_vp(obs: &Observation, c: CardId) -> u32 {
+    match c {
+        Estate | GreatHall | Mill => 1,
+        Duchy => 3 + obs.count_owned(Duke) as u32,
+        Province => 6,
+        Duke => obs.count_owned(Duchy) as u32,
+        Gardens => (obs.card_count(obs.me()) as u32 + 1) / 10,
+        _ => 0,
+    }
 }
 
 /// Silver comes after everything else: ranked separately so it is never "unwanted".

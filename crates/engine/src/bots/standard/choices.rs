@@ -224,23 +224,26 @@ pub fn mine_target(obs: &Observation, t: CardId) -> Option<CardId> {
     (obs.supply_count(to) > 0 && obs.cost(to) <= obs.cost(t) + 3).then_some(to)
 }
 
-/// Put-back order from hand (Courtyard, Artisan, Secret Passage): an Action it cannot
-/// play now; else the best Treasure whose loss still buys the same this turn; else the
-/// most valuable card it does not need (the next hand gets it).
+/// Put-back order from hand (Courtyard, Artisan, Secret Passage): among the cards
+/// whose loss still buys the same this turn (an Action it cannot play, a spare
+/// Treasure, a dead card), the one best for the next hand; when every choice costs
+/// this turn's buy, the cheapest Treasure.
 fn put_back_order(obs: &Observation, plan: &Plan, options: &[CardId]) -> Vec<CardId> {
     let st = Status::read(obs);
     let coins = coins_this_turn(obs);
     let now = buy::best_with(obs, plan, &st, coins);
+    let playable_later = obs.actions() > 0;
     sorted_by(options, |c| {
-        let cost = i32::from(c.base_cost());
-        if c.is_action() && obs.actions() == 0 {
-            (0, -cost)
-        } else if c.is_treasure() && buy::best_with(obs, plan, &st, coins - coin_value(c)) == now {
-            (1, -(coin_value(c) as i32))
-        } else if is_dead(c) {
-            (3, cost)
+        let costs_buy = (c.is_treasure()
+            && buy::best_with(obs, plan, &st, coins - coin_value(c)) != now)
+            || (c.is_action() && playable_later);
+        let next_turn = if is_dead(c) {
+            -1
+        } else if c.is_treasure() {
+            2 * coin_value(c) as i32
         } else {
-            (2, cost)
-        }
+            5 + i32::from(c.base_cost())
+        };
+        (costs_buy, -next_turn)
     })
 }
