@@ -8,6 +8,7 @@
 //! - The reference bots of shared bots.md: buy-priority strategies used to check that
 //!   the engine plays Dominion as known.
 
+mod easy;
 mod priority;
 mod random;
 mod standard;
@@ -15,6 +16,7 @@ mod strategies;
 #[cfg(test)]
 mod tests;
 
+pub use easy::EasyBot;
 pub use priority::{PriorityBot, Rule};
 pub use random::RandomBot;
 pub use standard::StandardBot;
@@ -117,10 +119,12 @@ pub fn by_name_thinking(
 ) -> Option<Box<dyn Agent + Send>> {
     // Placeholder until the search bot lands: it plays as `big_money`.
     let _ = thinking;
-    if name == "standard" {
-        return Some(Box::new(StandardBot::new()));
+    match name {
+        "standard" => return Some(Box::new(StandardBot::new())),
+        "easy" => return Some(Box::new(EasyBot::new(seed))),
+        _ => {}
     }
-    if matches!(name, "easy" | "search") {
+    if name == "search" {
         return strategies::strategy("big_money").map(|b| Box::new(b) as Box<dyn Agent + Send>);
     }
     if name == "random" {

@@ -39,11 +39,7 @@ impl<'o, 'a> Status<'o, 'a> {
         let extra = (players as u32).saturating_sub(2);
         Status {
             obs,
-            left: if std::env::var("STD_NOGAP").is_ok() {
-                obs.supply_count(Province)
-            } else {
-                obs.supply_count(Province).min(pile_gap(obs))
-            },
+            left: obs.supply_count(Province).min(pile_gap(obs)),
             duchy_gold: 4 + extra,
             duchy_silver: 6 + extra,
             estate: 2 + extra / 2,

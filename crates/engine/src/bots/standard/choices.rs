@@ -175,7 +175,7 @@ pub fn cards(obs: &Observation, plan: &Plan, req: &Request) -> Vec<CardId> {
         // Spy: discard a victim's good card, keep own good card.
         (Purpose::Discard, Some(Spy)) => {
             let theirs = req.about.is_some();
-            take(options, min, max, |_, c| !is_dead(c) == theirs)
+            take(options, min, max, |_, c| is_dead(c) != theirs)
         }
         (Purpose::Discard | Purpose::TopDeck, _) if victim && req.card != Some(SecretChamber) => {
             take(
@@ -195,6 +195,11 @@ pub fn cards(obs: &Observation, plan: &Plan, req: &Request) -> Vec<CardId> {
         (Purpose::TopDeck, Some(Harbinger)) => {
             let ranked = sorted_by(options, |c| Reverse(keep(c)));
             take(&ranked, min, max, |_, c| !is_dead(c) && c != Copper)
+        }
+        // Secret Passage: a dead card goes to the bottom (see piles::depth), which
+        // takes it out of the next hands; with none, the usual put-back, on top.
+        (Purpose::TopDeck, Some(SecretPassage)) if options.iter().any(|c| is_dead(*c)) => {
+            take(&sorted_by(options, |c| !is_dead(c)), min, max, none)
         }
         (Purpose::TopDeck, Some(SecretPassage)) => {
             take(&put_back_order(obs, plan, options), min, max, none)

@@ -64,10 +64,11 @@ impl Agent for StandardBot {
             let plan = self.plan(obs);
             answer(obs, plan, req)
         };
-        if req.card == Some(CardId::SecretPassage) && req.purpose == Purpose::TopDeck {
-            if let Reply::Cards(c) = &reply {
-                self.passed = c.first().copied();
-            }
+        if req.card == Some(CardId::SecretPassage)
+            && req.purpose == Purpose::TopDeck
+            && let Reply::Cards(c) = &reply
+        {
+            self.passed = c.first().copied();
         }
         if let Prompt::ChooseNumber { min, max } = req.prompt {
             return Reply::Number(piles::depth(self.passed, max).clamp(min, max));

@@ -24,7 +24,12 @@ pub fn modes(
     let st = Status::read(obs);
     let hand = obs.hand();
     let terminal_waits = hand.iter().any(|c| is_terminal(*c)) && obs.actions() == 0;
-    let junk = hand.iter().filter(|c| thin(&st, **c, 0)).count();
+    // Steward trashes two only for Curses and Estates: two Coppers are worth the
+    // draw or the coins more.
+    let junk = hand
+        .iter()
+        .filter(|c| **c != Copper && thin(&st, **c, 0))
+        .count();
     let picked: Vec<Mode> = match req.card {
         Some(Nobles) if terminal_waits => vec![Mode::PlusTwoActions],
         Some(Nobles) => vec![Mode::PlusThreeCards],

@@ -46,14 +46,7 @@ impl Plan {
             .copied()
             .filter(|c| role(*c).money > 0 && role(*c).kind == Kind::Terminal)
             .max_by_key(|c| (role(*c).money, *c));
-        let support = SUPPORT
-            .iter()
-            .copied()
-            .filter(|(c, _)| {
-                has(*c)
-                    && std::env::var("STD_SUP").map_or(true, |v| v.split(',').any(|k| k == c.key()))
-            })
-            .collect();
+        let support = SUPPORT.iter().copied().filter(|(c, _)| has(*c)).collect();
         // Measured: `workshop_gardens` beats even Witch + money (84% in Size
         // Distortion), so Gardens with a gainer is the plan whatever else is there.
         let gardens = has(Gardens)
@@ -70,10 +63,7 @@ impl Plan {
             support,
             gardens,
             duke: has(Duke),
-            province_money: std::env::var("STD_PM")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(if draws { 16 } else { 18 }),
+            province_money: if draws { 16 } else { 18 },
         }
     }
 
