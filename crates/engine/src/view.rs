@@ -354,6 +354,27 @@ mod tests {
     }
 
     #[test]
+    fn observation_tells_public_counts_and_its_own_deck_make_up() {
+        let g = table(2)
+            .hand(P0, &[Gold])
+            .deck(P0, &[Silver, Estate, Silver])
+            .discard(P1, &[Duke, Duke, Copper])
+            .trash(&[Chapel])
+            .supply(Province, 3)
+            .start();
+        let obs = Observation::for_player(&g, P0);
+        assert_eq!((obs.count_in_deck(Silver), obs.count_in_deck(Gold)), (2, 0));
+        assert_eq!((obs.owned_by(P1, Duke), obs.card_count(P1)), (2, 3));
+        assert_eq!(obs.trash(), &[Chapel]);
+        assert_eq!(
+            obs.supply().find(|(c, _)| *c == Province),
+            Some((Province, 3))
+        );
+        assert_eq!(obs.supply_cards().count(), CardId::all().count());
+        assert_eq!(obs.piles_to_end(), 3);
+    }
+
+    #[test]
     fn while_a_reaction_is_asked_only_the_asked_player_is_told_whose_decision_it_is() {
         let mut g = table(3)
             .hand(P0, &[Witch])

@@ -100,3 +100,44 @@ impl Agent for EasyBot {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::testkit::*;
+
+    /// Asks `bot` the pending question of `g` (player 0's).
+    fn answer(bot: &mut EasyBot, g: &crate::game::Game) -> Reply {
+        let req = g.pending().expect("a decision").clone();
+        let reply = bot.decide(&Observation::for_player(g, P0), &req);
+        assert!(req.prompt.validate(&reply).is_ok(), "{reply:?} to {req:?}");
+        reply
+    }
+
+    #[test]
+    fn buys_a_province_at_eight_and_once_a_turn() {
+        let mut g = table(2)
+            .hand(
+                P0,
+                &[
+                    CardId::Gold,
+                    CardId::Gold,
+                    CardId::Silver,
+                    CardId::Woodcutter,
+                ],
+            )
+            .edition(crate::card::Edition::First)
+            .start();
+        let mut bot = EasyBot::new(3);
+        // Woodcutter (+1 Buy, +$2) is its only Action: played.
+        assert_eq!(answer(&mut bot, &g), Reply::Play(CardId::Woodcutter));
+        g.reply(P0, Reply::Play(CardId::Woodcutter)).unwrap();
+        assert_eq!(answer(&mut bot, &g), Reply::PlayAllTreasures);
+        g.reply(P0, Reply::PlayAllTreasures).unwrap();
+        assert_eq!(answer(&mut bot, &g), Reply::Buy(CardId::Province));
+        g.reply(P0, Reply::Buy(CardId::Province)).unwrap();
+        // $2 and a Buy left: a beginner ignores it.
+        assert_eq!(g.state().turn.buys, 1);
+        assert_eq!(answer(&mut bot, &g), Reply::EndPhase);
+    }
+}
