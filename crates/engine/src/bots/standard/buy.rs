@@ -76,6 +76,15 @@ impl<'o, 'a> Status<'o, 'a> {
             .map(|p| self.obs.owned_by(p, Duke))
             .sum()
     }
+    /// Witches the other players own (public: every gain is seen).
+    pub fn opponent_witches(&self) -> usize {
+        let me = self.obs.me();
+        (0..self.players as u8)
+            .map(crate::state::PlayerId)
+            .filter(|p| *p != me)
+            .map(|p| self.obs.owned_by(p, Witch))
+            .sum()
+    }
     /// Own VP minus the best opponent's.
     pub fn lead(&self) -> i32 {
         *self.lead.get_or_init(|| {
@@ -152,6 +161,8 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
         Gold => 40,
         Harem if st.left <= st.duchy_silver => 39,
         Harem => 42,
+        // Against Witches a Moat or two pays (measured: against Militia it does not).
+        Moat if obs.count_owned(Moat) < st.opponent_witches().min(2) => 53,
         c if Some(c) == plan.main => {
             let n = owned();
             if n >= plan.main_copies(st.treasures()) || st.left <= st.duchy_gold {
