@@ -17,17 +17,13 @@ use std::cell::OnceCell;
 /// every card are read on first use only: most decisions never need them.
 pub struct Status<'o, 'a> {
     obs: &'o Observation<'a>,
-    /// How far the game is from its end, in Provinces: the Provinces left, or fewer
-    /// when a three-pile ending is nearer (the cards left in the piles that would
-    /// end it). Every greening threshold reads this, so the bot greens for a pile
-    /// ending as it does for a Province ending.
-    pub left: u32,
+    left: OnceCell<u32>,
     /// Provinces left at which Duchies come before Gold, and before Silver.
     pub duchy_gold: u32,
     pub duchy_silver: u32,
     pub estate: u32,
     pub players: usize,
-    deck: OnceCell<(u32, usize)>,
+    deck: OnceCell<Deck>,
     lead: OnceCell<i32>,
 }
 
@@ -39,7 +35,7 @@ impl<'o, 'a> Status<'o, 'a> {
         let extra = (players as u32).saturating_sub(2);
         Status {
             obs,
-            left: obs.supply_count(Province).min(pile_gap(obs)),
+            left: OnceCell::new(),
             duchy_gold: 4 + extra,
             duchy_silver: 6 + extra,
             estate: 2 + extra / 2,
@@ -49,23 +45,41 @@ impl<'o, 'a> Status<'o, 'a> {
         }
     }
 
-    fn deck(&self) -> (u32, usize) {
-        *self.deck.get_or_init(|| {
-            let (mut money, mut treasures) = (0, 0);
+    fn deck(&self) -> &Deck {
+        self.deck.get_or_init(|| {
+            let mut d = Deck {
+                counts: [0; 128],
+                money: 0,
+                treasures: 0,
+            };
             for c in self.obs.owned() {
-                money += crate::view::money_value(c);
-                treasures += usize::from(c.is_treasure());
+                d.counts[c as usize] = d.counts[c as usize].saturating_add(1);
+                d.money += crate::view::money_value(c);
+                d.treasures += usize::from(c.is_treasure());
             }
-            (money, treasures)
+            d
         })
+    }
+    /// How far the game is from its end, in Provinces: the Provinces left, or fewer
+    /// when a three-pile ending is nearer (the cards left in the piles that would
+    /// end it). Every greening threshold reads this, so the bot greens for a pile
+    /// ending as it does for a Province ending.
+    pub fn left(&self) -> u32 {
+        *self
+            .left
+            .get_or_init(|| self.obs.supply_count(Province).min(pile_gap(self.obs)))
     }
     /// The deck's money as bots.md measures it.
     pub fn money(&self) -> u32 {
-        self.deck().0
+        self.deck().money
     }
     /// Treasure cards owned.
     pub fn treasures(&self) -> usize {
-        self.deck().1
+        self.deck().treasures
+    }
+    /// Copies of `card` owned (one pass over the deck serves every card).
+    pub fn owned(&self, card: CardId) -> usize {
+        usize::from(self.deck().counts[card as usize])
     }
     /// Dukes the other players own (public: every gain is seen).
     pub fn opponent_dukes(&self) -> usize {
@@ -115,6 +129,13 @@ fn pile_gap(obs: &Observation) -> u32 {
     low[..need.min(4)].iter().map(|n| (*n).min(99)).sum()
 }
 
+/// Counts read in one pass over the bot's cards.
+struct Deck {
+    counts: [u8; 128],
+    money: u32,
+    treasures: usize,
+}
+
 /// Whether gaining `card` is allowed: it does not end the game, or the bot then wins.
 pub fn may_gain(obs: &Observation, card: CardId) -> bool {
     !obs.gain_would_end_game(card) || obs.wins_after_gaining(card)
@@ -122,35 +143,45 @@ pub fn may_gain(obs: &Observation, card: CardId) -> bool {
 
 /// Whether taking the last-but-one card of a pile would leave the game one gain from
 /// ending while the bot is behind: the opponent could then end it and win.
-fn opens_three_pile(obs: &Observation, st: &Status, card: CardId) -> bool {
-    card != Province
-        && obs.supply_count(card) == 2
-        && obs.empty_piles() + 2 >= obs.piles_to_end()
-        && st.lead() < 0
+fn opens_three_pile(obs: &Observation, st: &Status, card: CardId, left: u32) -> bool {
+    card != Province && left == 2 && obs.empty_piles() + 2 >= obs.piles_to_end() && st.lead() < 0
+}
+
+/// Whether the plan can want `card` at all: the cheap test that spares most kingdom
+/// cards the rest of [`rank`] (a buy looks at every affordable pile).
+fn relevant(plan: &Plan, card: CardId) -> bool {
+    matches!(
+        card,
+        Province | Gold | Silver | Copper | Harem | Moat | GreatHall | Mill
+    ) || card.types() == Types::VICTORY
+        || Some(card) == plan.main
+        || Some(card) == plan.gardens
+        || plan.support.iter().any(|(c, _)| *c == card)
 }
 
 /// The rank of gaining `card` now (lower is better), or None if unwanted.
 pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option<u16> {
-    if obs.supply_count(card) == 0 || !may_gain(obs, card) {
+    let left = obs.supply_count(card);
+    if left == 0 {
         return None;
     }
-    if obs.gain_would_end_game(card) {
-        // It ends the game and the bot wins: nothing is better.
-        return Some(0);
+    if left == 1 && obs.gain_would_end_game(card) {
+        // It ends the game: the best move if the bot then wins, else never.
+        return obs.wins_after_gaining(card).then_some(0);
     }
-    if opens_three_pile(obs, st, card) {
+    if !relevant(plan, card) || opens_three_pile(obs, st, card, left) {
         return None;
     }
     if plan.gardens.is_some() {
         return gardens_rank(obs, plan, st, card);
     }
-    let owned = || obs.count_owned(card);
+    let owned = || st.owned(card);
     let r = match card {
         Province => {
             // The penultimate-Province rule (skip it when the opponent could then take
             // the last and win) was measured and lost games against every reference
             // bot: they take the penultimate one themselves. Provinces are bought.
-            if !(st.money() >= plan.province_money || st.left <= st.duchy_silver) {
+            if !(st.money() >= plan.province_money || st.left() <= st.duchy_silver) {
                 return None;
             }
             10
@@ -159,13 +190,13 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
             return victory_rank(obs, plan, st, c);
         }
         Gold => 40,
-        Harem if st.left <= st.duchy_silver => 39,
+        Harem if st.left() <= st.duchy_silver => 39,
         Harem => 42,
         // Against Witches a Moat or two pays (measured: against Militia it does not).
-        Moat if obs.count_owned(Moat) < st.opponent_witches().min(2) => 53,
+        Moat if st.owned(Moat) < st.opponent_witches().min(2) => 53,
         c if Some(c) == plan.main => {
             let n = owned();
-            if n >= plan.main_copies(st.treasures()) || st.left <= st.duchy_gold {
+            if n >= plan.main_copies(st.treasures()) || st.left() <= st.duchy_gold {
                 return None;
             }
             if role(c).early && n == 0 { 35 } else { 50 }
@@ -177,7 +208,7 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
                 .enumerate()
                 .find(|(_, (s, _))| *s == c)
                 .map(|(i, (_, m))| (i as u16, *m))?;
-            if owned() >= max as usize || st.left <= st.duchy_gold {
+            if owned() >= max as usize || st.left() <= st.duchy_gold {
                 return None;
             }
             // Laboratory beats a Silver at $5; the rest just edge it.
@@ -192,12 +223,12 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
 /// when Provinces run low, 3+ a little earlier. Against a Duke player Duchies are
 /// also denied to them: taken over Silver whenever affordable.
 fn victory_rank(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> Option<u16> {
-    let vp = victory_vp(obs, c);
+    let vp = victory_vp(obs, st, c);
     let worth = 10u16.saturating_sub(vp as u16);
     let duke_war = c == Duchy && plan.duke && st.opponent_dukes() > 0;
-    if st.left <= st.estate || (st.left <= st.duchy_gold && vp >= 2) {
+    if st.left() <= st.estate || (st.left() <= st.duchy_gold && vp >= 2) {
         Some(20 + worth)
-    } else if (st.left <= st.duchy_silver && vp >= 3) || duke_war {
+    } else if (st.left() <= st.duchy_silver && vp >= 3) || duke_war {
         Some(45)
     } else {
         None
@@ -205,12 +236,12 @@ fn victory_rank(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> Optio
 }
 
 /// VP one more `c` would be worth to the bot now.
-fn victory_vp(obs: &Observation, c: CardId) -> u32 {
+fn victory_vp(obs: &Observation, st: &Status, c: CardId) -> u32 {
     match c {
         Estate | GreatHall | Mill => 1,
-        Duchy => 3 + obs.count_owned(Duke) as u32,
+        Duchy => 3 + st.owned(Duke) as u32,
         Province => 6,
-        Duke => obs.count_owned(Duchy) as u32,
+        Duke => st.owned(Duchy) as u32,
         Gardens => (obs.card_count(obs.me()) as u32 + 1) / 10,
         _ => 0,
     }
@@ -221,10 +252,10 @@ const SILVER: u16 = 60;
 
 /// The Gardens plan (bots.md's `workshop_gardens`, with the chosen gainer): gainers
 /// first, Gardens once enough gainers, then Estates, Silver, Copper.
-fn gardens_rank(obs: &Observation, plan: &Plan, _st: &Status, card: CardId) -> Option<u16> {
+fn gardens_rank(_obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option<u16> {
     let gainer = plan.gardens?;
     let r = match card {
-        Gardens if obs.count_owned(gainer) > 8 => 10,
+        Gardens if st.owned(gainer) > 8 => 10,
         Province => 12,
         c if c == gainer => 20,
         Gardens => 25,

@@ -28,7 +28,7 @@ pub fn coins_this_turn(obs: &Observation) -> u32 {
 
 /// Late game: Duchies are worth more than Gold now, so Victory cards are kept.
 pub fn late(st: &Status) -> bool {
-    st.left <= st.duchy_gold
+    st.left() <= st.duchy_gold
 }
 
 /// How much the bot wants to keep `c` in its deck (higher: keep), in rough coins.

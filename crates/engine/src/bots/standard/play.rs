@@ -76,10 +76,9 @@ pub fn score(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> Option<i
 pub fn useful(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> bool {
     let hand = obs.hand();
     let has = |x: CardId| hand.contains(&x);
-    let junk = hand.iter().filter(|h| thin(st, **h, 0)).count();
     match c {
         Moneylender => has(Copper),
-        Chapel => junk >= 1,
+        Chapel => hand.iter().any(|h| thin(st, *h, 0)),
         TradingPost => {
             hand.iter()
                 .filter(|h| is_dead(**h) || **h == Copper)
