@@ -34,9 +34,9 @@ pub fn modes(
         Some(Nobles) if terminal_waits => vec![Mode::PlusTwoActions],
         Some(Nobles) => vec![Mode::PlusThreeCards],
         Some(Minion) => {
-            // +$2 when it chains Minions or the coins buy something better; else
-            // the attack redraws a weak hand.
-            if hand.contains(&Minion) || coins_help(obs, plan, &st, 2) || hand.len() >= 4 {
+            // +$2 when it chains Minions or reaches a Gold; else the attack redraws a
+            // weaker hand (four cards are worth about $5) and trims the others'.
+            if hand.contains(&Minion) || coins_this_turn(obs) + 2 >= 6 {
                 vec![Mode::PlusTwoCoins]
             } else {
                 vec![Mode::DiscardAndDraw]

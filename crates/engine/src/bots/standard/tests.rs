@@ -519,3 +519,228 @@ fn random_kingdoms_in_every_seat_count_and_both_editions_end_with_legal_replies(
         );
     }
 }
+
+// ----- more card questions -------------------------------------------------------------
+
+fn modes_of(g: &Game, p: PlayerId, card: CardId, options: &[Mode], n: u8) -> Vec<Mode> {
+    let prompt = Prompt::ChooseModes {
+        options: options.to_vec(),
+        min: n,
+        max: n,
+    };
+    match ask(g, p, Some(card), None, ChooseModes, prompt) {
+        Reply::Modes(m) => m,
+        r => panic!("{r:?}"),
+    }
+}
+
+#[test]
+fn sentry_trashes_junk_discards_green_and_keeps_the_best_on_top() {
+    let g = position(&[Copper], &[Gold, Gold], 8);
+    let deck = |options: &[CardId], purpose| {
+        let prompt = Prompt::ChooseCards {
+            zone: Zone::Deck,
+            options: options.to_vec(),
+            min: 0,
+            max: options.len() as u8,
+        };
+        match ask(&g, P0, Some(Sentry), None, purpose, prompt) {
+            Reply::Cards(c) => c,
+            r => panic!("{r:?}"),
+        }
+    };
+    assert_eq!(deck(&[Curse, Silver], Trash), vec![Curse]);
+    assert_eq!(deck(&[Province, Silver], Trash), Vec::<CardId>::new());
+    assert_eq!(deck(&[Province, Silver], Discard), vec![Province]);
+    let order = ask(
+        &g,
+        P0,
+        Some(Sentry),
+        None,
+        TopDeck,
+        Prompt::OrderCards {
+            cards: vec![Silver, Gold],
+        },
+    );
+    assert_eq!(order, Reply::Cards(vec![Gold, Silver]));
+}
+
+#[test]
+fn harbinger_tops_its_best_card_from_the_discard_pile() {
+    let g = position(&[], &[], 8);
+    let prompt = Prompt::ChooseCards {
+        zone: Zone::Discard,
+        options: vec![Copper, Estate, Gold, Silver],
+        min: 0,
+        max: 1,
+    };
+    assert_eq!(
+        ask(&g, P0, Some(Harbinger), None, TopDeck, prompt),
+        Reply::Cards(vec![Gold])
+    );
+    let prompt = Prompt::ChooseCards {
+        zone: Zone::Discard,
+        options: vec![Copper, Estate],
+        min: 0,
+        max: 1,
+    };
+    assert_eq!(
+        ask(&g, P0, Some(Harbinger), None, TopDeck, prompt),
+        Reply::Cards(vec![])
+    );
+}
+
+#[test]
+fn bandit_and_thief_choices() {
+    // Bandit's victim loses its Silver, not its Gold.
+    let g = table(2).hand(P1, &[Copper]).start();
+    let prompt = Prompt::ChooseCards {
+        zone: Zone::Revealed,
+        options: vec![Gold, Silver],
+        min: 1,
+        max: 1,
+    };
+    assert_eq!(
+        ask(&g, P1, Some(Bandit), None, Trash, prompt.clone()),
+        Reply::Cards(vec![Silver])
+    );
+    // Thief trashes the victim's Gold, and gains it but not a Copper.
+    assert_eq!(
+        ask(&g, P0, Some(Thief), Some(P1), Trash, prompt),
+        Reply::Cards(vec![Gold])
+    );
+    let gain = Prompt::ChooseCards {
+        zone: Zone::Trash,
+        options: vec![Copper, Gold],
+        min: 0,
+        max: 2,
+    };
+    assert_eq!(
+        ask(&g, P0, Some(Thief), None, Gain, gain),
+        Reply::Cards(vec![Gold])
+    );
+}
+
+#[test]
+fn minion_attacks_with_a_weak_hand_and_takes_coins_with_a_good_one() {
+    let both = [Mode::PlusTwoCoins, Mode::DiscardAndDraw];
+    let weak = position(&[Estate, Copper], &[], 8);
+    assert_eq!(
+        modes_of(&weak, P0, Minion, &both, 1),
+        vec![Mode::DiscardAndDraw]
+    );
+    // $4 + $2 reaches a Gold.
+    let good = position(&[Gold, Copper], &[], 8);
+    assert_eq!(
+        modes_of(&good, P0, Minion, &both, 1),
+        vec![Mode::PlusTwoCoins]
+    );
+}
+
+#[test]
+fn pawn_takes_an_action_only_for_a_waiting_terminal() {
+    let all = [
+        Mode::PlusCard,
+        Mode::PlusAction,
+        Mode::PlusBuy,
+        Mode::PlusCoin,
+    ];
+    let mut g = position(&[Pawn, Smithy, Copper], &[], 8);
+    g.play(Pawn);
+    assert_eq!(
+        modes_of(&g, P0, Pawn, &all, 2),
+        vec![Mode::PlusCard, Mode::PlusAction]
+    );
+    let mut g = position(&[Pawn, Copper, Copper], &[], 8);
+    g.play(Pawn);
+    assert_eq!(
+        modes_of(&g, P0, Pawn, &all, 2),
+        vec![Mode::PlusCard, Mode::PlusCoin]
+    );
+}
+
+#[test]
+fn courtier_reveals_its_most_typed_card_and_takes_gold_first() {
+    let g = position(&[Copper, Nobles, Silver], &[], 8);
+    assert_eq!(
+        pick(&g, P0, Courtier, Reveal, &[Copper, Nobles, Silver], 1, 1),
+        vec![Nobles]
+    );
+    let all = [
+        Mode::PlusAction,
+        Mode::PlusBuy,
+        Mode::PlusThreeCoins,
+        Mode::GainGold,
+    ];
+    // Two modes (Action–Victory): the Gold and the coins, in either order.
+    let g = position(&[Copper, Copper], &[], 8);
+    let mut two = modes_of(&g, P0, Courtier, &all, 2);
+    two.sort_by_key(|m| format!("{m:?}"));
+    assert_eq!(two, vec![Mode::GainGold, Mode::PlusThreeCoins]);
+}
+
+#[test]
+fn mill_discards_two_dead_cards_and_mining_village_stays_early() {
+    let mill = |hand: &[CardId]| {
+        let g = position(hand, &[], 8);
+        ask(&g, P0, Some(Mill), None, Discard, Prompt::YesNo)
+    };
+    assert_eq!(mill(&[Estate, Estate, Silver]), Reply::YesNo(true));
+    assert_eq!(mill(&[Silver, Silver, Estate]), Reply::YesNo(false));
+    let g = position(&[Gold, Silver], &[], 8);
+    assert_eq!(
+        ask(&g, P0, Some(MiningVillage), None, Trash, Prompt::YesNo),
+        Reply::YesNo(false)
+    );
+}
+
+#[test]
+fn lurker_gains_a_good_action_from_the_trash_else_trashes_from_the_supply() {
+    let options = [Mode::TrashFromSupply, Mode::GainFromTrash];
+    let g = table(2).trash(&[Laboratory]).start();
+    assert_eq!(
+        modes_of(&g, P0, Lurker, &options, 1),
+        vec![Mode::GainFromTrash]
+    );
+    let g = table(2).trash(&[Copper]).start();
+    assert_eq!(
+        modes_of(&g, P0, Lurker, &options, 1),
+        vec![Mode::TrashFromSupply]
+    );
+}
+
+#[test]
+fn bureaucrat_and_diplomat_victims() {
+    let g = table(2).hand(P1, &[Province, Estate, Copper]).start();
+    assert_eq!(
+        pick(&g, P1, Bureaucrat, TopDeck, &[Province, Estate], 1, 1).len(),
+        1
+    );
+    let hand = [Gold, Silver, Copper, Estate, Curse, Silver, Copper];
+    let g = table(2).hand(P1, &hand).start();
+    assert_eq!(
+        pick(&g, P1, Diplomat, Discard, &hand, 3, 3),
+        vec![Estate, Curse, Copper]
+    );
+}
+
+#[test]
+fn workshop_gains_by_the_plan_and_upgrade_turns_an_estate_into_silver() {
+    let g = position(&[Upgrade, Estate, Copper, Gold], &[], 8);
+    assert_eq!(
+        pick(&g, P0, Upgrade, Trash, &[Estate, Copper, Gold], 1, 1),
+        vec![Estate]
+    );
+    // The testkit's Supply holds Gardens and Workshop: the Gardens plan gains Workshops.
+    assert_eq!(
+        pile(
+            &g,
+            P0,
+            Workshop,
+            None,
+            &[Silver, Workshop, Smithy, Estate],
+            false
+        ),
+        Some(Workshop)
+    );
+}
