@@ -4,7 +4,9 @@
 //! The same ranking answers Workshop-like gains, so what the bot gains and what it buys
 //! never disagree. Endgame rules live here: taking a game-ending card when that wins,
 //! never one that ends the game in a loss (the reference bots' `may_gain`), Duchy
-//! dancing as Provinces run low, the penultimate-Province rule and three-pile care.
+//! dancing as Provinces run low, and three-pile care (the greening thresholds read how
+//! near a pile ending is; a pile is not brought within one gain of ending while behind).
+//! The penultimate-Province rule is not applied: measured, it lost games (see `rank`).
 
 use super::plan::Plan;
 use super::roles::role;

@@ -4,13 +4,14 @@
 //! - **Money**: Silver/Gold/Province with the kingdom's best "money" card (roles.rs:
 //!   Witch, Torturer, Masquerade, Courtyard, Smithy…) in the copies its row asks, plus
 //!   the non-terminal support cards (Laboratory, Market…) instead of Silvers.
-//! - **Gardens**: with Gardens and a gainer (Workshop, Ironworks, Woodcutter) and no
-//!   gain cheap cards and Gardens (the `workshop_gardens`
-//!   reference line, which beats money decks).
+//! - **Gardens**: with Gardens and a gainer (Workshop, Ironworks, Woodcutter), gain
+//!   cheap cards and Gardens (the `workshop_gardens` reference line, which beats money
+//!   decks, even Witch + money).
 //!
 //! Engines (villages + draw + payload) are not planned: a money deck built around the
-//! right card beats the reference bots in these sets, and the search bot adds the
-//! tactics on top. The plan is a pure function of the kingdom, so it is computed once.
+//! right card beats the reference bots in these sets, while a first try at doubling
+//! the drawing card with villages lost to it everywhere (Courtyard + Shanty Town
+//! badly); the search bot adds the tactics on top. The plan is a pure function of the kingdom, so it is computed once.
 
 use super::roles::{Kind, SUPPORT, role};
 use crate::card::CardId::{self, *};
