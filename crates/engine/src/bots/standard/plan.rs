@@ -41,10 +41,9 @@ impl Plan {
     pub fn for_kingdom(obs: &Observation) -> Plan {
         let key = kingdom_key(obs);
         let has = |c: CardId| key & (1u128 << (c as u8)) != 0;
-        let kingdom: Vec<CardId> = obs.supply_cards().filter(|c| c.is_kingdom()).collect();
-        let main = kingdom
-            .iter()
-            .copied()
+        let main = obs
+            .supply_cards()
+            .filter(|c| c.is_kingdom())
             .filter(|c| role(*c).money > 0 && role(*c).kind == Kind::Terminal)
             .max_by_key(|c| (role(*c).money, *c));
         let support = SUPPORT.iter().copied().filter(|(c, _)| has(*c)).collect();
