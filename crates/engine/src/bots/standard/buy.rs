@@ -146,7 +146,7 @@ pub fn may_gain(obs: &Observation, card: CardId) -> bool {
 /// Whether taking the last-but-one card of a pile would leave the game one gain from
 /// ending while the bot is behind: the opponent could then end it and win.
 fn opens_three_pile(obs: &Observation, st: &Status, card: CardId, left: u32) -> bool {
-    card != Province && left == 2 && obs.empty_piles() + 2 >= obs.piles_to_end() && st.lead() < 0
+    card != Province && left == 2 && obs.empty_piles() + 1 >= obs.piles_to_end() && st.lead() < 0
 }
 
 /// Whether the plan can want `card` at all: the cheap test that spares most kingdom
@@ -192,6 +192,8 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
             return victory_rank(obs, plan, st, c);
         }
         Gold => 40,
+        // After everything else, but always wanted.
+        Silver => 60,
         Harem if st.left() <= st.duchy_silver => 39,
         Harem => 42,
         // Against Witches a Moat or two pays (measured: against Militia it does not).
@@ -249,9 +251,6 @@ fn victory_vp(obs: &Observation, st: &Status, c: CardId) -> u32 {
     }
 }
 
-/// Silver comes after everything else: ranked separately so it is never "unwanted".
-const SILVER: u16 = 60;
-
 /// The Gardens plan (bots.md's `workshop_gardens`, with the chosen gainer): gainers
 /// first, Gardens once enough gainers, then Estates, Silver, Copper.
 fn gardens_rank(_obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option<u16> {
@@ -270,8 +269,7 @@ fn gardens_rank(_obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> O
     Some(r)
 }
 
-/// The best card among `options` (a buy or a gain), by rank; Silver when nothing
-/// ranks, if offered and allowed.
+/// The best card among `options` (a buy or a gain), by rank.
 pub fn best(
     obs: &Observation,
     plan: &Plan,
@@ -280,8 +278,7 @@ pub fn best(
 ) -> Option<CardId> {
     options
         .filter_map(|c| {
-            let r = rank(obs, plan, st, c)
-                .or_else(|| (c == Silver && may_gain(obs, c)).then_some(SILVER))?;
+            let r = rank(obs, plan, st, c)?;
             Some((r, std::cmp::Reverse(obs.cost(c)), c))
         })
         .min()

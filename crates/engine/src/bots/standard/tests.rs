@@ -430,6 +430,31 @@ fn never_takes_the_last_province_to_lose_but_takes_it_to_win() {
 }
 
 #[test]
+fn three_piles_it_neither_opens_while_behind_nor_misses_while_ahead() {
+    // Two piles empty: one more ends the game. Silver is down to 2.
+    let near_end = |p1_discard: &[CardId], silvers: u32| {
+        table(2)
+            .discard(
+                P0,
+                &[
+                    Copper, Copper, Copper, Copper, Copper, Copper, Copper, Estate,
+                ],
+            )
+            .discard(P1, p1_discard)
+            .supply(Village, 0)
+            .supply(Cellar, 0)
+            .supply(Silver, silvers)
+            .start()
+    };
+    // Behind: taking the second-to-last Silver would let P1 end it and win.
+    assert_ne!(buys(&near_end(&[Duchy], 2), 3), Some(Silver));
+    // Ahead with the last Silver: taking it ends the game in a win.
+    assert_eq!(buys(&near_end(&[], 1), 3), Some(Silver));
+    // Behind with the last Silver: never.
+    assert_ne!(buys(&near_end(&[Duchy], 1), 3), Some(Silver));
+}
+
+#[test]
 fn plans_from_the_kingdom() {
     let plan_of = |cards: &[&str]| {
         let g = Game::new_unrecorded(&Setup::with_cards(2, cards, Edition::Second), 1).unwrap();
