@@ -226,11 +226,15 @@ impl<'a> Observation<'a> {
     pub fn supply(&self) -> impl Iterator<Item = (CardId, u32)> + '_ {
         self.st.supply.iter().map(|p| (p.card, p.count))
     }
-    /// How many `card`s player `p` owns. Public: every gain and every trash is seen by
-    /// all, so a player who follows the game knows each deck's make-up (not its order
-    /// nor what is in hand).
-    pub fn owned_by(&self, p: PlayerId, card: CardId) -> usize {
-        self.st.player(p).count_owned(card)
+    /// How many `card`s player `p` owns, when that is public: every gain and every trash
+    /// is seen by all, so a player who follows the game knows each deck's make-up (not
+    /// its order nor what is in hand). The one hidden move in these sets is
+    /// Masquerade's pass, seen only by the two players concerned: with Masquerade in
+    /// the Supply and 3+ players another player's count may be unknown, so this is
+    /// `None` there (one's own count is always known).
+    pub fn owned_by(&self, p: PlayerId, card: CardId) -> Option<usize> {
+        let hidden_passes = self.num_players() > 2 && self.st.pile(CardId::Masquerade).is_some();
+        (p == self.me || !hidden_passes).then(|| self.st.player(p).count_owned(card))
     }
     /// How many cards player `p` owns (public, as for [`Observation::owned_by`]).
     pub fn card_count(&self, p: PlayerId) -> usize {
@@ -364,7 +368,14 @@ mod tests {
             .start();
         let obs = Observation::for_player(&g, P0);
         assert_eq!((obs.count_in_deck(Silver), obs.count_in_deck(Gold)), (2, 0));
-        assert_eq!((obs.owned_by(P1, Duke), obs.card_count(P1)), (2, 3));
+        assert_eq!((obs.owned_by(P1, Duke), obs.card_count(P1)), (Some(2), 3));
+        // With Masquerade and 3 players, passes between others are hidden.
+        let g3 = table(3).discard(P1, &[Duke]).discard(P0, &[Duke]).start();
+        let obs3 = Observation::for_player(&g3, P0);
+        assert_eq!(
+            (obs3.owned_by(P1, Duke), obs3.owned_by(P0, Duke)),
+            (None, Some(1))
+        );
         assert_eq!(obs.trash(), &[Chapel]);
         assert_eq!(
             obs.supply().find(|(c, _)| *c == Province),

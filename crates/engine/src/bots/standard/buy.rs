@@ -83,22 +83,22 @@ impl<'o, 'a> Status<'o, 'a> {
     pub fn owned(&self, card: CardId) -> usize {
         usize::from(self.deck().counts[card as usize])
     }
-    /// Dukes the other players own (public: every gain is seen).
+    /// Dukes the other players are known to own (see [`Observation::owned_by`]).
     pub fn opponent_dukes(&self) -> usize {
         let me = self.obs.me();
         (0..self.players as u8)
             .map(crate::state::PlayerId)
             .filter(|p| *p != me)
-            .map(|p| self.obs.owned_by(p, Duke))
+            .map(|p| self.obs.owned_by(p, Duke).unwrap_or(0))
             .sum()
     }
-    /// Witches the other players own (public: every gain is seen).
+    /// Witches the other players are known to own (see [`Observation::owned_by`]).
     pub fn opponent_witches(&self) -> usize {
         let me = self.obs.me();
         (0..self.players as u8)
             .map(crate::state::PlayerId)
             .filter(|p| *p != me)
-            .map(|p| self.obs.owned_by(p, Witch))
+            .map(|p| self.obs.owned_by(p, Witch).unwrap_or(0))
             .sum()
     }
     /// Own VP minus the best opponent's.
