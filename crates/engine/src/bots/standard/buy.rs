@@ -227,9 +227,12 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
 /// when Provinces run low, 3+ a little earlier. Against a Duke player Duchies are
 /// also denied to them: taken over Silver whenever affordable.
 fn victory_rank(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> Option<u16> {
-    let vp = victory_vp(obs, st, c);
-    let worth = 10u16.saturating_sub(vp as u16);
     let duke_war = c == Duchy && plan.duke && st.opponent_dukes() > 0;
+    if st.left() > st.duchy_silver && !duke_war {
+        return None; // early: no Victory card is wanted (checked first: it is cheap)
+    }
+    let vp = victory_vp(obs, plan, st, c);
+    let worth = 10u16.saturating_sub(vp as u16);
     if st.left() <= st.estate || (st.left() <= st.duchy_gold && vp >= 2) {
         Some(20 + worth)
     } else if (st.left() <= st.duchy_silver && vp >= 3) || duke_war {
@@ -240,10 +243,11 @@ fn victory_rank(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> Optio
 }
 
 /// VP one more `c` would be worth to the bot now.
-fn victory_vp(obs: &Observation, st: &Status, c: CardId) -> u32 {
+fn victory_vp(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> u32 {
     match c {
         Estate | GreatHall | Mill => 1,
-        Duchy => 3 + st.owned(Duke) as u32,
+        Duchy if plan.duke => 3 + st.owned(Duke) as u32,
+        Duchy => 3,
         Province => 6,
         Duke => st.owned(Duchy) as u32,
         Gardens => (obs.card_count(obs.me()) as u32 + 1) / 10,
