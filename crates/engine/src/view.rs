@@ -229,6 +229,46 @@ impl<'a> Observation<'a> {
     pub fn turns(&self, p: PlayerId) -> u32 {
         self.st.player(p).turns
     }
+    /// The cards of every Supply pile, empty or not (public: the table shows them).
+    pub fn supply_cards(&self) -> impl Iterator<Item = CardId> + Clone + '_ {
+        self.st.supply.iter().map(|p| p.card)
+    }
+    /// Every Supply pile with its count (public).
+    pub fn supply(&self) -> impl Iterator<Item = (CardId, u32)> + '_ {
+        self.st.supply.iter().map(|p| (p.card, p.count))
+    }
+    /// How many `card`s player `p` owns, when that is public: every gain and every trash
+    /// is seen by all, so a player who follows the game knows each deck's make-up (not
+    /// its order nor what is in hand). The one hidden move in these sets is
+    /// Masquerade's pass, seen only by the two players concerned: with Masquerade in
+    /// the Supply and 3+ players another player's count may be unknown, so this is
+    /// `None` there (one's own count is always known).
+    pub fn owned_by(&self, p: PlayerId, card: CardId) -> Option<usize> {
+        let hidden_passes = self.num_players() > 2 && self.st.pile(CardId::Masquerade).is_some();
+        (p == self.me || !hidden_passes).then(|| self.st.player(p).count_owned(card))
+    }
+    /// How many cards player `p` owns (public, as for [`Observation::owned_by`]).
+    pub fn card_count(&self, p: PlayerId) -> usize {
+        self.st.player(p).card_count()
+    }
+    /// The trash (public, face up).
+    pub fn trash(&self) -> &[CardId] {
+        &self.st.trash
+    }
+    /// How many `card`s are in the bot's own draw pile. A player who follows its own
+    /// cards knows its deck's make-up (though not its order), which is all this says.
+    pub fn count_in_deck(&self, card: CardId) -> usize {
+        self.st
+            .player(self.me)
+            .deck
+            .iter()
+            .filter(|c| **c == card)
+            .count()
+    }
+    /// How many empty Supply piles end the game (3, or 4 with 5+ players).
+    pub fn piles_to_end(&self) -> usize {
+        self.st.piles_to_end()
+    }
     /// Whether gaining one `card` now would meet the end condition.
     pub fn gain_would_end_game(&self, card: CardId) -> bool {
         let left = self.st.supply_count(card);
@@ -441,6 +481,34 @@ mod tests {
         assert_eq!(g.view(Viewer::Player(P0)).pending.as_ref(), g.pending());
         assert_eq!(g.view(Viewer::Player(P1)).pending, None);
         assert_eq!(g.view(Viewer::Spectator).pending, None);
+    }
+
+    #[test]
+    fn observation_tells_public_counts_and_its_own_deck_make_up() {
+        let g = table(2)
+            .hand(P0, &[Gold])
+            .deck(P0, &[Silver, Estate, Silver])
+            .discard(P1, &[Duke, Duke, Copper])
+            .trash(&[Chapel])
+            .supply(Province, 3)
+            .start();
+        let obs = Observation::for_player(&g, P0);
+        assert_eq!((obs.count_in_deck(Silver), obs.count_in_deck(Gold)), (2, 0));
+        assert_eq!((obs.owned_by(P1, Duke), obs.card_count(P1)), (Some(2), 3));
+        // With Masquerade and 3 players, passes between others are hidden.
+        let g3 = table(3).discard(P1, &[Duke]).discard(P0, &[Duke]).start();
+        let obs3 = Observation::for_player(&g3, P0);
+        assert_eq!(
+            (obs3.owned_by(P1, Duke), obs3.owned_by(P0, Duke)),
+            (None, Some(1))
+        );
+        assert_eq!(obs.trash(), &[Chapel]);
+        assert_eq!(
+            obs.supply().find(|(c, _)| *c == Province),
+            Some((Province, 3))
+        );
+        assert_eq!(obs.supply_cards().count(), CardId::all().count());
+        assert_eq!(obs.piles_to_end(), 3);
     }
 
     #[test]

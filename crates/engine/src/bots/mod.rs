@@ -8,16 +8,20 @@
 //! - The reference bots of shared bots.md: buy-priority strategies used to check that
 //!   the engine plays Dominion as known.
 
+mod easy;
 mod priority;
 mod random;
 pub mod search;
+mod standard;
 mod strategies;
 #[cfg(test)]
 mod tests;
 
+pub use easy::EasyBot;
 pub use priority::{PriorityBot, Rule};
 pub use random::RandomBot;
 pub use search::SearchBot;
+pub use standard::StandardBot;
 
 use crate::agent::Agent;
 
@@ -115,13 +119,11 @@ pub fn by_name_thinking(
     seed: u64,
     thinking: &Thinking,
 ) -> Option<Box<dyn Agent + Send>> {
-    if name == "search" {
-        return Some(Box::new(SearchBot::new(seed, thinking.clone())));
-    }
-    // Placeholders until the level bots land: each plays as `big_money`.
-    // (easy: crates/engine/src/bots/easy; standard: bots/standard.)
-    if matches!(name, "easy" | "standard") {
-        return strategies::strategy("big_money").map(|b| Box::new(b) as Box<dyn Agent + Send>);
+    match name {
+        "search" => return Some(Box::new(SearchBot::new(seed, thinking.clone()))),
+        "standard" => return Some(Box::new(StandardBot::new())),
+        "easy" => return Some(Box::new(EasyBot::new(seed))),
+        _ => {}
     }
     if name == "random" {
         return Some(Box::new(RandomBot::new(seed)));
