@@ -50,7 +50,7 @@ pub fn vp_after_gaining(pl: &PlayerState, card: CardId) -> i32 {
 /// The sum of [`card_vp`] over `cards`, in one pass: only Gardens and Duke depend on the
 /// whole deck, so they are counted and valued once the deck is known. (Bots ask this
 /// at every decision that might end the game.)
-fn vp_of(cards: impl Iterator<Item = CardId>) -> i32 {
+pub fn vp_of(cards: impl Iterator<Item = CardId>) -> i32 {
     let (mut deck, mut fixed, mut gardens, mut dukes) = (Deck::default(), 0, 0, 0);
     for c in cards {
         deck.size += 1;

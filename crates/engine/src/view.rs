@@ -79,7 +79,7 @@ impl PlayerView {
                 discard_top: pl.discard.last().copied(),
                 in_play: pl.in_play.clone(),
                 aside: pl.aside.clone(),
-                vp: score::player_vp(pl),
+                vp: known_vp(st, PlayerId(i as u8), viewer),
                 turns: pl.turns,
             })
             .collect();
@@ -114,6 +114,32 @@ impl PlayerView {
             scores: st.game_over.then(|| score::scores(st)),
         }
     }
+}
+
+/// `p`'s VP as `viewer` can know it. Every gain and trash is public, so VP totals are,
+/// except for one thing: a card Masquerade passes between two players is seen only by
+/// them. For anyone else those passes are undone (the card still counts for its giver,
+/// not its receiver), so a Duchy passed between two others moves no visible VP.
+/// Final scores are public and exact: they come from the whole state.
+fn known_vp(st: &State, p: PlayerId, viewer: Viewer) -> i32 {
+    let unseen = |s: &&crate::state::SecretPass| {
+        (s.from == p || s.to == p) && !viewer.is(s.from) && !viewer.is(s.to)
+    };
+    if !st.passes.iter().any(|s| unseen(&s)) {
+        return score::player_vp(st.player(p));
+    }
+    let mut cards: Vec<CardId> = st.player(p).all_cards().collect();
+    for pass in st.passes.iter().filter(unseen) {
+        if pass.to == p
+            && let Some(at) = cards.iter().position(|c| *c == pass.card)
+        {
+            cards.swap_remove(at);
+        }
+        if pass.from == p {
+            cards.push(pass.card);
+        }
+    }
+    score::vp_of(cards.into_iter())
 }
 
 /// Whose decision `viewer` is told the game waits for. Only players with a Reaction in
@@ -223,8 +249,9 @@ impl<'a> Observation<'a> {
         self.st.turn.buys
     }
     /// VP a player has now (public: every gain is public).
+    /// VP `p` has now, as far as this player can know (see [`known_vp`]).
     pub fn vp(&self, p: PlayerId) -> i32 {
-        score::player_vp(self.st.player(p))
+        known_vp(self.st, p, Viewer::Player(self.me))
     }
     pub fn turns(&self, p: PlayerId) -> u32 {
         self.st.player(p).turns
@@ -285,8 +312,11 @@ impl<'a> Observation<'a> {
         // At most 6 players: the standings fit on the stack.
         let mut raw = [(0, 0); 6];
         let n = self.st.num_players();
-        for (r, o) in raw.iter_mut().zip(&self.st.players) {
-            *r = (score::player_vp(o), o.turns);
+        for (i, (r, o)) in raw.iter_mut().zip(&self.st.players).enumerate() {
+            *r = (
+                known_vp(self.st, PlayerId(i as u8), Viewer::Player(self.me)),
+                o.turns,
+            );
         }
         raw[self.me.idx()].0 = score::vp_after_gaining(self.st.player(self.me), card);
         score::is_winner(&raw[..n], self.me.idx())

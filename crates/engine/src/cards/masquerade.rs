@@ -85,6 +85,35 @@ mod tests {
     }
 
     #[test]
+    fn victory_points_moved_by_a_pass_are_seen_only_by_the_two_players() {
+        let mut g = four_players(Edition::Second);
+        let vp = |g: &crate::Game, viewer, p: crate::PlayerId| g.view(viewer).seats[p.idx()].vp;
+        let before: Vec<i32> = [P0, P1, P2, P3]
+            .map(|p| vp(&g, Viewer::Spectator, p))
+            .to_vec();
+        g.play(Masquerade);
+        g.choose(P2, &[Estate]); // to P3
+        g.choose(P3, &[Curse]); // to P1
+        g.choose(P1, &[Duchy]); // to P2
+        g.choose(P2, &[]); // trashes nothing
+        // P0 and spectators were in no pass: every total stays as it was for them.
+        for viewer in [Viewer::Player(P0), Viewer::Spectator] {
+            let seen: Vec<i32> = [P0, P1, P2, P3].map(|p| vp(&g, viewer, p)).to_vec();
+            assert_eq!(seen, before, "{viewer:?}");
+        }
+        // P1 gave the Duchy (-3) and got the Curse (-1): it knows both; of P2's and
+        // P3's totals it knows only the pass it was in.
+        let p1 = Viewer::Player(P1);
+        assert_eq!(vp(&g, p1, P1), before[1] - 3 - 1);
+        assert_eq!(vp(&g, p1, P2), before[2] + 3, "P2 received its Duchy");
+        assert_eq!(vp(&g, p1, P3), before[3] + 1, "P3 gave it the Curse");
+        // The same through a bot's Observation, and the true totals for the owners.
+        let obs = crate::Observation::for_player(&g, P0);
+        assert_eq!(obs.vp(P2), before[2]);
+        assert_eq!(vp(&g, Viewer::Player(P2), P2), before[2] - 1 + 3);
+    }
+
+    #[test]
     fn second_edition_leaves_empty_hands_out_and_passes_all_at_once() {
         let mut g = four_players(Edition::Second);
         g.play(Masquerade);

@@ -17,11 +17,16 @@
 //! - **Playouts** ([`rollout`]): the sampled state goes on from the decision with the
 //!   candidate reply, then every seat plays as `standard` to the end of the game; a win
 //!   is worth 1, a k-way tie 1/k, plus a small VP-margin term.
-//! - **Allocation**: sequential halving — each round spends an equal share of the
-//!   budget on every surviving candidate, then keeps the better half. Each sample is
-//!   played once with every surviving candidate (common random numbers: the same
-//!   deal, the same seeds), so candidates are compared on the same luck. It stops at
-//!   `max_playouts` or when the caller's clock says `budget_us` have passed.
+//! - **Allocation**: sequential halving over the alternatives to the policy's answer —
+//!   each round spends an equal share of the budget on every surviving one, then keeps
+//!   the better half. Each sample is played with the policy's answer and with every
+//!   surviving alternative (common random numbers: the same deal, the same seeds), so
+//!   each alternative is measured by its paired difference to the policy's answer. It
+//!   stops at `max_playouts` or when the caller's clock says `budget_us` have passed.
+//! - **Choice**: the policy's answer stands unless an alternative beats it by more than
+//!   [`CONFIDENCE`] standard errors of those differences. Taking the best of many noisy
+//!   means instead rewards luck, and measured worse than the policy itself (37.5% of 40
+//!   games against `standard` on base_2e/first_game at 1,000 playouts, 55% with this).
 
 mod candidates;
 pub(crate) mod rollout;
@@ -45,6 +50,9 @@ pub struct SearchStats {
     pub candidates: usize,
     pub playouts: u32,
 }
+
+/// How many standard errors an option must beat the policy's answer by to replace it.
+const CONFIDENCE: f64 = 1.5;
 
 pub struct SearchBot {
     seed: u64,
@@ -83,49 +91,62 @@ impl SearchBot {
             _ => false,
         };
         let budget = self.thinking.max_playouts;
-        let mut sums = vec![0.0; cands.len()];
-        let mut counts = vec![0u32; cands.len()];
-        let mut alive: Vec<usize> = (0..cands.len()).collect();
-        let rounds = usize::BITS - (cands.len() - 1).leading_zeros(); // ⌈log2⌉
+        let n = cands.len();
+        // Each candidate's value on a sample minus the policy's (candidate 0) on the same
+        // sample: sum, sum of squares and count. Paired on the same luck, the
+        // differences vary far less than the values themselves.
+        let mut diff = vec![(0.0f64, 0.0f64, 0u32); n];
+        let mut alive: Vec<usize> = (1..n).collect();
+        let rounds = usize::BITS - (n - 1).leading_zeros(); // ⌈log2⌉
         let mut used = 0u32;
         'rounds: for _ in 0..rounds {
-            let share = (budget / (rounds * alive.len() as u32)).max(1);
+            let per_sample = alive.len() as u32 + 1;
+            let share = (budget / (rounds * per_sample)).max(1);
             for _ in 0..share {
-                if used + alive.len() as u32 > budget {
+                // The clock is read before every playout, so a budget is kept to within
+                // one playout; a sample cut short leaves the pairs it made.
+                if used + per_sample > budget || out_of_time() {
                     break 'rounds;
                 }
                 let deal = sample::determinize(k, &mut rng);
                 let seed = rng.next_u64();
+                let base = rollout::playout(deal.clone(), k.me, &cands[0], resume, seed);
+                used += 1;
                 for &c in &alive {
                     if out_of_time() {
                         break 'rounds;
                     }
-                    sums[c] += rollout::playout(deal.clone(), k.me, &cands[c], resume, seed);
-                    counts[c] += 1;
+                    let d = rollout::playout(deal.clone(), k.me, &cands[c], resume, seed) - base;
+                    let e = &mut diff[c];
+                    e.0 += d;
+                    e.1 += d * d;
+                    e.2 += 1;
                     used += 1;
                 }
             }
-            let mean = |c: usize| sums[c] / f64::from(counts[c].max(1));
-            // Stable: among equal means the earlier candidate (the policy's) stays ahead.
+            let mean = |c: usize| diff[c].0 / f64::from(diff[c].2.max(1));
+            // Stable: among equal means the earlier candidate stays ahead.
             alive.sort_by(|a, b| mean(*b).total_cmp(&mean(*a)));
             alive.truncate(alive.len().div_ceil(2));
         }
-        let mean = |c: usize| {
-            if counts[c] == 0 {
-                f64::NEG_INFINITY
-            } else {
-                sums[c] / f64::from(counts[c])
+        // The policy's answer stands unless another one beats it clearly: by more than
+        // CONFIDENCE standard errors of the paired differences. Picking the best of many
+        // noisy means otherwise rewards luck and plays worse than the policy itself.
+        let clear_gain = |c: usize| {
+            let (sum, sq, count) = diff[c];
+            if count < 8 {
+                return None;
             }
+            let m = f64::from(count);
+            let mean = sum / m;
+            let var = ((sq - m * mean * mean) / (m - 1.0)).max(0.0);
+            (mean > CONFIDENCE * (var / m).sqrt() && mean > 0.0).then_some(mean)
         };
         let best = alive
             .iter()
-            .copied()
-            .filter(|c| counts[*c] > 0)
-            .fold(None, |best: Option<usize>, c| match best {
-                Some(b) if mean(b) >= mean(c) => Some(b),
-                _ => Some(c),
-            })
-            .unwrap_or(0);
+            .filter_map(|&c| clear_gain(c).map(|g| (c, g)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(0, |(c, _)| c);
         (best, used)
     }
 }
