@@ -86,10 +86,13 @@ impl SearchBot {
         );
         let clock = self.thinking.clock.clone();
         let start = clock.as_ref().map(|c| c());
-        let out_of_time = || match (&clock, start) {
-            (Some(c), Some(s)) => c().saturating_sub(s) >= self.thinking.budget_us,
-            _ => false,
+        // Microseconds thought so far, by the caller's clock (None without one).
+        let elapsed = || match (&clock, start) {
+            (Some(c), Some(s)) => Some(c().saturating_sub(s)),
+            _ => None,
         };
+        let budget_us = self.thinking.budget_us;
+        let out_of_time = || elapsed().is_some_and(|t| t >= budget_us);
         let budget = self.thinking.max_playouts;
         let n = cands.len();
         // Each candidate's value on a sample minus the policy's (candidate 0) on the same
@@ -99,14 +102,21 @@ impl SearchBot {
         let mut alive: Vec<usize> = (1..n).collect();
         let rounds = usize::BITS - (n - 1).leading_zeros(); // ⌈log2⌉
         let mut used = 0u32;
-        'rounds: for _ in 0..rounds {
+        'rounds: for round in 0..rounds {
             let per_sample = alive.len() as u32 + 1;
             let share = (budget / (rounds * per_sample)).max(1);
+            // With a clock, each round also has its share of the time, so that halving
+            // happens even when the playout cap is far out of reach.
+            let round_ends = budget_us / u64::from(rounds) * u64::from(round + 1);
             for _ in 0..share {
                 // The clock is read before every playout, so a budget is kept to within
                 // one playout; a sample cut short leaves the pairs it made.
-                if used + per_sample > budget || out_of_time() {
+                let t = elapsed();
+                if used + per_sample > budget || t.is_some_and(|t| t >= budget_us) {
                     break 'rounds;
+                }
+                if t.is_some_and(|t| t >= round_ends) {
+                    break;
                 }
                 let deal = sample::determinize(k, &mut rng);
                 let seed = rng.next_u64();
