@@ -190,6 +190,12 @@ macro_rules! cards {
                 printed: Printed::$printed,
             }),*
         ];
+
+        /// Each card's cost and types on their own, indexed by `CardId as usize`: the
+        /// turn loop and the bots check a type or a cost for nearly every card they
+        /// look at, and a byte-wide table is one load with no multiply.
+        static COSTS: [u8; CARD_COUNT] = [$($cost),*];
+        static TYPES: [Types; CARD_COUNT] = [$(Types(0 $(| Types::$t.0)+)),*];
     };
 }
 
@@ -311,14 +317,17 @@ impl CardId {
         self.def().name
     }
     /// The printed cost, before any reductions (see `State::cost` for the cost now).
+    #[inline]
     pub fn base_cost(self) -> u8 {
-        self.def().cost
+        COSTS[self as usize]
     }
+    #[inline]
     pub fn types(self) -> Types {
-        self.def().types
+        TYPES[self as usize]
     }
+    #[inline]
     pub fn is(self, t: Types) -> bool {
-        self.def().types.intersects(t)
+        self.types().intersects(t)
     }
     pub fn is_action(self) -> bool {
         self.is(Types::ACTION)

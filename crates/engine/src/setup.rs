@@ -615,6 +615,12 @@ pub(crate) fn build(setup: &Setup, seed: u64) -> Result<(State, Vec<CardId>), Se
         pl.deck.shuffle(&mut rng);
         let split = pl.deck.len() - 5;
         pl.hand = pl.deck.split_off(split);
+        // Room for a typical game's deck in each zone up front: growing them card by
+        // card reallocated about ten times per game (a simulation plays many).
+        pl.hand.reserve(12);
+        pl.deck.reserve(40);
+        pl.discard.reserve(40);
+        pl.in_play.reserve(12);
     }
     debug_assert!(kingdom.iter().all(|c| c.def().set != Set::Basic));
     let first = PlayerId((rand::RngExt::random_range(&mut rng, 0..n as u32)) as u8);

@@ -135,24 +135,25 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         };
         match reply {
             Reply::Play(card) => play_treasure(cx, p, card)?,
-            // The Treasures in the hand now, in hand order (no Treasure changes the hand).
+            // The Treasures in the hand now, in hand order. No Treasure's effect looks at
+            // the hand or asks anything (Copper, Silver, Gold, Harem: coins only), so
+            // they leave the hand together, which keeps the other cards' order, and are
+            // then played one by one: the same plays as taking the first one left each
+            // time, without shifting the hand once per Treasure.
             Reply::PlayAllTreasures => {
-                let n = cx
-                    .st
-                    .player(p)
-                    .hand
-                    .iter()
-                    .filter(|c| c.is_treasure())
-                    .count();
-                for _ in 0..n {
-                    let hand = &mut cx.st.player_mut(p).hand;
-                    let Some(i) = hand.iter().position(|c| c.is_treasure()) else {
-                        break;
-                    };
-                    let card = hand.remove(i);
+                let mut treasures = cx.list();
+                cx.st.player_mut(p).hand.retain(|&c| {
+                    let t = c.is_treasure();
+                    if t {
+                        treasures.push(c);
+                    }
+                    !t
+                });
+                for &card in &treasures {
                     let play = into_play(cx, card);
                     cards::on_play(cx, &play)?;
                 }
+                cx.keep(treasures);
             }
             Reply::Buy(card) => buy(cx, p, card),
             Reply::EndPhase => return Ok(()),

@@ -245,10 +245,14 @@ impl<'a> Observation<'a> {
         // At most 6 players: the standings fit on the stack.
         let mut raw = [(0, 0); 6];
         let n = self.st.num_players();
-        for (r, o) in raw.iter_mut().zip(&self.st.players) {
-            *r = (score::player_vp(o), o.turns);
+        for (i, (r, o)) in raw.iter_mut().zip(&self.st.players).enumerate() {
+            let vp = if i == self.me.idx() {
+                score::vp_after_gaining(o, card)
+            } else {
+                score::player_vp(o)
+            };
+            *r = (vp, o.turns);
         }
-        raw[self.me.idx()].0 = score::vp_after_gaining(self.st.player(self.me), card);
         score::is_winner(&raw[..n], self.me.idx())
     }
 }
