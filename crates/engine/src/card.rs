@@ -172,7 +172,10 @@ macro_rules! cards {
         pub enum CardId { $($id),* }
 
         /// How many cards there are (one more than the largest `CardId as usize`).
-        const CARD_COUNT: usize = [$(CardId::$id),*].len();
+        pub(crate) const CARD_COUNT: usize = [$(CardId::$id),*].len();
+
+        /// Every card in `CardId` order, for tables built at compile time.
+        pub(crate) const CARD_IDS: [CardId; CARD_COUNT] = [$(CardId::$id),*];
 
         /// The printed facts of every card, indexed by `CardId as usize`.
         pub static CARDS: &[CardDef] = &CARD_TABLE;

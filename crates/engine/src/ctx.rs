@@ -15,9 +15,11 @@ use crate::state::{PlayerId, State};
 use crate::view::Observation;
 use rand::seq::SliceRandom;
 
-/// The turn stopped because `0` needs an answer no one has given yet.
+/// The turn stopped because a question needs an answer no one has given yet; the
+/// question is in [`Ctx::suspended`]. (Kept there rather than in the error, which would
+/// have to box it to keep every `Res` small: a recorded game suspends at every decision.)
 #[derive(Debug)]
-pub struct Suspend(pub Box<Request>);
+pub struct Suspend;
 
 /// The result of any step that may need a decision.
 pub type Res<T = ()> = Result<T, Suspend>;
@@ -131,6 +133,8 @@ pub struct Ctx<'a> {
     /// [`Ctx::list`]). A simulation asks thousands of questions per second, each with one
     /// or two lists; reusing them keeps the allocator out of the loop.
     pub(crate) spare: Vec<Vec<CardId>>,
+    /// The question the run stopped at, once `choose` returned `Err(Suspend)`.
+    pub(crate) suspended: Option<Request>,
 }
 
 impl<'a> Ctx<'a> {
@@ -159,7 +163,10 @@ impl<'a> Ctx<'a> {
                     *pos += 1;
                     r.clone()
                 }
-                None => return Err(Suspend(Box::new(req))),
+                None => {
+                    self.suspended = Some(req);
+                    return Err(Suspend);
+                }
             },
             Answers::Agents { agents } => {
                 let obs = Observation::new(self.st, req.player);

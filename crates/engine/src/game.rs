@@ -106,6 +106,7 @@ impl Game {
         turn::begin_turn(&mut state, record.then_some(&mut events));
         let mut g = Game::around(setup.clone(), seed, kingdom, state, events, record);
         if record {
+            g.reserve_record();
             g.advance(None);
         }
         Ok(g)
@@ -141,6 +142,18 @@ impl Game {
             record,
             spare: Vec::new(),
         }
+    }
+
+    /// Room up front for a typical game's record: a two-player game answers about a
+    /// hundred questions and records several hundred events, and growing these vectors
+    /// a doubling at a time copied them over and over.
+    fn reserve_record(&mut self) {
+        const REPLIES: usize = 128;
+        self.log.reserve(REPLIES);
+        self.event_marks.reserve(REPLIES);
+        self.numbers.answered.reserve(REPLIES);
+        self.numbers.before.reserve(REPLIES);
+        self.events.reserve(8 * REPLIES);
     }
 
     /// Replays a record from its setup and seed.
@@ -182,12 +195,14 @@ impl Game {
                 asked: false,
                 resumed,
                 spare: std::mem::take(&mut self.spare),
+                suspended: None,
             };
             let ran = turn::run_turn(&mut cx);
             self.spare = cx.spare;
             match ran {
-                Err(Suspend(req)) => {
-                    self.pending = Some(*req);
+                Err(Suspend) => {
+                    self.pending = cx.suspended;
+                    debug_assert!(self.pending.is_some(), "suspended without a question");
                     return;
                 }
                 Ok(()) => {

@@ -120,6 +120,7 @@ impl Table {
             asked: false,
             resumed: false,
             spare: Vec::new(),
+            suspended: None,
         });
         (out, self.st, events)
     }
