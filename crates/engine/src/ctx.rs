@@ -7,6 +7,7 @@
 //! `Err(Suspend)`, which unwinds the turn. The engine then waits for the reply, restores
 //! the turn-start snapshot and runs the turn again with one more logged answer.
 
+use crate::afford::Affordable;
 use crate::agent::Agent;
 use crate::card::CardId;
 use crate::decision::{Mode, Prompt, Purpose, Reply, Request, Zone};
@@ -133,6 +134,8 @@ pub struct Ctx<'a> {
     /// [`Ctx::list`]). A simulation asks thousands of questions per second, each with one
     /// or two lists; reusing them keeps the allocator out of the loop.
     pub(crate) spare: Vec<Vec<CardId>>,
+    /// Which Supply piles each budget affords (the Buy phase's options).
+    pub(crate) afford: &'a Affordable,
     /// The question the run stopped at, once `choose` returned `Err(Suspend)`.
     pub(crate) suspended: Option<Request>,
 }

@@ -14,6 +14,7 @@
 //! phase step or one card, not the whole turn. Undo re-runs from the state at the
 //! turn's first decision (`Snapshots::turn`).
 
+use crate::afford::Affordable;
 use crate::agent::Agent;
 use crate::card::CardId;
 use crate::ctx::{Answers, Ctx, Suspend};
@@ -79,6 +80,8 @@ pub struct Game {
     record: bool,
     /// Card lists kept from one turn's requests for the next (see `Ctx::list`).
     spare: Vec<Vec<CardId>>,
+    /// Which piles each budget affords, worked out once (the Supply's order is fixed).
+    afford: Affordable,
 }
 
 impl Game {
@@ -122,6 +125,7 @@ impl Game {
         events: Vec<Event>,
         record: bool,
     ) -> Game {
+        let afford = Affordable::new(&state.supply);
         Game {
             setup,
             seed,
@@ -141,6 +145,7 @@ impl Game {
             pending: None,
             record,
             spare: Vec::new(),
+            afford,
         }
     }
 
@@ -195,6 +200,7 @@ impl Game {
                 asked: false,
                 resumed,
                 spare: std::mem::take(&mut self.spare),
+                afford: &self.afford,
                 suspended: None,
             };
             let ran = turn::run_turn(&mut cx);

@@ -180,13 +180,7 @@ fn buy_request(cx: &mut Ctx, p: PlayerId) -> Request {
     // Affordable means base cost ≤ coins + this turn's reduction (`State::cost`).
     let budget = cx.st.turn.coins + cx.st.turn.cost_reduction;
     let mut buyable = cx.list();
-    buyable.extend(
-        cx.st
-            .supply
-            .iter()
-            .filter(|pile| pile.count > 0 && u32::from(pile.card.base_cost()) <= budget)
-            .map(|pile| pile.card),
-    );
+    cx.afford.fill(&cx.st.supply, budget, &mut buyable);
     Request {
         player: p,
         card: None,
