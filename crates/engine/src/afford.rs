@@ -19,13 +19,16 @@ pub(crate) struct Affordable {
 
 impl Affordable {
     pub(crate) fn new(supply: &[Pile]) -> Affordable {
-        let mut upto = [0; BUDGETS];
+        // The piles costing exactly each amount, then each budget takes in the ones below.
+        let mut upto = [0u64; BUDGETS];
         if supply.len() <= 64 {
             for (i, pile) in supply.iter().enumerate() {
-                let cost = usize::from(pile.card.base_cost());
-                for mask in upto.iter_mut().skip(cost) {
+                if let Some(mask) = upto.get_mut(usize::from(pile.card.base_cost())) {
                     *mask |= 1 << i;
                 }
+            }
+            for b in 1..BUDGETS {
+                upto[b] |= upto[b - 1];
             }
         }
         Affordable {

@@ -205,7 +205,8 @@ impl<'a> Ctx<'a> {
     /// An empty card list to build a request's options in: one an answered request gave
     /// back when there is one (what is in it never matters, only its allocation).
     pub(crate) fn list(&mut self) -> Vec<CardId> {
-        self.spare.pop().unwrap_or_default()
+        // A new list gets room for any Supply or hand at once, so it never regrows.
+        self.spare.pop().unwrap_or_else(|| Vec::with_capacity(32))
     }
 
     /// Keeps `list`'s allocation for a later [`Ctx::list`].
