@@ -149,10 +149,16 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
                     }
                     !t
                 });
+                let kept = cx.st.player(p).hand.len();
                 for &card in &treasures {
                     let play = into_play(cx, card);
                     cards::on_play(cx, &play)?;
                 }
+                debug_assert_eq!(
+                    cx.st.player(p).hand.len(),
+                    kept,
+                    "a Treasure changed the hand"
+                );
                 cx.keep(treasures);
             }
             Reply::Buy(card) => buy(cx, p, card),
