@@ -47,6 +47,14 @@ pub struct PlayerState {
     pub turns: u32,
 }
 
+/// A copy of `zone` with the same room: a snapshot's zones then grow no more often
+/// than the game's own (setup gives them room for a typical game).
+fn zone_copy(zone: &Vec<CardId>) -> Vec<CardId> {
+    let mut copy = Vec::with_capacity(zone.capacity());
+    copy.extend_from_slice(zone);
+    copy
+}
+
 /// `clone_from` copies zone by zone into the existing vectors, reusing their
 /// allocations: a recorded game snapshots its state this way at every phase decision
 /// (the derived `clone_from` would allocate every zone anew).
@@ -61,11 +69,11 @@ impl Clone for PlayerState {
             turns,
         } = self;
         PlayerState {
-            hand: hand.clone(),
-            deck: deck.clone(),
-            discard: discard.clone(),
-            in_play: in_play.clone(),
-            aside: aside.clone(),
+            hand: zone_copy(hand),
+            deck: zone_copy(deck),
+            discard: zone_copy(discard),
+            in_play: zone_copy(in_play),
+            aside: zone_copy(aside),
             turns: *turns,
         }
     }
