@@ -7,6 +7,7 @@
 //! `Err(Suspend)`, which unwinds the turn. The engine then waits for the reply, restores
 //! the turn-start snapshot and runs the turn again with one more logged answer.
 
+use crate::afford::Affordable;
 use crate::agent::Agent;
 use crate::card::CardId;
 use crate::decision::{Mode, Prompt, Purpose, Reply, Request, Zone};
@@ -15,9 +16,11 @@ use crate::state::{PlayerId, State};
 use crate::view::Observation;
 use rand::seq::SliceRandom;
 
-/// The turn stopped because `0` needs an answer no one has given yet.
+/// The turn stopped because a question needs an answer no one has given yet; the
+/// question is in [`Ctx::suspended`]. (Kept there rather than in the error, which would
+/// have to box it to keep every `Res` small: a recorded game suspends at every decision.)
 #[derive(Debug)]
-pub struct Suspend(pub Box<Request>);
+pub struct Suspend;
 
 /// The result of any step that may need a decision.
 pub type Res<T = ()> = Result<T, Suspend>;
@@ -131,6 +134,10 @@ pub struct Ctx<'a> {
     /// [`Ctx::list`]). A simulation asks thousands of questions per second, each with one
     /// or two lists; reusing them keeps the allocator out of the loop.
     pub(crate) spare: Vec<Vec<CardId>>,
+    /// Which Supply piles each budget affords (the Buy phase's options).
+    pub(crate) afford: &'a Affordable,
+    /// The question the run stopped at, once `choose` returned `Err(Suspend)`.
+    pub(crate) suspended: Option<Request>,
 }
 
 impl<'a> Ctx<'a> {
@@ -159,7 +166,10 @@ impl<'a> Ctx<'a> {
                     *pos += 1;
                     r.clone()
                 }
-                None => return Err(Suspend(Box::new(req))),
+                None => {
+                    self.suspended = Some(req);
+                    return Err(Suspend);
+                }
             },
             Answers::Agents { agents } => {
                 let obs = Observation::new(self.st, req.player);
@@ -195,7 +205,8 @@ impl<'a> Ctx<'a> {
     /// An empty card list to build a request's options in: one an answered request gave
     /// back when there is one (what is in it never matters, only its allocation).
     pub(crate) fn list(&mut self) -> Vec<CardId> {
-        self.spare.pop().unwrap_or_default()
+        // A new list gets room for any Supply or hand at once, so it never regrows.
+        self.spare.pop().unwrap_or_else(|| Vec::with_capacity(32))
     }
 
     /// Keeps `list`'s allocation for a later [`Ctx::list`].

@@ -204,6 +204,7 @@ impl Prompt {
     }
 
     /// The answer, when exactly one legal answer exists: such questions are not asked.
+    #[inline]
     pub fn forced(&self) -> Option<Reply> {
         match self {
             Prompt::ChooseCards {
@@ -243,6 +244,7 @@ impl Prompt {
     }
 
     /// Checks that `reply` is a legal answer. Pure: touches no state.
+    #[inline]
     pub fn validate(&self, reply: &Reply) -> Result<(), InvalidReply> {
         let wrong = || InvalidReply::WrongKind {
             expected: self.kind_name(),

@@ -14,6 +14,7 @@
 //! phase step or one card, not the whole turn. Undo re-runs from the state at the
 //! turn's first decision (`Snapshots::turn`).
 
+use crate::afford::Affordable;
 use crate::agent::Agent;
 use crate::card::CardId;
 use crate::ctx::{Answers, Ctx, Suspend};
@@ -79,6 +80,8 @@ pub struct Game {
     record: bool,
     /// Card lists kept from one turn's requests for the next (see `Ctx::list`).
     spare: Vec<Vec<CardId>>,
+    /// Which piles each budget affords, worked out once (the Supply's order is fixed).
+    afford: Affordable,
 }
 
 impl Game {
@@ -106,6 +109,7 @@ impl Game {
         turn::begin_turn(&mut state, record.then_some(&mut events));
         let mut g = Game::around(setup.clone(), seed, kingdom, state, events, record);
         if record {
+            g.reserve_record();
             g.advance(None);
         }
         Ok(g)
@@ -121,6 +125,7 @@ impl Game {
         events: Vec<Event>,
         record: bool,
     ) -> Game {
+        let afford = Affordable::new(&state.supply);
         Game {
             setup,
             seed,
@@ -140,7 +145,20 @@ impl Game {
             pending: None,
             record,
             spare: Vec::new(),
+            afford,
         }
+    }
+
+    /// Room up front for a typical game's record: a two-player game answers about a
+    /// hundred questions and records several hundred events, and growing these vectors
+    /// a doubling at a time copied them over and over.
+    fn reserve_record(&mut self) {
+        const REPLIES: usize = 128;
+        self.log.reserve(REPLIES);
+        self.event_marks.reserve(REPLIES);
+        self.numbers.answered.reserve(REPLIES);
+        self.numbers.before.reserve(REPLIES);
+        self.events.reserve(8 * REPLIES);
     }
 
     /// Replays a record from its setup and seed.
@@ -182,12 +200,15 @@ impl Game {
                 asked: false,
                 resumed,
                 spare: std::mem::take(&mut self.spare),
+                afford: &self.afford,
+                suspended: None,
             };
             let ran = turn::run_turn(&mut cx);
             self.spare = cx.spare;
             match ran {
-                Err(Suspend(req)) => {
-                    self.pending = Some(*req);
+                Err(Suspend) => {
+                    self.pending = cx.suspended;
+                    debug_assert!(self.pending.is_some(), "suspended without a question");
                     return;
                 }
                 Ok(()) => {

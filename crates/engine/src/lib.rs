@@ -31,6 +31,7 @@ pub const RULES_VERSION: u32 = 1;
 /// never replayed under rules it was not played by.
 pub const SUPPORTED_RULES: std::ops::RangeInclusive<u32> = 1..=RULES_VERSION;
 
+mod afford;
 pub mod agent;
 pub mod bots;
 pub mod card;

@@ -611,10 +611,17 @@ pub(crate) fn build(setup: &Setup, seed: u64) -> Result<(State, Vec<CardId>), Se
         .collect();
     let mut players: Vec<PlayerState> = (0..n).map(|_| PlayerState::default()).collect();
     for pl in &mut players {
-        pl.deck = [[CardId::Copper; 7].as_slice(), &[CardId::Estate; 3]].concat();
+        // Each zone starts with room for a typical game's cards: growing them card by
+        // card reallocated about ten times per game (a simulation plays many).
+        pl.deck = Vec::with_capacity(40);
+        pl.deck.extend_from_slice(&[CardId::Copper; 7]);
+        pl.deck.extend_from_slice(&[CardId::Estate; 3]);
         pl.deck.shuffle(&mut rng);
         let split = pl.deck.len() - 5;
-        pl.hand = pl.deck.split_off(split);
+        pl.hand = Vec::with_capacity(12);
+        pl.hand.extend(pl.deck.drain(split..));
+        pl.discard = Vec::with_capacity(40);
+        pl.in_play = Vec::with_capacity(12);
     }
     debug_assert!(kingdom.iter().all(|c| c.def().set != Set::Basic));
     let first = PlayerId((rand::RngExt::random_range(&mut rng, 0..n as u32)) as u8);

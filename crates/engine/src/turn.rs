@@ -135,24 +135,31 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         };
         match reply {
             Reply::Play(card) => play_treasure(cx, p, card)?,
-            // The Treasures in the hand now, in hand order (no Treasure changes the hand).
+            // The Treasures in the hand now, in hand order. No Treasure's effect looks at
+            // the hand or asks anything (Copper, Silver, Gold, Harem: coins only), so
+            // they leave the hand together, which keeps the other cards' order, and are
+            // then played one by one: the same plays as taking the first one left each
+            // time, without shifting the hand once per Treasure.
             Reply::PlayAllTreasures => {
-                let n = cx
-                    .st
-                    .player(p)
-                    .hand
-                    .iter()
-                    .filter(|c| c.is_treasure())
-                    .count();
-                for _ in 0..n {
-                    let hand = &mut cx.st.player_mut(p).hand;
-                    let Some(i) = hand.iter().position(|c| c.is_treasure()) else {
-                        break;
-                    };
-                    let card = hand.remove(i);
+                let mut treasures = cx.list();
+                cx.st.player_mut(p).hand.retain(|&c| {
+                    let t = c.is_treasure();
+                    if t {
+                        treasures.push(c);
+                    }
+                    !t
+                });
+                let kept = cx.st.player(p).hand.len();
+                for &card in &treasures {
                     let play = into_play(cx, card);
                     cards::on_play(cx, &play)?;
                 }
+                debug_assert_eq!(
+                    cx.st.player(p).hand.len(),
+                    kept,
+                    "a Treasure changed the hand"
+                );
+                cx.keep(treasures);
             }
             Reply::Buy(card) => buy(cx, p, card),
             Reply::EndPhase => return Ok(()),
@@ -179,13 +186,7 @@ fn buy_request(cx: &mut Ctx, p: PlayerId) -> Request {
     // Affordable means base cost ≤ coins + this turn's reduction (`State::cost`).
     let budget = cx.st.turn.coins + cx.st.turn.cost_reduction;
     let mut buyable = cx.list();
-    buyable.extend(
-        cx.st
-            .supply
-            .iter()
-            .filter(|pile| pile.count > 0 && u32::from(pile.card.base_cost()) <= budget)
-            .map(|pile| pile.card),
-    );
+    cx.afford.fill(&cx.st.supply, budget, &mut buyable);
     Request {
         player: p,
         card: None,

@@ -9,7 +9,7 @@
 //! the searching bot's sampler may read the state from: the sampler works from
 //! `Knowledge` alone, so whatever it builds cannot depend on a hidden card.
 
-use crate::card::{CardId, Edition};
+use crate::card::{CARD_COUNT, CARD_IDS, CardId, Edition};
 use crate::decision::{Purpose, Request};
 use crate::event::Viewer;
 use crate::score::{self, Score};
@@ -139,7 +139,7 @@ fn known_vp(st: &State, p: PlayerId, viewer: Viewer) -> i32 {
             cards.push(pass.card);
         }
     }
-    score::vp_of(cards.into_iter())
+    score::vp_of_cards(cards.into_iter())
 }
 
 /// Whose decision `viewer` is told the game waits for. Only players with a Reaction in
@@ -153,7 +153,7 @@ fn public_waiting_for(req: &Request, viewer: Viewer) -> Option<PlayerId> {
 /// its coins (Harem 2), and the Actions bots.md lists: Moneylender 1, Chancellor 2,
 /// Festival 2, Bridge 2, Minion 2, Baron 4; anything else 0. Bridge counts 2 though it
 /// gives +$1, as bots.md says: its cost reduction is worth about another $1.
-pub fn money_value(card: CardId) -> u32 {
+pub const fn money_value(card: CardId) -> u32 {
     use CardId::*;
     match card {
         Copper | Moneylender => 1,
@@ -163,6 +163,17 @@ pub fn money_value(card: CardId) -> u32 {
         _ => 0,
     }
 }
+
+/// [`money_value`] of each card, by `CardId`: a table lookup per card owned.
+static MONEY: [u8; CARD_COUNT] = {
+    let mut t = [0; CARD_COUNT];
+    let mut i = 0;
+    while i < CARD_COUNT {
+        t[i] = money_value(CARD_IDS[i]) as u8;
+        i += 1;
+    }
+    t
+};
 
 /// A bot's window on the game: its own cards and public facts, nothing hidden.
 pub struct Observation<'a> {
@@ -215,7 +226,11 @@ impl<'a> Observation<'a> {
         // bots ask this at most of their buys.
         [&pl.hand, &pl.deck, &pl.discard, &pl.in_play, &pl.aside]
             .into_iter()
-            .map(|zone| zone.iter().map(|c| money_value(*c)).sum::<u32>())
+            .map(|zone| {
+                zone.iter()
+                    .map(|c| u32::from(MONEY[*c as usize]))
+                    .sum::<u32>()
+            })
             .sum()
     }
     /// The bot's own set-aside and revealed cards (public anyway).
@@ -313,12 +328,13 @@ impl<'a> Observation<'a> {
         let mut raw = [(0, 0); 6];
         let n = self.st.num_players();
         for (i, (r, o)) in raw.iter_mut().zip(&self.st.players).enumerate() {
-            *r = (
-                known_vp(self.st, PlayerId(i as u8), Viewer::Player(self.me)),
-                o.turns,
-            );
+            let vp = if i == self.me.idx() {
+                score::vp_after_gaining(o, card)
+            } else {
+                known_vp(self.st, PlayerId(i as u8), Viewer::Player(self.me))
+            };
+            *r = (vp, o.turns);
         }
-        raw[self.me.idx()].0 = score::vp_after_gaining(self.st.player(self.me), card);
         score::is_winner(&raw[..n], self.me.idx())
     }
 }

@@ -1,5 +1,6 @@
 //! Per-card test helpers: build an exact state, script the decisions, assert the zones.
 
+use crate::afford::Affordable;
 use crate::card::{CardId, Edition};
 use crate::ctx::{Answers, Ctx};
 use crate::decision::{Prompt, Reply, Request};
@@ -110,6 +111,7 @@ impl Table {
     /// question `f` asks suspends. Returns `f`'s result, the state after, and the events.
     pub fn with_ctx<T>(mut self, f: impl FnOnce(&mut Ctx) -> T) -> (T, State, Vec<Event>) {
         let mut events = Vec::new();
+        let afford = Affordable::new(&self.st.supply);
         let out = f(&mut Ctx {
             st: &mut self.st,
             answers: Answers::Log {
@@ -120,6 +122,8 @@ impl Table {
             asked: false,
             resumed: false,
             spare: Vec::new(),
+            afford: &afford,
+            suspended: None,
         });
         (out, self.st, events)
     }

@@ -133,7 +133,8 @@ mod tests {
                 id: 0,
                 immune: 0,
             };
-            super::play(cx, &play).map_err(|s| s.0)
+            super::play(cx, &play)
+                .map_err(|_| Box::new(cx.suspended.take().expect("suspended at a question")))
         });
         (res, st)
     }

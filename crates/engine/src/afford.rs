@@ -1,0 +1,103 @@
+//! Which Supply piles a budget reaches, without looking up a cost per pile.
+
+use crate::card::CardId;
+use crate::state::Pile;
+
+/// Budgets the table covers (0 to `BUDGETS - 1`); a larger one takes the plain scan.
+const BUDGETS: usize = 16;
+
+/// For each budget, the Supply piles whose printed cost is within it, one bit per pile
+/// index. Printed costs never change and the Supply's order is fixed at setup, so a
+/// game works this out once; a Buy-phase request (the question a simulation asks most)
+/// then visits only the piles it can afford instead of every pile.
+#[derive(Clone, Debug)]
+pub(crate) struct Affordable {
+    upto: [u64; BUDGETS],
+    /// How many piles the table was made for; any other Supply takes the plain scan.
+    piles: usize,
+}
+
+impl Affordable {
+    pub(crate) fn new(supply: &[Pile]) -> Affordable {
+        // The piles costing exactly each amount, then each budget takes in the ones below.
+        let mut upto = [0u64; BUDGETS];
+        if supply.len() <= 64 {
+            for (i, pile) in supply.iter().enumerate() {
+                if let Some(mask) = upto.get_mut(usize::from(pile.card.base_cost())) {
+                    *mask |= 1 << i;
+                }
+            }
+            for b in 1..BUDGETS {
+                upto[b] |= upto[b - 1];
+            }
+        }
+        Affordable {
+            upto,
+            piles: if supply.len() <= 64 {
+                supply.len()
+            } else {
+                usize::MAX
+            },
+        }
+    }
+
+    /// Appends to `out`, in Supply order, the card of every pile with cards left whose
+    /// printed cost is at most `budget`.
+    pub(crate) fn fill(&self, supply: &[Pile], budget: u32, out: &mut Vec<CardId>) {
+        let budget = budget as usize;
+        if supply.len() != self.piles || budget >= BUDGETS {
+            out.extend(
+                supply
+                    .iter()
+                    .filter(|p| p.count > 0 && usize::from(p.card.base_cost()) <= budget)
+                    .map(|p| p.card),
+            );
+            return;
+        }
+        let mut bits = self.upto[budget];
+        while bits != 0 {
+            let pile = supply[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            if pile.count > 0 {
+                out.push(pile.card);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::CardId::*;
+
+    fn pile(card: CardId, count: u32) -> Pile {
+        Pile { card, count }
+    }
+
+    #[test]
+    fn a_budget_reaches_the_nonempty_piles_it_affords_in_supply_order() {
+        let supply = [
+            pile(Copper, 46),
+            pile(Province, 8),
+            pile(Silver, 0),
+            pile(Curse, 10),
+            pile(Village, 10),
+            pile(Gold, 30),
+        ];
+        let afford = Affordable::new(&supply);
+        let at = |budget| {
+            let mut v = Vec::new();
+            afford.fill(&supply, budget, &mut v);
+            v
+        };
+        assert_eq!(at(0), vec![Copper, Curse]);
+        assert_eq!(at(3), vec![Copper, Curse, Village]);
+        assert_eq!(at(6), vec![Copper, Curse, Village, Gold]);
+        assert_eq!(at(8), vec![Copper, Province, Curse, Village, Gold]);
+        // Past the table, and for a Supply it was not made for, the plain scan answers.
+        assert_eq!(at(40), vec![Copper, Province, Curse, Village, Gold]);
+        let mut v = Vec::new();
+        afford.fill(&supply[..2], 8, &mut v);
+        assert_eq!(v, vec![Copper, Province]);
+    }
+}
