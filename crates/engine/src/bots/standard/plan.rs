@@ -7,7 +7,6 @@
 //! - **Gardens**: with Gardens and a gainer (Workshop, Ironworks, Woodcutter), gain
 //!   cheap cards and Gardens (the `workshop_gardens` reference line, which beats money
 //!   decks, even Witch + money).
-//!
 //! - **Festival/Library engine**: Festivals (+2 Actions, +$2, +Buy, no card) let a
 //!   deck play several Libraries, each drawing to 7. Taken only when the money plan's
 //!   card is Library or weaker (see [`engine_for`]).
