@@ -8,7 +8,7 @@
 //! near a pile ending is; a pile is not brought within one gain of ending while behind).
 //! The penultimate-Province rule is not applied: measured, it lost games (see `rank`).
 
-use super::plan::Plan;
+use super::plan::{Engine, Plan};
 use super::roles::role;
 use crate::card::CardId::{self, *};
 use crate::card::Types;
@@ -158,6 +158,9 @@ fn relevant(plan: &Plan, card: CardId) -> bool {
     ) || card.types() == Types::VICTORY
         || Some(card) == plan.main
         || Some(card) == plan.gardens
+        || plan
+            .engine
+            .is_some_and(|e| card == e.village || card == e.draw)
         || plan.support.iter().any(|(c, _)| *c == card)
 }
 
@@ -178,6 +181,11 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
         return gardens_rank(obs, plan, st, card);
     }
     let owned = || st.owned(card);
+    if let Some(e) = plan.engine
+        && (card == e.village || card == e.draw)
+    {
+        return engine_rank(st, e, card);
+    }
     let r = match card {
         Province => {
             // The penultimate-Province rule (skip it when the opponent could then take
@@ -221,6 +229,31 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
     };
     Some(r)
 }
+
+/// An engine's draw card and village, kept in step: a draw card while they are no
+/// more than the villages (the first before Gold, the rest just after it), a village
+/// while fewer than the draw cards; none once Duchies beat Gold. Measured: more draw
+/// cards per village, more copies, or either before Gold lost games.
+fn engine_rank(st: &Status, e: Engine, card: CardId) -> Option<u16> {
+    if st.left() <= st.duchy_gold {
+        return None;
+    }
+    let (villages, draws) = (st.owned(e.village), st.owned(e.draw));
+    if card == e.draw {
+        if draws > villages || draws >= ENGINE_MAX {
+            return None;
+        }
+        Some(if draws == 0 { 35 } else { 42 })
+    } else {
+        if villages >= draws.max(1) || villages >= ENGINE_MAX {
+            return None;
+        }
+        Some(46)
+    }
+}
+
+/// The most copies of each engine card.
+const ENGINE_MAX: usize = 3;
 
 /// Victory cards by the VP they are worth to the bot now: any of them once the game
 /// is about to end, those worth 2+ (Duchy, a Duke with Duchies, Gardens in a big deck)

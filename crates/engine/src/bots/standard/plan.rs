@@ -7,11 +7,19 @@
 //! - **Gardens**: with Gardens and a gainer (Workshop, Ironworks, Woodcutter), gain
 //!   cheap cards and Gardens (the `workshop_gardens` reference line, which beats money
 //!   decks, even Witch + money).
+//! - **Festival/Library engine**: Festivals (+2 Actions, +$2, +Buy, no card) let a
+//!   deck play several Libraries, each drawing to 7. Taken only when the money plan's
+//!   card is Library or weaker (see [`engine_for`]).
 //!
-//! Engines (villages + draw + payload) are not planned: a money deck built around the
-//! right card beats the reference bots in these sets, while a first try at doubling
-//! the drawing card with villages lost to it everywhere (Courtyard + Shanty Town
-//! badly); the search bot adds the tactics on top. The plan is a pure function of the kingdom, so it is computed once.
+//! Other engines are not planned: measured against the money plan on the same seeds,
+//! every village + draw pair tried lost — Village/Smithy (First Game 75% → 40% vs
+//! `big_money`), Shanty Town/Courtyard (Best Wishes 86% → 31%), Festival/Council Room
+//! (Deck Top), Mining Village/Council Room (Grand Scheme 74% → 65%) — and so did a
+//! Chapel-thinned Laboratory deck (Silver & Gold 76% → 60–70%, Big Money (1E)
+//! 72% → 50–56%, whatever Copper floor it kept). Without strong draw or
+//! trashing, Base/Intrigue engines lose to a good card + money deck in two-player
+//! games; the search bot adds the tactics on top. The plan is a pure function of the
+//! kingdom, so it is computed once.
 
 use super::roles::{Kind, SUPPORT, role};
 use crate::card::CardId::{self, *};
@@ -35,6 +43,33 @@ pub struct Plan {
     pub duke: bool,
     /// Buy Provinces once the deck's money (bots.md's measure) reaches this.
     pub province_money: u32,
+    /// The engine this kingdom supports, when the plan is an engine.
+    pub engine: Option<Engine>,
+}
+
+/// An engine's cards: villages that let it play several terminal draw cards a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Engine {
+    pub village: CardId,
+    pub draw: CardId,
+}
+
+/// The engine worth building in a kingdom whose money plan would take `main`.
+///
+/// Only Festival/Library: Festival draws no card, so each Library that follows draws
+/// more, and its +$2 and +Buy are the payload. Measured against the money plan on the
+/// same seeds it wins where Library (or something weaker) is the money deck's card —
+/// Underlings (2E) and the random kingdoms where this rule takes it (+2.9 points
+/// against `big_money` over 118 of them, none worse by more than noise) — and loses where a stronger card leads the money deck: Patrol
+/// (−7 points), Council Room (−1), Smithy, Witch; and where Market is there
+/// (Library + Markets, −1 to −2 points).
+pub fn engine_for(has: impl Fn(CardId) -> bool, main: Option<CardId>) -> Option<Engine> {
+    let strong_main = main.is_some_and(|c| role(c).money > role(Library).money);
+    // Market gives a money deck the +Buy and coins without the Festivals' dead draws.
+    (has(Festival) && has(Library) && !has(Market) && !strong_main).then_some(Engine {
+        village: Festival,
+        draw: Library,
+    })
 }
 
 impl Plan {
@@ -57,6 +92,7 @@ impl Plan {
             })
             .flatten();
         let draws = main.is_some_and(|c| role(c).draws);
+        let engine = gardens.is_none().then(|| engine_for(has, main)).flatten();
         Plan {
             key,
             main,
@@ -64,6 +100,7 @@ impl Plan {
             gardens,
             duke: has(Duke),
             province_money: if draws { 16 } else { 18 },
+            engine,
         }
     }
 

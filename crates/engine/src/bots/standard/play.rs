@@ -1,7 +1,8 @@
 //! The Action phase: which card to play next, or none.
 //!
 //! Order: Throne Room onto a good card; cantrips (they cost no Action and may draw what
-//! the rest needs); a village when a terminal waits in hand; then the best terminal —
+//! the rest needs); a village when a terminal waits in hand (an engine: every village
+//! before any terminal, not just the one that frees an Action); then the best terminal —
 //! draw first while Actions remain, since it may find payload. Cards whose play would
 //! hurt (a Remodel with nothing worth remodelling, a Moneylender without Copper, a
 //! Library with 7 cards) are not played.
@@ -45,6 +46,9 @@ pub fn score(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> Option<i
             95
         }
         Village | Festival | MiningVillage if others(&is_terminal) && obs.actions() == 1 => 78,
+        // An engine plays all its villages before its draw: Library draws to 7, so
+        // each Festival played first leaves it one more card to draw.
+        Village | Festival | MiningVillage if plan.engine.is_some() && others(&is_terminal) => 78,
         Village | MiningVillage => 22,
         Festival => 24,
         // Shanty Town draws only with no Action in hand: last.

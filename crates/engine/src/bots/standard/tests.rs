@@ -3,7 +3,7 @@
 
 use super::StandardBot;
 use super::buy::{self, Status};
-use super::plan::Plan;
+use super::plan::{Engine, Plan};
 use crate::agent::Agent;
 use crate::bots::by_name;
 use crate::card::CardId::{self, *};
@@ -255,6 +255,45 @@ fn plays_village_before_smithy_and_throne_rooms_the_smithy() {
 }
 
 #[test]
+fn engine_plays_every_festival_before_library() {
+    // One Festival played: two Actions left, a Festival and a Library in hand.
+    let mut g = position(&[Library, Festival, Festival, Copper], &[], 8);
+    g.play(Festival);
+    assert_eq!(g.state().turn.actions, 2);
+    let obs = Observation::for_player(&g, P0);
+    let playable = [Library, Festival];
+    // The engine plays the second Festival first: Library then draws one card more.
+    assert_eq!(
+        super::play::choose(&obs, &engine_plan(&g), &playable),
+        Some(Festival)
+    );
+    // A money deck with Actions to spare draws first, hoping to find payload.
+    assert_eq!(
+        super::play::choose(&obs, &smithy_plan(&g), &playable),
+        Some(Library)
+    );
+}
+
+#[test]
+fn engine_plays_draw_before_treasures_and_library_skips_actions_only_when_none_left() {
+    // Festivals played, Library in hand: Library before the Buy phase.
+    let mut g = position(&[Library, Festival, Copper, Copper, Copper], &[], 8);
+    g.play(Festival);
+    let obs = Observation::for_player(&g, P0);
+    assert_eq!(
+        super::play::choose(&obs, &engine_plan(&g), &[Library]),
+        Some(Library)
+    );
+    // Library played with an Action to spare keeps the Festival it draws.
+    g.play(Library);
+    assert_eq!(g.state().turn.actions, 1);
+    assert_eq!(
+        pick(&g, P0, Library, SetAside, &[Festival], 0, 1),
+        Vec::<CardId>::new()
+    );
+}
+
+#[test]
 fn does_not_play_moneylender_without_copper_nor_throne_room_alone() {
     let g = position(&[Moneylender, ThroneRoom, Silver], &[], 8);
     let prompt = Prompt::ActionPhase {
@@ -388,7 +427,58 @@ fn smithy_plan(g: &Game) -> Plan {
         gardens: None,
         duke: false,
         province_money: 16,
+        engine: None,
     }
+}
+
+/// The Festival/Library engine, as the planner makes for Underlings (2E).
+fn engine_plan(g: &Game) -> Plan {
+    Plan {
+        main: Some(Library),
+        engine: Some(Engine {
+            village: Festival,
+            draw: Library,
+        }),
+        ..smithy_plan(g)
+    }
+}
+
+/// What the engine plan buys with `coins`.
+fn engine_buys(g: &Game, coins: u32) -> Option<CardId> {
+    let obs = Observation::for_player(g, P0);
+    buy::best_with(&obs, &engine_plan(g), &Status::read(&obs), coins)
+}
+
+#[test]
+fn engine_buys_library_first_then_keeps_festivals_in_step() {
+    // No Library: the first comes before Gold.
+    let g = position(&[], &[], 8);
+    assert_eq!(
+        (engine_buys(&g, 6), engine_buys(&g, 5)),
+        (Some(Library), Some(Library))
+    );
+    // One Library, no Festival: a Festival at $5, Gold at $6.
+    let g = position(&[], &[Library], 8);
+    assert_eq!(
+        (engine_buys(&g, 6), engine_buys(&g, 5)),
+        (Some(Gold), Some(Festival))
+    );
+    // One of each: the next Library (after Gold).
+    let g = position(&[], &[Library, Festival], 8);
+    assert_eq!(
+        (engine_buys(&g, 6), engine_buys(&g, 5)),
+        (Some(Gold), Some(Library))
+    );
+    // Three Libraries (the most) and three Festivals: neither any more.
+    let g = position(
+        &[],
+        &[Library, Library, Library, Festival, Festival, Festival],
+        8,
+    );
+    assert_eq!(engine_buys(&g, 5), Some(Silver));
+    // Once Duchies beat Gold, the engine stops growing.
+    let g = position(&[], &[Library], 4);
+    assert_eq!(engine_buys(&g, 5), Some(Duchy));
 }
 
 fn buys(g: &Game, coins: u32) -> Option<CardId> {
@@ -477,6 +567,29 @@ fn plans_from_the_kingdom() {
         "festival", "mine",
     ];
     assert_eq!(plan_of(&gardens).gardens, Some(Workshop));
+    assert_eq!(p.engine, None); // Village + Smithy: Smithy money
+    // Underlings (2E): Festival (village, +Buy), Library (draw), Sentry (trasher), and
+    // nothing stronger than Library for a money deck: the engine.
+    let underlings = [
+        "cellar", "festival", "library", "sentry", "vassal", "courtier", "diplomat", "minion",
+        "nobles", "pawn",
+    ];
+    let engine = Some(Engine {
+        village: Festival,
+        draw: Library,
+    });
+    assert_eq!(plan_of(&underlings).engine, engine);
+    // A stronger money card (Smithy, Council Room) or Market: money.
+    for (i, other) in [(0, "smithy"), (4, "council_room"), (9, "market")] {
+        let mut cards = underlings;
+        cards[i] = other;
+        assert_eq!(plan_of(&cards).engine, None, "with {other}");
+    }
+    // Gardens with a gainer stays the Gardens plan.
+    let mut cards = underlings;
+    cards[0] = "gardens";
+    cards[3] = "workshop";
+    assert_eq!(plan_of(&cards).engine, None);
 }
 
 // ----- soak ----------------------------------------------------------------------------
