@@ -73,19 +73,25 @@ function measure(page) {
     };
     const inView = (/** @type {ReturnType<typeof box>} */ b) => b.w > 0 && b.h > 0 && b.x >= -0.5 && b.y >= -0.5 && b.right <= W + 0.5 && b.bottom <= H + 0.5;
     /** Inside every ancestor that clips it, and the topmost element at its centre. */
-    const shown = (/** @type {Element} */ el) => {
+    // Why `el` is not fully on screen ('' when it is): outside the window, clipped by a
+    // scrolling ancestor, or covered at its centre by another element.
+    const hidden = (/** @type {Element} */ el) => {
       const b = box(el);
-      if (!inView(b)) return false;
+      if (!inView(b)) return `outside the window: ${JSON.stringify(b)}`;
       for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
         const o = getComputedStyle(p).overflowY;
         if (o === 'auto' || o === 'scroll' || o === 'hidden') {
           const c = box(p);
-          if (b.y < c.y - 0.5 || b.bottom > c.bottom + 0.5 || b.x < c.x - 0.5 || b.right > c.right + 0.5) return false;
+          if (b.y < c.y - 0.5 || b.bottom > c.bottom + 0.5 || b.x < c.x - 0.5 || b.right > c.right + 0.5) {
+            return `clipped by ${p.className || p.tagName} ${JSON.stringify(c)}: ${JSON.stringify(b)}`;
+          }
         }
       }
       const top = document.elementFromPoint(b.x + b.w / 2, b.y + b.h / 2);
-      return Boolean(top && (el === top || el.contains(top)));
+      if (top && (el === top || el.contains(top))) return '';
+      return `covered by ${top ? top.className || top.tagName : 'nothing'}`;
     };
+    const shown = (/** @type {Element} */ el) => hidden(el) === '';
     const q = (/** @type {string} */ sel) => document.querySelector(sel);
     const part = (/** @type {string} */ sel) => {
       const el = q(sel);
@@ -126,6 +132,7 @@ function measure(page) {
       piles: [...document.querySelectorAll('[data-testid=supply] .pile-main')].map((el) => ({
         card: /** @type {HTMLElement} */ (el).dataset.card,
         shown: shown(el),
+        why: hidden(el),
         cost: el.querySelector('.pile-cost')?.textContent,
         costShown: Boolean(/** @type {HTMLElement | null} */ (el.querySelector('.pile-cost'))?.offsetParent),
         count: el.querySelector('.pile-count')?.textContent,
@@ -156,7 +163,7 @@ async function assertFits(page, where, costs) {
   }
   assert.equal(m.piles.length, 17, `${where}: seventeen piles`);
   for (const pile of m.piles) {
-    assert.ok(pile.shown, `${where}: the ${pile.card} pile is on screen, not scrolled away or covered`);
+    assert.ok(pile.shown, `${where}: the ${pile.card} pile is on screen, not scrolled away or covered (${pile.why})`);
     assert.ok(pile.costShown && pile.countShown, `${where}: the ${pile.card} pile shows its cost and count`);
     assert.equal(pile.cost, `$${costs[/** @type {string} */ (pile.card)]}`, `${where}: ${pile.card} shows its cost now`);
     assert.match(pile.count ?? '', /^×\d+$|empty/, `${where}: ${pile.card}'s count`);
