@@ -49,23 +49,10 @@ fn main() -> ExitCode {
         return emit(&format!("{}\n{lines}\n", report::table(&report.summary)));
     }
 
-    // The bar goes to stderr, and only to a terminal: stdout stays clean for --json and
-    // pipes, and logs are not filled with redraws.
-    let bar = (std::io::stderr().is_terminal() && config.games >= PROGRESS_MIN_GAMES).then(|| {
-        let bar = ProgressBar::new(config.games);
-        if let Ok(style) = ProgressStyle::with_template("{wide_bar} {pos}/{len} games  eta {eta}") {
-            bar.set_style(style);
-        }
-        bar
+    // Short runs are over before a bar would be worth drawing.
+    let result = with_progress(config.games, config.games >= PROGRESS_MIN_GAMES, |tick| {
+        run_with_progress(&config, tick)
     });
-    let result = run_with_progress(&config, || {
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
     let summary = match result {
         Ok(s) => s,
         Err(e) => {
@@ -86,22 +73,10 @@ fn tournament(args: &TournamentArgs) -> ExitCode {
         Ok(c) => c,
         Err(msg) => Cli::command().error(ErrorKind::ValueValidation, msg).exit(),
     };
-    // Tournaments are long: a bar from the first game, on a terminal only.
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(config.game_count());
-        if let Ok(style) = ProgressStyle::with_template("{wide_bar} {pos}/{len} games  eta {eta}") {
-            bar.set_style(style);
-        }
-        bar
+    // Tournaments are long: a bar from the first game.
+    let result = with_progress(config.game_count(), true, |tick| {
+        run_tournament_with_progress(&config, tick)
     });
-    let result = run_tournament_with_progress(&config, || {
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
     let summary = match result {
         Ok(s) => s,
         Err(e) => {
@@ -110,20 +85,36 @@ fn tournament(args: &TournamentArgs) -> ExitCode {
         }
     };
     if args.json {
-        match serde_json::to_string(&summary) {
-            Ok(json) => emit(&(json + "\n")),
-            Err(e) => {
-                eprintln!("error: could not serialise the summary: {e}");
-                ExitCode::FAILURE
-            }
-        }
+        emit_json(&summary)
     } else {
         emit(&report::tournament_table(&summary))
     }
 }
 
+/// Runs `run` with a progress bar of `games` games on stderr, drawn only when `wanted`
+/// and stderr is a terminal: stdout stays clean for --json and pipes, and logs are not
+/// filled with redraws. `run` calls the tick it is given after each game.
+fn with_progress<T>(games: u64, wanted: bool, run: impl FnOnce(&(dyn Fn() + Sync)) -> T) -> T {
+    let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(games);
+        if let Ok(style) = ProgressStyle::with_template("{wide_bar} {pos}/{len} games  eta {eta}") {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let result = run(&|| {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    result
+}
+
 /// Writes `summary` as one JSON object on stdout.
-fn emit_json(summary: &dominion_sim::aggregate::Summary) -> ExitCode {
+fn emit_json(summary: &impl serde::Serialize) -> ExitCode {
     match serde_json::to_string(summary) {
         Ok(json) => emit(&(json + "\n")),
         Err(e) => {

@@ -633,8 +633,8 @@ impl Q<'_> {
 }
 
 /// Player 0 holds `hand` and owns the starting deck besides (in the discard pile) plus
-/// `extra`; `left` Provinces.
-fn holding(hand: &[CardId], extra: &[CardId], left: u32) -> Game {
+/// `extra`; `left` Provinces. (The standard bot's tests use it too.)
+pub(crate) fn holding(hand: &[CardId], extra: &[CardId], left: u32) -> Game {
     let mut discard = vec![Copper; 7];
     discard.extend_from_slice(&[Estate; 3]);
     discard.extend_from_slice(extra);

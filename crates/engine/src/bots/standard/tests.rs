@@ -79,18 +79,8 @@ fn pile(
     }
 }
 
-/// Player 0 owns the starting deck plus `extra` (in the discard pile), holds `hand`;
-/// `left` Provinces.
-fn position(hand: &[CardId], extra: &[CardId], left: u32) -> Game {
-    let mut discard = vec![Copper; 7];
-    discard.extend_from_slice(&[Estate; 3]);
-    discard.extend_from_slice(extra);
-    table(2)
-        .hand(P0, hand)
-        .discard(P0, &discard)
-        .supply(Province, left)
-        .start()
-}
+/// Player 0 holds `hand`, owns the starting deck plus `extra`; `left` Provinces.
+use crate::bots::tests::holding as position;
 
 // ----- trashing ------------------------------------------------------------------------
 
