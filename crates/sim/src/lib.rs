@@ -195,6 +195,16 @@ pub fn play_game(
     Ok(result_of(&game, &seats))
 }
 
+/// A dedicated pool of `threads` worker threads named `name-N`, so a run neither
+/// competes with nor depends on rayon's global pool.
+pub(crate) fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, SimError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("{name}-{i}"))
+        .build()
+        .map_err(|e| SimError::ThreadPool(e.to_string()))
+}
+
 /// Runs the simulation; see [`run_with_progress`].
 pub fn run(config: &Config) -> Result<Summary, SimError> {
     run_with_progress(config, || {})
@@ -207,11 +217,7 @@ pub fn run(config: &Config) -> Result<Summary, SimError> {
 pub fn run_with_progress(config: &Config, on_game: impl Fn() + Sync) -> Result<Summary, SimError> {
     config.validate()?;
     let setup = config.setup();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
-        .thread_name(|i| format!("sim-{i}"))
-        .build()
-        .map_err(|e| SimError::ThreadPool(e.to_string()))?;
+    let pool = pool(config.threads, "sim")?;
     let start = Instant::now();
     // `collect` keeps game order, so aggregation sees the same sequence on any pool.
     let results: Vec<GameResult> = pool.install(|| {

@@ -449,11 +449,7 @@ pub fn run_tournament_with_progress(
     on_game: impl Fn() + Sync,
 ) -> Result<TournamentSummary, SimError> {
     config.validate()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
-        .thread_name(|i| format!("tournament-{i}"))
-        .build()
-        .map_err(|e| SimError::ThreadPool(e.to_string()))?;
+    let pool = crate::pool(config.threads, "tournament")?;
     let best = if config.uses_best_reference() {
         Some(choose_best_references(config, &pool, &on_game)?)
     } else {
