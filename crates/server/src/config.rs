@@ -158,6 +158,29 @@ pub struct Config {
     #[arg(long, env = "DOMINION_ABANDON_AFTER", default_value = "1h", value_parser = parse_duration)]
     pub abandon_after: Duration,
 
+    // ---- several nodes (issue 14): docs "Running several nodes" in README.md ----
+    /// Join a cluster of nodes sharing this Redis (`redis://host:6379/0`): one lobby,
+    /// each room run by one node under a lease, clients of any node play in any room,
+    /// rooms of a node that dies are taken over. Needs `--database postgres://…` (every
+    /// node must read every room's log). Empty: a single node.
+    #[arg(long, env = "DOMINION_CLUSTER")]
+    pub cluster: Option<String>,
+
+    /// This node's name in the cluster (letters, digits, `-`, `_`, `.`; at most 64).
+    /// Empty: a random one at each start.
+    #[arg(long, env = "DOMINION_NODE_ID")]
+    pub node_id: Option<String>,
+
+    /// The HOST:PORT other nodes reach this node at (its WebSocket, for forwarding).
+    /// Empty: the listening address, unless that is a wildcard such as 0.0.0.0.
+    #[arg(long, env = "DOMINION_ADVERTISE")]
+    pub advertise: Option<String>,
+
+    /// How long a room's lease lasts without renewal: after a node dies, its rooms are
+    /// taken over about this long later. Renewed every third of it.
+    #[arg(long, env = "DOMINION_LEASE", default_value = "3s", value_parser = parse_duration)]
+    pub lease: Duration,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -8,6 +8,7 @@
 
 use crate::budget::Budget;
 use crate::chat;
+use crate::cluster::{Route, forward};
 use crate::hub::{Admission, Hub, ROOM_WINDOW};
 use crate::metrics::Metrics;
 use crate::outbound::{ConnHandle, Kill, OutFrame, Queued};
@@ -52,8 +53,10 @@ pub async fn run(socket: WebSocket, admission: Admission, peer: Option<IpAddr>) 
         handle,
         tx,
         greeted: false,
+        protocol: PROTOCOL_VERSION,
         last_id: 0,
         room: None,
+        upstream: None,
         budget: Budget::new(config.rate_messages, config.rate_window, Instant::now()),
         room_budget: Budget::new(config.rooms_per_connection, ROOM_WINDOW, Instant::now()),
         chat_budget: Budget::new(chat::MESSAGES, chat::WINDOW, Instant::now()),
@@ -94,9 +97,14 @@ struct Connection {
     /// The sending side of our own queue, for the close frame.
     tx: mpsc::Sender<OutFrame>,
     greeted: bool,
+    /// The protocol version the client's hello named.
+    protocol: u32,
     /// The last command id received on this connection.
     last_id: u64,
     room: Option<Attached>,
+    /// The link to the node running this connection's room, when another node runs it:
+    /// the client's frames go on to it as they are.
+    upstream: Option<forward::Upstream>,
     budget: Budget,
     /// Rooms this connection may still create (`--rooms-per-connection` a minute).
     room_budget: Budget,
@@ -254,7 +262,29 @@ impl Connection {
             return Flow::Continue;
         }
         self.last_id = id;
-        self.on_command(id, msg).await;
+        if let Some(up) = &mut self.upstream {
+            let attach = matches!(
+                msg,
+                ClientMessage::TakeSeat { .. }
+                    | ClientMessage::Resume { .. }
+                    | ClientMessage::Spectate { .. }
+            );
+            if !(up.left && attach) {
+                if matches!(msg, ClientMessage::Leave { .. }) {
+                    up.left = true;
+                }
+                if !up.send(text).await {
+                    return Flow::Stop(Ending::Close(
+                        CloseCode::ServiceRestart,
+                        "the server running this room went away; reconnect and resume with your token".into(),
+                    ));
+                }
+                return Flow::Continue;
+            }
+            // Left that room: this one is routed afresh.
+            self.upstream = None;
+        }
+        self.on_command(id, msg, text).await;
         Flow::Continue
     }
 
@@ -283,6 +313,7 @@ impl Connection {
             ));
         }
         self.greeted = true;
+        self.protocol = protocol;
         tracing::debug!(conn = self.handle.id, client = ?client, "hello");
         let config = &self.hub.config;
         self.send(&ServerMessage::Welcome {
@@ -303,7 +334,8 @@ impl Connection {
         Flow::Continue
     }
 
-    async fn on_command(&mut self, id: u64, msg: ClientMessage) {
+    /// `frame` is the command as received, for a room another node runs.
+    async fn on_command(&mut self, id: u64, msg: ClientMessage, frame: &str) {
         match msg {
             ClientMessage::Hello { .. } => {}
             ClientMessage::Ping { .. } => self.send(&ServerMessage::Pong { re: id }),
@@ -327,14 +359,17 @@ impl Connection {
             }
             ClientMessage::TakeSeat {
                 room, seat, name, ..
-            } => self.join(id, room, Join::TakeSeat { seat, name }).await,
+            } => {
+                self.join(id, room, Join::TakeSeat { seat, name }, frame)
+                    .await
+            }
             ClientMessage::Resume {
                 room,
                 token,
                 last_event,
                 ..
             } => {
-                self.join(id, room, Join::Resume { token, last_event })
+                self.join(id, room, Join::Resume { token, last_event }, frame)
                     .await
             }
             ClientMessage::Spectate { room, name, .. } => {
@@ -342,7 +377,7 @@ impl Connection {
                     Ok(name) => name.unwrap_or_else(|| chat::SPECTATOR.to_string()),
                     Err(refusal) => return self.refuse(Some(id), refusal),
                 };
-                self.join(id, room, Join::Spectate { name }).await
+                self.join(id, room, Join::Spectate { name }, frame).await
             }
             ClientMessage::Leave { .. } => {
                 self.command_room(id, Command::Leave).await;
@@ -389,7 +424,7 @@ impl Connection {
             ClientMessage::Rematch { room, .. } => {
                 // The offered room must exist and wait for players; the old room checks
                 // the rest (a seat, a finished game).
-                let status = self.hub.room(&room).map(|h| h.summary.borrow().status);
+                let status = self.hub.summary_of(&room).map(|s| s.status);
                 match status {
                     None => self.refuse(Some(id), unknown_room(&self.hub, &room)),
                     Some(s) if s != wire::RoomStatus::Lobby => self.refuse(
@@ -431,7 +466,7 @@ impl Connection {
         None
     }
 
-    async fn join(&mut self, id: u64, room: String, join: Join) {
+    async fn join(&mut self, id: u64, room: String, join: Join, frame: &str) {
         if let Some(attached) = &self.room {
             let message = format!(
                 "this connection is already in room {} (as {}); send leave first",
@@ -444,9 +479,52 @@ impl Connection {
             self.refuse(Some(id), Refusal::new(ErrorCode::AlreadyInRoom, message));
             return;
         }
-        let Some(handle) = self.hub.room(&room) else {
-            self.refuse(Some(id), unknown_room(&self.hub, &room));
-            return;
+        let handle = match self.hub.room(&room) {
+            Some(handle) => handle,
+            None => match self.hub.cluster().cloned() {
+                None => {
+                    self.refuse(Some(id), unknown_room(&self.hub, &room));
+                    return;
+                }
+                Some(cluster) => match cluster.route(&room).await {
+                    Route::Local(handle) => handle,
+                    Route::Unknown => {
+                        self.refuse(Some(id), unknown_room(&self.hub, &room));
+                        return;
+                    }
+                    Route::Remote { node, addr } => {
+                        let opened = forward::open(
+                            &addr,
+                            &node,
+                            cluster.secret(),
+                            self.peer,
+                            self.protocol,
+                            &room,
+                            frame,
+                            self.handle.clone(),
+                            self.hub.config.heartbeat,
+                        )
+                        .await;
+                        match opened {
+                            Ok(up) => {
+                                self.hub.metrics.forwarded_links.inc();
+                                self.upstream = Some(up);
+                            }
+                            Err(why) => {
+                                tracing::warn!(room = %room, "cannot forward: {why}");
+                                self.refuse(
+                                    Some(id),
+                                    Refusal::new(
+                                        ErrorCode::Internal,
+                                        format!("the server running room {room:?} cannot be reached just now; try again in a moment"),
+                                    ),
+                                );
+                            }
+                        }
+                        return;
+                    }
+                },
+            },
         };
         let (done, joined) = oneshot::channel();
         let msg = RoomMsg::Join {

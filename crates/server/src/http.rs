@@ -383,7 +383,8 @@ async fn websocket(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let peer = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    let peer =
+        forwarded_client(&hub, &headers).or(peer.map(|Extension(ConnectInfo(addr))| addr.ip()));
     if let Err(why) = origin_allowed(&headers, &hub.config.allowed_origins) {
         tracing::info!("websocket refused: {why}");
         return (StatusCode::FORBIDDEN, why).into_response();
@@ -409,6 +410,24 @@ async fn websocket(
         .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(WRITE_BUFFER_MAX)
         .on_upgrade(move |socket| connection::run(socket, admission, peer))
+}
+
+/// The client address a forwarding node of our cluster vouches for: trusted only with
+/// the cluster's key, which only nodes know (anyone else's header is ignored).
+fn forwarded_client(hub: &Hub, headers: &HeaderMap) -> Option<std::net::IpAddr> {
+    use crate::cluster::forward::{CLIENT_ADDR_HEADER, NODE_KEY_HEADER};
+    let cluster = hub.cluster()?;
+    let key = headers.get(NODE_KEY_HEADER)?.as_bytes();
+    if !constant_time_eq(key, cluster.secret().as_bytes()) {
+        return None;
+    }
+    headers.get(CLIENT_ADDR_HEADER)?.to_str().ok()?.parse().ok()
+}
+
+/// Compares without stopping at the first difference, so timing does not reveal how
+/// much of a guessed key was right.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Browsers send `Origin`; other clients usually do not. With no allowlist, only

@@ -4,6 +4,7 @@
 //! published — so its lock is held for a map lookup at most, never across an await.
 
 use crate::budget::Budget;
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::inbound;
 use crate::metrics::Metrics;
@@ -15,7 +16,7 @@ use dominion_protocol::{ErrorCode, RoomSummary};
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -35,6 +36,8 @@ pub struct Hub {
     shutdown: watch::Sender<bool>,
     /// Rooms each client address may still create (`--rooms-per-address` a minute).
     room_budgets: Mutex<HashMap<IpAddr, Budget>>,
+    /// The cluster this node belongs to, if any (`--cluster`).
+    cluster: OnceLock<Arc<Cluster>>,
 }
 
 /// Addresses whose room budget is remembered before full budgets are forgotten: the table
@@ -62,6 +65,7 @@ impl Hub {
             next_conn_id: AtomicU64::new(1),
             shutdown: watch::channel(false).0,
             room_budgets: Mutex::new(HashMap::new()),
+            cluster: OnceLock::new(),
         })
     }
 
@@ -96,7 +100,26 @@ impl Hub {
         settings: &dominion_protocol::RoomSettings,
         creator: Option<u64>,
     ) -> Result<RoomSummary, Refusal> {
-        let (id, summary, stored) = self.open_room(settings, creator)?;
+        // In a cluster the id is reserved first: its lease taken and the room claimed in
+        // the store, so that the room's first write is fenced like every later one.
+        let reserved = match self.cluster() {
+            Some(cluster) => Some(
+                cluster
+                    .reserve_new_room()
+                    .await
+                    .map_err(|why| Refusal::new(ErrorCode::Internal, why))?,
+            ),
+            None => None,
+        };
+        let (id, summary, stored) = match self.open_room(settings, creator, reserved.clone()) {
+            Ok(opened) => opened,
+            Err(refusal) => {
+                if let (Some(cluster), Some(id)) = (self.cluster(), &reserved) {
+                    cluster.abandon_reservation(id).await;
+                }
+                return Err(refusal);
+            }
+        };
         match stored.await {
             Ok(Ok(())) => {
                 tracing::info!(room = %id, "room created");
@@ -115,6 +138,7 @@ impl Hub {
         self: &Arc<Self>,
         settings: &dominion_protocol::RoomSettings,
         creator: Option<u64>,
+        reserved: Option<String>,
     ) -> Result<(String, RoomSummary, room::Stored), Refusal> {
         let plan = inbound::room_plan(settings)?;
         if *self.shutdown.borrow() {
@@ -133,12 +157,16 @@ impl Hub {
                 ),
             ));
         }
-        let id = loop {
-            let id = room_id()
-                .map_err(|e| Refusal::new(ErrorCode::Internal, format!("no randomness: {e}")))?;
-            if !rooms.contains_key(&id) {
-                break id;
-            }
+        let id = match reserved {
+            Some(id) => id,
+            None => loop {
+                let id = random_id(8).map_err(|e| {
+                    Refusal::new(ErrorCode::Internal, format!("no randomness: {e}"))
+                })?;
+                if !rooms.contains_key(&id) {
+                    break id;
+                }
+            },
         };
         let (handle, stored) = room::spawn(
             id.clone(),
@@ -148,16 +176,51 @@ impl Hub {
             self.on_room_close(),
         );
         let summary = handle.summary.borrow().clone();
-        rooms.insert(id.clone(), handle);
+        rooms.insert(id.clone(), handle.clone());
+        drop(rooms);
+        if let Some(cluster) = self.cluster() {
+            cluster.watch_room(id.clone(), &handle);
+        }
         Ok((id, summary, stored))
     }
 
-    /// Reopens a room rebuilt from the store after a restart, under its old id.
-    pub fn restore_room(self: &Arc<Self>, recovered: Recovered) -> Result<(), String> {
+    /// Reopens a room rebuilt from the store (after a restart, or taken over from another
+    /// node), under its old id.
+    pub fn restore_room(self: &Arc<Self>, recovered: Recovered) -> Result<RoomHandle, String> {
         let id = recovered.id.clone();
         let handle = room::restore(recovered, self.room_context(), self.on_room_close())?;
-        self.rooms().insert(id, handle);
-        Ok(())
+        self.rooms().insert(id.clone(), handle.clone());
+        if let Some(cluster) = self.cluster() {
+            cluster.watch_room(id, &handle);
+        }
+        Ok(handle)
+    }
+
+    /// Joins the cluster (once, at start).
+    pub fn set_cluster(&self, cluster: Arc<Cluster>) {
+        let _ = self.cluster.set(cluster);
+    }
+
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.get()
+    }
+
+    /// Stops a room here without ending its game: its viewers are closed (1012, resume
+    /// with your token) and its task ends, writing nothing more. Another node runs it
+    /// next (its lease was lost, or this node is draining).
+    pub fn evict(&self, id: &str) {
+        let Some(handle) = self.room(id) else { return };
+        tokio::spawn(async move {
+            let _ = handle.tx.send(room::RoomMsg::Evict).await;
+        });
+    }
+
+    /// A room's summary, wherever it runs.
+    pub fn summary_of(&self, id: &str) -> Option<RoomSummary> {
+        if let Some(h) = self.room(id) {
+            return Some(h.summary.borrow().clone());
+        }
+        self.cluster().and_then(|c| c.other(id))
     }
 
     fn room_context(&self) -> room::Context {
@@ -204,12 +267,25 @@ impl Hub {
         self.rooms().get(id).cloned()
     }
 
-    /// Every room's latest summary, in id order.
+    /// Every room's latest summary, in id order: in a cluster, every node's.
     pub fn list(&self) -> Vec<RoomSummary> {
-        self.rooms()
+        let mut rooms: Vec<RoomSummary> = self
+            .rooms()
             .values()
             .map(|h| h.summary.borrow().clone())
-            .collect()
+            .collect();
+        if let Some(cluster) = self.cluster() {
+            let here: std::collections::HashSet<String> =
+                rooms.iter().map(|r| r.id.clone()).collect();
+            rooms.extend(
+                cluster
+                    .others()
+                    .into_iter()
+                    .filter(|r| !here.contains(&r.id)),
+            );
+            rooms.sort_by(|a, b| a.id.cmp(&b.id));
+        }
+        rooms
     }
 
     /// Counts a new connection, unless the server has as many as it may.
@@ -250,13 +326,21 @@ impl Drop for Admission {
     }
 }
 
-/// A short random room id, easy to read aloud: 8 characters without look-alikes.
-fn room_id() -> Result<String, getrandom::Error> {
+/// A short random id, easy to read aloud: `len` characters without look-alikes (room
+/// ids have 8).
+pub fn random_id(len: usize) -> Result<String, getrandom::Error> {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-    let mut bytes = [0u8; 8];
+    let mut bytes = vec![0u8; len];
     getrandom::fill(&mut bytes)?;
     Ok(bytes
         .iter()
         .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
         .collect())
+}
+
+/// One random byte (jitter).
+pub fn random_byte() -> u8 {
+    let mut b = [0u8; 1];
+    let _ = getrandom::fill(&mut b);
+    b[0]
 }

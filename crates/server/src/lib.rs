@@ -20,9 +20,11 @@
 mod accept;
 pub mod budget;
 mod chat;
+pub mod cluster;
 pub mod config;
 pub mod connection;
 pub mod datadir;
+pub mod fence;
 pub mod http;
 pub mod hub;
 pub mod inbound;
@@ -85,10 +87,32 @@ pub async fn serve(
                 )
             }))
         })?;
-    let (recovered, broken) = log
-        .recover(config.finished_room_ttl)
-        .map_err(|e| std::io::Error::other(format!("cannot read the store: {e}")))?;
+    // In a cluster no room is reopened at start: the rooms in the store belong to other
+    // nodes, or are taken over by the sweep once their leases are known to be free.
+    let cluster = match config.cluster.as_deref().filter(|u| !u.is_empty()) {
+        None => None,
+        Some(_) => {
+            let listening = listener.local_addr()?;
+            let ledger: Arc<dyn cluster::Ledger> = Arc::new(log.clone());
+            let fences = Arc::new(fence::Fences::default());
+            Some(
+                cluster::Cluster::join(&config, listening, ledger, fences)
+                    .await
+                    .map_err(|e| std::io::Error::other(e.to_string()))?,
+            )
+        }
+    };
+    let (recovered, broken) = if cluster.is_some() {
+        (Vec::new(), Vec::new())
+    } else {
+        log.recover(config.finished_room_ttl)
+            .map_err(|e| std::io::Error::other(format!("cannot read the store: {e}")))?
+    };
     let hub = hub::Hub::new(Arc::new(config), log.clone(), metrics, Some(log.clone()));
+    if let Some(cluster) = &cluster {
+        hub.set_cluster(cluster.clone());
+        cluster.start(&hub);
+    }
     for b in &broken {
         hub.note_broken(&b.id, &b.reason);
     }
@@ -125,8 +149,13 @@ pub async fn serve(
             let _ = down.wait_for(|d| *d).await;
         }));
     }
+    let draining = cluster.clone();
     accept::serve(listener, app, hub.clone(), async move {
         shutdown.await;
+        // A node of a cluster hands its rooms over before it closes its connections.
+        if let Some(cluster) = draining {
+            cluster.drain(grace).await;
+        }
         let _ = down_tx.send(true);
         closing.shut_down();
     })

@@ -47,6 +47,10 @@ pub struct Metrics {
     pub rooms_created: Counter,
     pub rooms_refused: Counter,
     pub games_abandoned: Counter,
+    /// Rooms this node took over from another (dead, draining) node.
+    pub rooms_taken_over: Counter,
+    /// Client connections linked to the node that runs their room.
+    pub forwarded_links: Counter,
     /// From a reply's arrival at its room to its results queued for every viewer.
     pub reply_broadcast: Histogram,
     /// Connections closed by the server for a limit: `rate_limited`, `oversized`,
@@ -125,6 +129,16 @@ impl Metrics {
             "games_abandoned",
             "Games ended as abandoned (no player connected for --abandon-after)",
         );
+        let rooms_taken_over = counter(
+            &mut registry,
+            "rooms_taken_over",
+            "Rooms this node took over from another node (cluster)",
+        );
+        let forwarded_links = counter(
+            &mut registry,
+            "forwarded_links",
+            "Client connections forwarded to the node that runs their room (cluster)",
+        );
         // 50 µs .. ~0.8 s
         let reply_broadcast = Histogram::new(exponential_buckets(0.000_05, 2.0, 15));
         registry.register(
@@ -167,6 +181,8 @@ impl Metrics {
             rooms_created,
             rooms_refused,
             games_abandoned,
+            rooms_taken_over,
+            forwarded_links,
             reply_broadcast,
             closes,
             sqlite_write,

@@ -114,6 +114,12 @@ impl ConnHandle {
                 return false;
             }
         };
+        self.send_text(text)
+    }
+
+    /// Queues a frame already serialized (one relayed from the node that runs the
+    /// connection's room), under the same bounds as [`ConnHandle::send`].
+    pub fn send_text(&self, text: String) -> bool {
         let n = text.len();
         if !self.queued.add(n) {
             tracing::info!(

@@ -62,6 +62,10 @@ pub enum RoomMsg {
     },
     /// The connection closed.
     Detach { conn_id: u64 },
+    /// Stop running here without ending the game: another node runs the room next (this
+    /// node lost its lease, or is draining). Viewers are closed with 1012 and resume
+    /// wherever the room runs now.
+    Evict,
 }
 
 pub enum Join {
@@ -255,6 +259,7 @@ fn launch(
         empty_since: Some(now),
         unattended_since: Some(now),
         closing: false,
+        evicted: false,
         finished_at: None,
         undo: None,
         undo_floor: None,
@@ -331,8 +336,10 @@ struct Room {
     /// Since when no player (spectators do not count) has been connected: a started
     /// game is abandoned `--abandon-after` later.
     unattended_since: Option<Instant>,
-    /// The room ends after this message (its game was abandoned).
+    /// The room ends after this message (its game was abandoned, or it was evicted).
     closing: bool,
+    /// The room ends because another node runs it next: it writes nothing more.
+    evicted: bool,
     finished_at: Option<Instant>,
     /// An undo waiting for the other players' consent.
     undo: Option<undo::UndoRequest>,
@@ -365,6 +372,10 @@ impl Room {
                 break;
             }
         }
+        if self.evicted {
+            tracing::info!(room = %self.state.id, "room handed over");
+            return;
+        }
         tracing::info!(room = %self.state.id, "room closed");
         if let Err(e) = self.log.room_closed(&self.state.id).await {
             tracing::warn!(room = %self.state.id, "{e}");
@@ -373,6 +384,7 @@ impl Room {
 
     async fn handle(&mut self, msg: RoomMsg) {
         match msg {
+            RoomMsg::Evict => self.evict(),
             RoomMsg::Join {
                 conn,
                 cmd,
@@ -1417,6 +1429,19 @@ impl Room {
         if let Err(e) = self.log.room_saved(&self.state.record()).await {
             self.fail(&e.to_string());
         }
+    }
+
+    /// Stops running the room here; its game goes on at another node. Nothing is written:
+    /// the game's log is already complete up to the last acknowledged reply.
+    fn evict(&mut self) {
+        for (_, conn) in self.viewers() {
+            conn.close(
+                CloseCode::ServiceRestart,
+                "this room moved to another server; reconnect and resume with your token",
+            );
+        }
+        self.evicted = true;
+        self.closing = true;
     }
 
     /// Stops the room after an internal failure: its game cannot be trusted any more.

@@ -1,0 +1,702 @@
+//! Several nodes behind one address (`--cluster redis://…`, with `--database
+//! postgres://…`): one lobby, each room run by exactly one node at a time, clients of
+//! any node playing in any room, and no room lost when a node goes away.
+//!
+//! - **Ownership** ([`lease`]): a node runs a room only while it holds the room's lease
+//!   in Redis, renewed every third of `--lease`. Each lease carries a fencing token that
+//!   grows with every new lease; before a node reads a room's log it *claims* the room in
+//!   the store with that token, and the store refuses writes under any older token. So a
+//!   node that lost its lease — dead, paused or cut off — can no longer append to the
+//!   log, even if it still believes it owns the room; nothing it could not write was ever
+//!   acknowledged (a room answers only after its write commits).
+//! - **Takeover**: every node looks, every half `--lease` and whenever a node announces
+//!   that it released rooms, for live rooms in the store that nobody holds a lease on,
+//!   and takes them: lease, claim, replay the log, reopen. Players resume with their seat
+//!   tokens, wherever they reconnect. A client asking for such a room takes it over on
+//!   the spot rather than wait for the sweep.
+//! - **Forwarding** ([`forward`]): a client of node A asking for a room run by node B is
+//!   connected through A to B's WebSocket, speaking the public protocol, so B's
+//!   per-viewer projection and limits apply unchanged.
+//! - **Lobby** ([`lobby`]): the owners write their rooms' summaries to Redis; every node
+//!   lists every room.
+//! - **Drain**: on SIGTERM a node stops taking rooms, closes its rooms (their clients
+//!   get 1012 and resume elsewhere), releases their leases and announces it; the others
+//!   take the rooms over at once.
+
+pub mod forward;
+pub mod lease;
+mod ledger;
+pub mod lobby;
+
+use crate::fence::{Fence, Fences};
+use crate::hub::Hub;
+use crate::persist::Recovered;
+use crate::room::RoomHandle;
+use crate::store::LogError;
+use dominion_protocol::RoomSummary;
+use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use lease::{Leases, lease_value, node_key, owner_key, parse_lease};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::time::Duration;
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+/// How long a Redis command may take before it counts as failed.
+const REDIS_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// What the cluster needs from the store: the log implementation provides it.
+pub trait Ledger: Send + Sync + 'static {
+    /// Claims `room` for `node` under `token`; from then on the store refuses the room's
+    /// writes under any other token.
+    fn claim(
+        &self,
+        room: &str,
+        node: &str,
+        token: u64,
+    ) -> BoxFuture<'static, Result<Claim, LogError>>;
+    /// Rebuilds one room from its log (None: it is not live any more).
+    fn recover_one(
+        &self,
+        room: &str,
+        finished_ttl: Duration,
+    ) -> BoxFuture<'static, Result<Option<Recovered>, LogError>>;
+    /// The rooms a restart would reopen: open, playing, or finished within the ttl.
+    fn live_room_ids(
+        &self,
+        finished_ttl: Duration,
+    ) -> BoxFuture<'static, Result<Vec<String>, LogError>>;
+}
+
+/// The store's answer to a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    Claimed,
+    /// The store knows a token at least this high: ours is stale.
+    Stale {
+        current: u64,
+    },
+}
+
+/// Why the cluster could not be joined.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("--cluster {url:?} is not a Redis URL: {reason}")]
+    BadUrl { url: String, reason: String },
+    #[error("cannot reach Redis at {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+    #[error("--cluster needs --database postgres://… : every node must read every room's log")]
+    NeedsPostgres,
+    #[error("--node-id {0:?}: use 1 to 64 letters, digits, '-', '_' or '.'")]
+    BadNodeId(String),
+    #[error("this node listens on {0}, which other nodes cannot dial: set --advertise HOST:PORT")]
+    NoAdvertise(String),
+}
+
+/// Where a room is run.
+pub enum Route {
+    /// Here (now registered in the hub).
+    Local(RoomHandle),
+    /// At another node, reachable at this address.
+    Remote { node: String, addr: String },
+    /// Nowhere, and the store has no live room of that id.
+    Unknown,
+}
+
+pub struct Cluster {
+    pub node: String,
+    /// Where other nodes reach this node's WebSocket (HOST:PORT).
+    pub advertise: String,
+    redis: ConnectionManager,
+    client: redis::Client,
+    leases: Leases,
+    ttl: Duration,
+    finished_ttl: Duration,
+    /// The key a forwarding node presents: only nodes (which share Redis) know it.
+    secret: String,
+    ledger: Arc<dyn Ledger>,
+    fences: Arc<Fences>,
+    hub: OnceLock<Weak<Hub>>,
+    /// Rooms this node holds a lease on, with the token.
+    owned: Mutex<HashMap<String, u64>>,
+    /// The other nodes' rooms, as last read.
+    others: Mutex<BTreeMap<String, RoomSummary>>,
+    draining: AtomicBool,
+    /// Wakes the sweep (a node released rooms).
+    sweep_now: Notify,
+    /// Wakes the lobby refresh (an entry changed).
+    lobby_changed: Notify,
+}
+
+/// A node name: 8 random characters when none is given.
+fn node_name(given: Option<&str>) -> Result<String, ClusterError> {
+    match given.filter(|s| !s.is_empty()) {
+        Some(id) => {
+            let ok = id.len() <= 64
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+            if ok {
+                Ok(id.to_string())
+            } else {
+                Err(ClusterError::BadNodeId(id.to_string()))
+            }
+        }
+        None => Ok(format!(
+            "node-{}",
+            crate::hub::random_id(6).unwrap_or_else(|_| std::process::id().to_string())
+        )),
+    }
+}
+
+impl Cluster {
+    /// Connects to Redis and joins: checks the URL, reaches the server, learns (or sets)
+    /// the cluster's shared secret. Nothing runs yet: see [`Cluster::start`].
+    pub async fn join(
+        config: &crate::Config,
+        listening: std::net::SocketAddr,
+        ledger: Arc<dyn Ledger>,
+        fences: Arc<Fences>,
+    ) -> Result<Arc<Cluster>, ClusterError> {
+        let url = config.cluster.clone().unwrap_or_default();
+        let node = node_name(config.node_id.as_deref())?;
+        let advertise = match config.advertise.as_deref().filter(|a| !a.is_empty()) {
+            Some(a) => a.to_string(),
+            None if listening.ip().is_unspecified() => {
+                return Err(ClusterError::NoAdvertise(listening.to_string()));
+            }
+            None => listening.to_string(),
+        };
+        let client = redis::Client::open(url.as_str()).map_err(|e| ClusterError::BadUrl {
+            url: url.clone(),
+            reason: e.to_string(),
+        })?;
+        let unreachable = |e: redis::RedisError| ClusterError::Unreachable {
+            url: url.clone(),
+            reason: e.to_string(),
+        };
+        let manager_config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(REDIS_TIMEOUT))
+            .set_response_timeout(Some(REDIS_TIMEOUT))
+            .set_number_of_retries(2);
+        let mut redis = tokio::time::timeout(
+            REDIS_TIMEOUT * 5,
+            ConnectionManager::new_with_config(client.clone(), manager_config),
+        )
+        .await
+        .map_err(|_| ClusterError::Unreachable {
+            url: url.clone(),
+            reason: "no answer within 5 s".into(),
+        })?
+        .map_err(unreachable)?;
+        let candidate = crate::hub::random_id(24).map_err(|e| ClusterError::Unreachable {
+            url: "the system's random source".into(),
+            reason: e.to_string(),
+        })?;
+        let secret_key = format!("{}secret", lease::PREFIX);
+        let _: () = redis::cmd("SET")
+            .arg(&secret_key)
+            .arg(&candidate)
+            .arg("NX")
+            .query_async(&mut redis)
+            .await
+            .map_err(unreachable)?;
+        let secret: String = redis::cmd("GET")
+            .arg(&secret_key)
+            .query_async(&mut redis)
+            .await
+            .map_err(unreachable)?;
+        fences.turn_on();
+        Ok(Arc::new(Cluster {
+            node,
+            advertise,
+            redis,
+            client,
+            leases: Leases::default(),
+            ttl: config.lease.max(Duration::from_millis(300)),
+            finished_ttl: config.finished_room_ttl,
+            secret,
+            ledger,
+            fences,
+            hub: OnceLock::new(),
+            owned: Mutex::new(HashMap::new()),
+            others: Mutex::new(BTreeMap::new()),
+            draining: AtomicBool::new(false),
+            sweep_now: Notify::new(),
+            lobby_changed: Notify::new(),
+        }))
+    }
+
+    /// Starts the node's background work: its heartbeat and lease renewal, the sweep for
+    /// rooms nobody runs, and the lobby copy.
+    pub fn start(self: &Arc<Self>, hub: &Arc<Hub>) {
+        let _ = self.hub.set(Arc::downgrade(hub));
+        tokio::spawn(self.clone().renew_loop());
+        tokio::spawn(self.clone().sweep_loop());
+        tokio::spawn(self.clone().listen_loop());
+        tokio::spawn(self.clone().lobby_loop());
+        tracing::info!(node = %self.node, advertise = %self.advertise, "joined the cluster");
+    }
+
+    fn redis(&self) -> ConnectionManager {
+        self.redis.clone()
+    }
+
+    fn hub(&self) -> Option<Arc<Hub>> {
+        self.hub.get().and_then(Weak::upgrade)
+    }
+
+    fn owned(&self) -> MutexGuard<'_, HashMap<String, u64>> {
+        self.owned.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn secret(&self) -> &str {
+        &self.secret
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+
+    /// How many rooms this node holds a lease on.
+    pub fn owned_count(&self) -> usize {
+        self.owned().len()
+    }
+
+    /// The other nodes' rooms, as last read.
+    pub fn others(&self) -> Vec<RoomSummary> {
+        self.others
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect()
+    }
+
+    /// Another node's room, as last read.
+    pub fn other(&self, room: &str) -> Option<RoomSummary> {
+        self.others
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(room)
+            .cloned()
+    }
+
+    // ---- new rooms ---------------------------------------------------------------
+
+    /// Reserves a fresh room id for a room created here: takes its lease and claims it in
+    /// the store, so the room's very first write is already fenced.
+    pub async fn reserve_new_room(&self) -> Result<String, String> {
+        if self.is_draining() {
+            return Err("this server is shutting down and opens no new rooms".into());
+        }
+        for _ in 0..8 {
+            let id = crate::hub::random_id(8).map_err(|e| format!("no randomness: {e}"))?;
+            let mut redis = self.redis();
+            match self
+                .leases
+                .acquire(&mut redis, &id, &self.node, self.ttl)
+                .await
+            {
+                Ok(Some(token)) => {
+                    self.hold(&id, token).await?;
+                    return Ok(id);
+                }
+                Ok(None) => continue, // the id is in use somewhere
+                Err(e) => return Err(format!("the cluster's Redis did not answer: {e}")),
+            }
+        }
+        Err("no free room id found".into())
+    }
+
+    /// Gives back an id reserved for a room that was then refused (too many rooms).
+    pub async fn abandon_reservation(&self, room: &str) {
+        let token = self.owned().get(room).copied();
+        if let Some(token) = token {
+            self.let_go(room, token).await;
+        }
+    }
+
+    /// Holds a lease just taken: fences the room for this node and claims it in the
+    /// store. On failure the lease is let go.
+    async fn hold(&self, room: &str, token: u64) -> Result<(), String> {
+        self.fences.set(
+            room,
+            Fence {
+                node: self.node.clone(),
+                token,
+            },
+        );
+        self.owned().insert(room.to_string(), token);
+        let claimed = self.ledger.claim(room, &self.node, token).await;
+        let why = match claimed {
+            Ok(Claim::Claimed) => return Ok(()),
+            Ok(Claim::Stale { current }) => {
+                // Redis lost its counter (a restart without persistence): the store
+                // remembers higher tokens. Raise the counter; the next try succeeds.
+                let _ = self.leases.raise(&mut self.redis(), room, current).await;
+                format!("token {token} is older than the store's {current}")
+            }
+            Err(e) => e.to_string(),
+        };
+        self.let_go(room, token).await;
+        Err(why)
+    }
+
+    /// Forgets a room: its fence, our record of it, its lease and its lobby entry.
+    async fn let_go(&self, room: &str, token: u64) {
+        self.fences.remove(room);
+        {
+            let mut owned = self.owned();
+            if owned.get(room) == Some(&token) {
+                owned.remove(room);
+            }
+        }
+        let mut redis = self.redis();
+        let _ = self
+            .leases
+            .release(&mut redis, room, &self.node, token)
+            .await;
+        let _ = lobby::remove(&mut redis, room, &lease_value(&self.node, token)).await;
+        let _: redis::RedisResult<i64> = redis::cmd("PUBLISH")
+            .arg(lobby::events_channel())
+            .arg(format!("released {room}"))
+            .query_async(&mut redis)
+            .await;
+    }
+
+    /// Watches one of our rooms: publishes its summary to the lobby at every change, and
+    /// lets the room go when its task ends.
+    pub fn watch_room(self: &Arc<Self>, room: String, handle: &RoomHandle) {
+        let Some(token) = self.owned().get(&room).copied() else {
+            return;
+        };
+        let mut summary = handle.summary.clone();
+        let me = self.clone();
+        tokio::spawn(async move {
+            let lease = lease_value(&me.node, token);
+            loop {
+                let current = summary.borrow_and_update().clone();
+                if let Err(e) = lobby::write(&mut me.redis(), &lease, &current).await {
+                    tracing::warn!(room = %room, "lobby entry not written: {e}");
+                }
+                if summary.changed().await.is_err() {
+                    break;
+                }
+            }
+            me.let_go(&room, token).await;
+            tracing::debug!(room = %room, "room let go");
+        });
+    }
+
+    // ---- finding a room ------------------------------------------------------------
+
+    /// Where `room` runs: here, at another node, or — if nobody runs it and the store has
+    /// it live — here after taking it over. Waits (bounded by twice the lease) while the
+    /// room's last owner is unreachable but its lease has not expired yet.
+    pub async fn route(&self, room: &str) -> Route {
+        let deadline = Instant::now() + self.ttl * 2 + Duration::from_secs(1);
+        loop {
+            if let Some(handle) = self.hub().and_then(|h| h.room(room)) {
+                return Route::Local(handle);
+            }
+            let mut redis = self.redis();
+            let lease: redis::RedisResult<Option<String>> = redis::cmd("GET")
+                .arg(owner_key(room))
+                .query_async(&mut redis)
+                .await;
+            match lease {
+                Ok(Some(value)) => {
+                    if let Some((node, _)) = parse_lease(&value)
+                        && node != self.node
+                    {
+                        let addr: redis::RedisResult<Option<String>> = redis::cmd("GET")
+                            .arg(node_key(node))
+                            .query_async(&mut redis)
+                            .await;
+                        if let Ok(Some(addr)) = addr {
+                            return Route::Remote {
+                                node: node.to_string(),
+                                addr,
+                            };
+                        }
+                    }
+                    // Ours but not (yet, or any more) in the hub, or its node is gone:
+                    // wait for the lease to settle.
+                }
+                Ok(None) => match self.take_over(room).await {
+                    TakeOver::Taken(handle) => return Route::Local(handle),
+                    TakeOver::NotLive => return Route::Unknown,
+                    TakeOver::Busy => {}
+                },
+                Err(e) => tracing::warn!(room, "cannot read the room's lease: {e}"),
+            }
+            if Instant::now() >= deadline {
+                return Route::Unknown;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Takes over a room nobody holds: lease, claim, replay, reopen.
+    pub async fn take_over(&self, room: &str) -> TakeOver {
+        if self.is_draining() {
+            return TakeOver::Busy;
+        }
+        let Some(hub) = self.hub() else {
+            return TakeOver::Busy;
+        };
+        if let Some(handle) = hub.room(room) {
+            return TakeOver::Taken(handle);
+        }
+        let mut redis = self.redis();
+        let token = match self
+            .leases
+            .acquire(&mut redis, room, &self.node, self.ttl)
+            .await
+        {
+            Ok(Some(token)) => token,
+            Ok(None) => return TakeOver::Busy,
+            Err(e) => {
+                tracing::warn!(room, "cannot take the room's lease: {e}");
+                return TakeOver::Busy;
+            }
+        };
+        if let Err(why) = self.hold(room, token).await {
+            tracing::warn!(room, "cannot claim the room: {why}");
+            return TakeOver::Busy;
+        }
+        let recovered = self.ledger.recover_one(room, self.finished_ttl).await;
+        let rec = match recovered {
+            Ok(Some(rec)) => rec,
+            Ok(None) => {
+                self.let_go(room, token).await;
+                return TakeOver::NotLive;
+            }
+            Err(e) => {
+                tracing::error!(room, "cannot read the room's log: {e}");
+                self.let_go(room, token).await;
+                return TakeOver::Busy;
+            }
+        };
+        match hub.restore_room(rec) {
+            Ok(handle) => {
+                hub.metrics.rooms_taken_over.inc();
+                tracing::info!(room, token, node = %self.node, "room taken over");
+                TakeOver::Taken(handle)
+            }
+            Err(reason) => {
+                tracing::error!(room, %reason, "room cannot be reopened");
+                self.let_go(room, token).await;
+                TakeOver::NotLive
+            }
+        }
+    }
+
+    // ---- background work -------------------------------------------------------------
+
+    /// Every third of the lease: the node's heartbeat, then every room's lease renewed.
+    /// A room whose lease is gone is closed here at once (its clients resume at its new
+    /// owner); a node that cannot reach Redis for most of a lease stops its rooms, since
+    /// it can no longer know it still owns them.
+    async fn renew_loop(self: Arc<Self>) {
+        let period = self.ttl / 3;
+        let mut last_ok = Instant::now();
+        loop {
+            tokio::time::sleep(period).await;
+            let mut redis = self.redis();
+            let beat: redis::RedisResult<()> = redis::cmd("SET")
+                .arg(node_key(&self.node))
+                .arg(&self.advertise)
+                .arg("PX")
+                .arg(self.ttl.as_millis() as u64 * 2)
+                .query_async(&mut redis)
+                .await;
+            let rooms: Vec<(String, u64)> =
+                self.owned().iter().map(|(r, t)| (r.clone(), *t)).collect();
+            let renewals = futures_util::future::join_all(rooms.iter().map(|(room, token)| {
+                let mut redis = self.redis();
+                let me = &self;
+                async move {
+                    me.leases
+                        .renew(&mut redis, room, &me.node, *token, me.ttl)
+                        .await
+                }
+            }))
+            .await;
+            let mut failed = beat.is_err();
+            for ((room, token), renewed) in rooms.iter().zip(renewals) {
+                match renewed {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        tracing::warn!(room, token, "lease lost: the room stops here");
+                        self.lose(room, *token);
+                    }
+                    Err(_) => failed = true,
+                }
+            }
+            if !failed {
+                last_ok = Instant::now();
+            } else if last_ok.elapsed() > self.ttl * 2 / 3 {
+                tracing::error!("Redis unreachable for most of a lease: stopping every room here");
+                for (room, token) in rooms {
+                    self.lose(&room, token);
+                }
+            }
+        }
+    }
+
+    /// Stops running a room whose lease is gone: no write of it is made under our token
+    /// any more, and the room task closes its viewers (1012) and ends.
+    fn lose(&self, room: &str, token: u64) {
+        self.fences.remove(room);
+        {
+            let mut owned = self.owned();
+            if owned.get(room) == Some(&token) {
+                owned.remove(room);
+            }
+        }
+        if let Some(hub) = self.hub() {
+            hub.evict(room);
+        }
+    }
+
+    /// Every half lease (with jitter, so nodes do not all sweep at once) or when a node
+    /// released rooms: takes over every live room nobody holds.
+    async fn sweep_loop(self: Arc<Self>) {
+        loop {
+            let jitter = Duration::from_millis(u64::from(crate::hub::random_byte()) * 2);
+            tokio::select! {
+                () = tokio::time::sleep(self.ttl / 2 + jitter) => {}
+                () = self.sweep_now.notified() => {
+                    // Released rooms are free at once; spread the takers a little.
+                    tokio::time::sleep(jitter / 4).await;
+                }
+            }
+            if self.is_draining() {
+                continue;
+            }
+            if let Err(e) = self.sweep().await {
+                tracing::warn!("sweep: {e}");
+            }
+        }
+    }
+
+    async fn sweep(&self) -> Result<(), String> {
+        let ids = self
+            .ledger
+            .live_room_ids(self.finished_ttl)
+            .await
+            .map_err(|e| e.to_string())?;
+        let hub = self.hub().ok_or("no hub")?;
+        let candidates: Vec<String> = ids
+            .into_iter()
+            .filter(|id| hub.room(id).is_none())
+            .collect();
+        for chunk in candidates.chunks(256) {
+            let mut redis = self.redis();
+            let leases: Vec<Option<String>> = redis::cmd("MGET")
+                .arg(chunk.iter().map(|id| owner_key(id)).collect::<Vec<_>>())
+                .query_async(&mut redis)
+                .await
+                .map_err(|e| e.to_string())?;
+            for (id, lease) in chunk.iter().zip(leases) {
+                if lease.is_none() && !self.is_draining() {
+                    self.take_over(id).await;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Listens to the other nodes' announcements (reconnecting when Redis goes away).
+    async fn listen_loop(self: Arc<Self>) {
+        loop {
+            match self.client.get_async_pubsub().await {
+                Ok(mut pubsub) => {
+                    if pubsub.subscribe(lobby::events_channel()).await.is_ok() {
+                        // Whatever was announced while we were away.
+                        self.lobby_changed.notify_one();
+                        self.sweep_now.notify_one();
+                        let mut messages = pubsub.on_message();
+                        while let Some(msg) = messages.next().await {
+                            let text: String = msg.get_payload().unwrap_or_default();
+                            if text.starts_with("released ") {
+                                self.sweep_now.notify_one();
+                            }
+                            self.lobby_changed.notify_one();
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!("cannot subscribe to the cluster's events: {e}"),
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+
+    /// Keeps the copy of the other nodes' rooms current.
+    async fn lobby_loop(self: Arc<Self>) {
+        loop {
+            tokio::select! {
+                () = self.lobby_changed.notified() => {}
+                () = tokio::time::sleep(lobby::REFRESH) => {}
+            }
+            match lobby::read_others(&mut self.redis(), &self.node).await {
+                Ok(rooms) => *self.others.lock().unwrap_or_else(|e| e.into_inner()) = rooms,
+                Err(e) => tracing::warn!("cannot read the shared lobby: {e}"),
+            }
+            tokio::time::sleep(lobby::DEBOUNCE).await;
+        }
+    }
+
+    /// SIGTERM: stops taking rooms, closes every room here (its clients get 1012 and
+    /// resume at whichever node takes it), lets their leases go and tells the others,
+    /// who take the rooms over at once. Waits at most `grace` for the rooms to close.
+    pub async fn drain(&self, grace: Duration) {
+        self.draining.store(true, Ordering::Release);
+        let rooms: Vec<String> = self.owned().keys().cloned().collect();
+        tracing::info!(
+            rooms = rooms.len(),
+            "draining: handing rooms to the other nodes"
+        );
+        if let Some(hub) = self.hub() {
+            for room in &rooms {
+                hub.evict(room);
+            }
+        }
+        let deadline = Instant::now() + grace;
+        while self.owned_count() > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let _: redis::RedisResult<i64> = redis::cmd("DEL")
+            .arg(node_key(&self.node))
+            .query_async(&mut self.redis())
+            .await;
+        tracing::info!(left = self.owned_count(), "drained");
+    }
+}
+
+pub enum TakeOver {
+    Taken(RoomHandle),
+    /// The store has no live room of that id.
+    NotLive,
+    /// Another node holds it, or it could not be taken now.
+    Busy,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_names_are_checked() {
+        assert_eq!(node_name(Some("web-1.eu")).unwrap(), "web-1.eu");
+        assert!(node_name(Some("a b")).is_err());
+        assert!(node_name(Some("a|b")).is_err());
+        assert!(node_name(Some(&"x".repeat(65))).is_err());
+        assert!(node_name(None).unwrap().starts_with("node-"));
+    }
+}
