@@ -8,7 +8,7 @@
 
 use crate::budget::Budget;
 use crate::chat;
-use crate::cluster::{Route, forward};
+use crate::cluster::{Reached, forward};
 use crate::hub::{Admission, Hub, ROOM_WINDOW};
 use crate::metrics::Metrics;
 use crate::outbound::{ConnHandle, Kill, OutFrame, Queued};
@@ -486,44 +486,38 @@ impl Connection {
                     self.refuse(Some(id), unknown_room(&self.hub, &room));
                     return;
                 }
-                Some(cluster) => match cluster.route(&room).await {
-                    Route::Local(handle) => handle,
-                    Route::Unknown => {
-                        self.refuse(Some(id), unknown_room(&self.hub, &room));
-                        return;
-                    }
-                    Route::Remote { node, addr } => {
-                        let opened = forward::open(
-                            &addr,
-                            &node,
-                            cluster.secret(),
-                            self.peer,
-                            self.protocol,
-                            &room,
-                            frame,
-                            self.handle.clone(),
-                            self.hub.config.heartbeat,
-                        )
-                        .await;
-                        match opened {
-                            Ok(up) => {
-                                self.hub.metrics.forwarded_links.inc();
-                                self.upstream = Some(up);
-                            }
-                            Err(why) => {
-                                tracing::warn!(room = %room, "cannot forward: {why}");
-                                self.refuse(
-                                    Some(id),
-                                    Refusal::new(
-                                        ErrorCode::Internal,
-                                        format!("the server running room {room:?} cannot be reached just now; try again in a moment"),
-                                    ),
-                                );
-                            }
+                Some(cluster) => {
+                    let link = forward::LinkArgs {
+                        client_addr: self.peer,
+                        protocol: self.protocol,
+                        first: frame,
+                        conn: self.handle.clone(),
+                        heartbeat: self.hub.config.heartbeat,
+                    };
+                    match cluster.reach(&room, link).await {
+                        Reached::Local(handle) => handle,
+                        Reached::Unknown => {
+                            self.refuse(Some(id), unknown_room(&self.hub, &room));
+                            return;
                         }
-                        return;
+                        Reached::Linked(up) => {
+                            self.hub.metrics.forwarded_links.inc();
+                            self.upstream = Some(up);
+                            return;
+                        }
+                        Reached::Unreachable(why) => {
+                            tracing::warn!(room = %room, "cannot forward: {why}");
+                            self.refuse(
+                                Some(id),
+                                Refusal::new(
+                                    ErrorCode::Internal,
+                                    format!("the server running room {room:?} cannot be reached just now; try again in a moment"),
+                                ),
+                            );
+                            return;
+                        }
                     }
-                },
+                }
             },
         };
         let (done, joined) = oneshot::channel();

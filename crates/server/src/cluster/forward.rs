@@ -63,20 +63,36 @@ impl Upstream {
     }
 }
 
-/// Opens the link to the owner at `addr` for the client `conn` and sends `first` (the
-/// client's `take_seat`, `resume` or `spectate`) on it.
-#[allow(clippy::too_many_arguments)]
+/// What a link needs to know of the client it serves.
+pub struct LinkArgs<'a> {
+    /// The client's own address (for the owner's per-address limits).
+    pub client_addr: Option<IpAddr>,
+    /// The protocol version the client's hello named.
+    pub protocol: u32,
+    /// The client's `take_seat`, `resume` or `spectate`, as received.
+    pub first: &'a str,
+    pub conn: ConnHandle,
+    /// How often to ping the owner (this node's `--heartbeat`).
+    pub heartbeat: Duration,
+}
+
+/// Opens the link to the node `owner` at `addr` for a client and sends its first
+/// command on it.
 pub async fn open(
     addr: &str,
     owner: &str,
     key: &str,
-    client_addr: Option<IpAddr>,
-    protocol: u32,
     room: &str,
-    first: &str,
-    conn: ConnHandle,
-    heartbeat: Duration,
+    args: &LinkArgs<'_>,
 ) -> Result<Upstream, String> {
+    let LinkArgs {
+        client_addr,
+        protocol,
+        first,
+        conn,
+        heartbeat,
+    } = args;
+    let (client_addr, protocol, first, heartbeat) = (*client_addr, *protocol, *first, *heartbeat);
     let mut request = format!("ws://{addr}/ws")
         .into_client_request()
         .map_err(|e| format!("bad node address {addr:?}: {e}"))?;
@@ -129,7 +145,7 @@ pub async fn open(
         let _ = stream.set_nodelay(true);
     }
     let (tx, rx) = mpsc::channel(QUEUE);
-    let pump = tokio::spawn(pump(opened, rx, conn, heartbeat));
+    let pump = tokio::spawn(pump(opened, rx, conn.clone(), heartbeat));
     Ok(Upstream {
         room: room.to_string(),
         owner: owner.to_string(),

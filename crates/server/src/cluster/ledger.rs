@@ -24,6 +24,13 @@ impl Ledger for Arc<SqliteLog> {
     ) -> BoxFuture<'static, Result<Option<Recovered>, LogError>> {
         Box::pin(async { Err(LogError("not yet".into())) })
     }
+    fn is_live(
+        &self,
+        _room: &str,
+        _finished_ttl: Duration,
+    ) -> BoxFuture<'static, Result<bool, LogError>> {
+        Box::pin(async { Err(LogError("not yet".into())) })
+    }
     fn live_room_ids(
         &self,
         _finished_ttl: Duration,

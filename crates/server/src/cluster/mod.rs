@@ -64,6 +64,13 @@ pub trait Ledger: Send + Sync + 'static {
         room: &str,
         finished_ttl: Duration,
     ) -> BoxFuture<'static, Result<Option<Recovered>, LogError>>;
+    /// Whether the store has `room` live (what a restart would reopen): checked before a
+    /// client's request may take a lease, so that ids nobody created leave no trace.
+    fn is_live(
+        &self,
+        room: &str,
+        finished_ttl: Duration,
+    ) -> BoxFuture<'static, Result<bool, LogError>>;
     /// The rooms a restart would reopen: open, playing, or finished within the ttl.
     fn live_room_ids(
         &self,
@@ -206,6 +213,16 @@ impl Cluster {
             .map_err(unreachable)?;
         let secret: String = redis::cmd("GET")
             .arg(&secret_key)
+            .query_async(&mut redis)
+            .await
+            .map_err(unreachable)?;
+        // Announce the node at once: rooms created before the first renewal must be
+        // reachable through the other nodes.
+        let _: () = redis::cmd("SET")
+            .arg(node_key(&node))
+            .arg(&advertise)
+            .arg("PX")
+            .arg(config.lease.max(Duration::from_millis(300)).as_millis() as u64 * 2)
             .query_async(&mut redis)
             .await
             .map_err(unreachable)?;
@@ -398,6 +415,10 @@ impl Cluster {
     /// it live — here after taking it over. Waits (bounded by twice the lease) while the
     /// room's last owner is unreachable but its lease has not expired yet.
     pub async fn route(&self, room: &str) -> Route {
+        // Room ids are 8 characters; anything much longer is no room (and no Redis key).
+        if room.is_empty() || room.len() > 64 {
+            return Route::Unknown;
+        }
         let deadline = Instant::now() + self.ttl * 2 + Duration::from_secs(1);
         loop {
             if let Some(handle) = self.hub().and_then(|h| h.room(room)) {
@@ -427,10 +448,14 @@ impl Cluster {
                     // Ours but not (yet, or any more) in the hub, or its node is gone:
                     // wait for the lease to settle.
                 }
-                Ok(None) => match self.take_over(room).await {
-                    TakeOver::Taken(handle) => return Route::Local(handle),
-                    TakeOver::NotLive => return Route::Unknown,
-                    TakeOver::Busy => {}
+                Ok(None) => match self.ledger.is_live(room, self.finished_ttl).await {
+                    Ok(false) => return Route::Unknown,
+                    Err(e) => tracing::warn!(room, "cannot look the room up: {e}"),
+                    Ok(true) => match self.take_over(room).await {
+                        TakeOver::Taken(handle) => return Route::Local(handle),
+                        TakeOver::NotLive => return Route::Unknown,
+                        TakeOver::Busy => {}
+                    },
                 },
                 Err(e) => tracing::warn!(room, "cannot read the room's lease: {e}"),
             }
@@ -438,6 +463,32 @@ impl Cluster {
                 return Route::Unknown;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Reaches `room` for a client: the room's handle if it runs here (taken over if
+    /// need be), or a link to the node that runs it. An owner that cannot be reached
+    /// (killed, its lease not yet expired) is tried again until its lease must have
+    /// expired and the room has been taken over.
+    pub async fn reach(&self, room: &str, link: forward::LinkArgs<'_>) -> Reached {
+        let deadline = Instant::now() + self.ttl * 2 + Duration::from_secs(2);
+        let mut last_error = String::new();
+        loop {
+            match self.route(room).await {
+                Route::Local(handle) => return Reached::Local(handle),
+                Route::Unknown if last_error.is_empty() => return Reached::Unknown,
+                Route::Unknown => return Reached::Unreachable(last_error),
+                Route::Remote { node, addr } => {
+                    match forward::open(&addr, &node, &self.secret, room, &link).await {
+                        Ok(up) => return Reached::Linked(up),
+                        Err(e) => last_error = e,
+                    }
+                }
+            }
+            if Instant::now() >= deadline {
+                return Reached::Unreachable(last_error);
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
 
@@ -677,6 +728,16 @@ impl Cluster {
             .await;
         tracing::info!(left = self.owned_count(), "drained");
     }
+}
+
+/// Where a client's room was reached.
+pub enum Reached {
+    Local(RoomHandle),
+    Linked(forward::Upstream),
+    /// No such live room.
+    Unknown,
+    /// It runs somewhere this node cannot reach (why).
+    Unreachable(String),
 }
 
 pub enum TakeOver {
