@@ -209,7 +209,11 @@ impl Hub {
     /// with your token) and its task ends, writing nothing more. Another node runs it
     /// next (its lease was lost, or this node is draining).
     pub fn evict(&self, id: &str) {
-        let Some(handle) = self.room(id) else { return };
+        // Unregistered at once, so that nothing new joins it and a takeover of the room
+        // (here, later) is not mistaken for it.
+        let Some(handle) = self.rooms().remove(id) else {
+            return;
+        };
         tokio::spawn(async move {
             let _ = handle.tx.send(room::RoomMsg::Evict).await;
         });
@@ -232,11 +236,16 @@ impl Hub {
     }
 
     /// Unregisters a room when its task ends.
-    fn on_room_close(self: &Arc<Self>) -> impl FnOnce(&str) + Send + 'static {
+    fn on_room_close(self: &Arc<Self>) -> impl FnOnce(&str, u64) + Send + 'static {
         let hub = Arc::downgrade(self);
-        move |id| {
+        move |id, run| {
             if let Some(hub) = hub.upgrade() {
-                hub.rooms().remove(id);
+                // Only if the registered room is this run of it: an evicted room's id may
+                // already belong to the same room taken over again.
+                let mut rooms = hub.rooms();
+                if rooms.get(id).is_some_and(|h| h.run == run) {
+                    rooms.remove(id);
+                }
             }
         }
     }

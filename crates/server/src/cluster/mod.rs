@@ -365,7 +365,10 @@ impl Cluster {
 
     /// Forgets a room: its fence, our record of it, its lease and its lobby entry.
     async fn let_go(&self, room: &str, token: u64) {
-        self.fences.remove(room);
+        // Only our fence of this lease: the room may have come back here since.
+        if self.fences.get(room).is_some_and(|f| f.token == token) {
+            self.fences.remove(room);
+        }
         {
             let mut owned = self.owned();
             if owned.get(room) == Some(&token) {
@@ -603,7 +606,9 @@ impl Cluster {
     /// Stops running a room whose lease is gone: no write of it is made under our token
     /// any more, and the room task closes its viewers (1012) and ends.
     fn lose(&self, room: &str, token: u64) {
-        self.fences.remove(room);
+        if self.fences.get(room).is_some_and(|f| f.token == token) {
+            self.fences.remove(room);
+        }
         {
             let mut owned = self.owned();
             if owned.get(room) == Some(&token) {

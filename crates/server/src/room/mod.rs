@@ -124,6 +124,9 @@ pub enum Role {
 #[derive(Clone)]
 pub struct RoomHandle {
     pub tx: mpsc::Sender<RoomMsg>,
+    /// Unique to this run of the room in this process: the same room taken over again
+    /// after an eviction is another run, which the old one's end must not unregister.
+    pub run: u64,
     pub summary: watch::Receiver<wire::RoomSummary>,
 }
 
@@ -139,7 +142,8 @@ pub struct Context {
 /// client hears of a room the server could not keep.
 pub type Stored = oneshot::Receiver<Result<(), String>>;
 
-/// Starts the task of a new room. `on_close` runs when the task ends, however it ends.
+/// Starts the task of a new room. `on_close` runs when the task ends, however it ends,
+/// with the room's id and [`RoomHandle::run`].
 /// The room's first act is to store itself; [`Stored`] says how that went (a room that
 /// could not be stored ends at once).
 pub fn spawn(
@@ -147,7 +151,7 @@ pub fn spawn(
     plan: RoomPlan,
     creator: Option<u64>,
     cx: Context,
-    on_close: impl FnOnce(&str) + Send + 'static,
+    on_close: impl FnOnce(&str, u64) + Send + 'static,
 ) -> (RoomHandle, Stored) {
     let seats: Vec<Seat> = plan
         .settings
@@ -182,7 +186,7 @@ pub fn spawn(
 pub fn restore(
     rec: Recovered,
     cx: Context,
-    on_close: impl FnOnce(&str) + Send + 'static,
+    on_close: impl FnOnce(&str, u64) + Send + 'static,
 ) -> Result<RoomHandle, String> {
     let now = Instant::now();
     let seats = rec
@@ -235,9 +239,11 @@ pub fn restore(
 fn launch(
     state: RoomState,
     cx: Context,
-    on_close: impl FnOnce(&str) + Send + 'static,
+    on_close: impl FnOnce(&str, u64) + Send + 'static,
     stored: Option<oneshot::Sender<Result<(), String>>>,
 ) -> RoomHandle {
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let n = state.seats.len();
     let id = state.id.clone();
     let (summary_tx, summary) = watch::channel(projection::summary(&state));
@@ -282,7 +288,7 @@ fn launch(
         }
     }
     tokio::spawn(async move {
-        let _guard = OnClose(Some(Box::new(move || on_close(&id))));
+        let _guard = OnClose(Some(Box::new(move || on_close(&id, run))));
         if let Some(stored) = stored {
             let saved = room.log.room_saved(&room.state.record()).await;
             let ok = saved.is_ok();
@@ -299,7 +305,7 @@ fn launch(
         }
         room.run(rx).await;
     });
-    RoomHandle { tx, summary }
+    RoomHandle { tx, run, summary }
 }
 
 /// Runs `on_close` when the room task ends, even by a panic.
