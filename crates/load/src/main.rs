@@ -76,7 +76,7 @@ struct PlayArgs {
     #[arg(long, default_value = "127.0.0.1:8080", value_parser = parse_nodes)]
     addr: Nodes,
     /// The servers' process ids, one per node in --addr's order: their CPU time and
-    /// memory are read from /proc, per node and summed.
+    /// memory are read from /proc, per node and summed (a pid named twice counts once).
     #[arg(long, value_parser = parse_pids)]
     pid: Option<Pids>,
     /// Where a room's players connect: to the node that runs the room (`owner`), or to
@@ -279,13 +279,16 @@ fn print_play(s: &play::Summary) {
         }
     );
     if s.nodes.len() > 1 {
+        let n = s.nodes.len();
         println!(
-            "  {} nodes; room i runs on node i mod {}, its players connect to {} ({} connections)",
-            s.nodes.len(),
-            s.nodes.len(),
+            "  {n} nodes, players via {}: room i runs on node i mod {n}, {}; {} connections",
             match s.players_via {
-                Via::Owner => "that node (players via owner)",
-                Via::Other => "the next node, which forwards (players via other)",
+                Via::Owner => "owner",
+                Via::Other => "other",
+            },
+            match s.players_via {
+                Via::Owner => "its players connect to it",
+                Via::Other => "its players connect to node (i+1) mod n, which forwards",
             },
             s.connections
         );

@@ -132,7 +132,8 @@ pub struct Summary {
     pub rooms_failed: usize,
     /// The distinct reasons rooms failed, with how many failed so.
     pub failures: BTreeMap<String, usize>,
-    /// The servers' use, summed over every node's pid (its `pid` is set with one node).
+    /// The servers' use, summed over the nodes' distinct pids (its `pid` is set with one
+    /// node).
     pub server: Option<Usage>,
     /// Each node's own use, in the nodes' order (empty without --pid).
     pub server_nodes: Vec<NodeUsage>,
@@ -268,7 +269,10 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
             [pid] => Some(pid),
             _ => None,
         };
-        let (before, after) = (Sample::total(&server_before), Sample::total(&server_after));
+        let (before, after) = (
+            Sample::total(&distinct(&plan.pids, &server_before)),
+            Sample::total(&distinct(&plan.pids, &server_after)),
+        );
         Usage::between(pid, before, after, elapsed, decisions)
     });
     Ok(Summary {
@@ -306,6 +310,21 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
 /// Reads every node's process, in order.
 fn servers(pids: &[u32]) -> Result<Vec<Sample>, String> {
     pids.iter().map(|&pid| procfs::sample(Some(pid))).collect()
+}
+
+/// The samples of distinct processes only: a pid listed for two nodes (one server
+/// named twice) is one process and counts once in the sum.
+fn distinct(pids: &[u32], samples: &[Sample]) -> Vec<Sample> {
+    let mut seen = Vec::with_capacity(pids.len());
+    pids.iter()
+        .zip(samples)
+        .filter(|(pid, _)| {
+            let new = !seen.contains(*pid);
+            seen.push(**pid);
+            new
+        })
+        .map(|(_, &s)| s)
+        .collect()
 }
 
 /// Opens and greets a connection to each address, a few at a time; any failure fails
@@ -610,5 +629,17 @@ mod tests {
         assert_eq!(other.connections(2), [addr(a), addr(a), addr(c)]);
         let one = plan(&[a], Via::Owner);
         assert_eq!(one.connections(3), [addr(a), addr(a)]);
+    }
+
+    #[test]
+    fn a_process_named_for_two_nodes_counts_once() {
+        let sample = |rss_kb| Sample {
+            cpu: Duration::ZERO,
+            rss_kb,
+            peak_rss_kb: rss_kb,
+        };
+        let samples = [sample(1), sample(2), sample(3)];
+        assert_eq!(distinct(&[7, 8, 9], &samples), samples);
+        assert_eq!(distinct(&[7, 8, 7], &samples), [sample(1), sample(2)]);
     }
 }
