@@ -2,7 +2,9 @@
 //!
 //! `play` runs rooms of socket players answering at machine speed and prints
 //! decisions/s, the reply → next-decision latency and (with `--pid`) the server's CPU
-//! time per decision and memory; `idle` holds many greeted connections and prints the
+//! time per decision and memory — of one server, or of a cluster's nodes (`--addr` as a
+//! list; `--players-via other` puts every room's players behind the cluster's
+//! forwarding); `idle` holds many greeted connections and prints the
 //! server's memory per connection. Loopback only, and bounded in count and time.
 //! README.md ("Load testing") says how to run it; docs/load.md has figures.
 
