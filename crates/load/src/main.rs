@@ -282,16 +282,15 @@ fn print_play(s: &play::Summary) {
     );
     if s.nodes.len() > 1 {
         let n = s.nodes.len();
+        let (mode, players) = match s.players_via {
+            Via::Owner => ("owner", "its players connect to it".to_string()),
+            Via::Other => (
+                "other",
+                format!("its players connect to node (i+1) mod {n}, which forwards"),
+            ),
+        };
         println!(
-            "  {n} nodes, players via {}: room i runs on node i mod {n}, {}; {} connections",
-            match s.players_via {
-                Via::Owner => "owner",
-                Via::Other => "other",
-            },
-            match s.players_via {
-                Via::Owner => "its players connect to it",
-                Via::Other => "its players connect to node (i+1) mod n, which forwards",
-            },
+            "  {n} nodes, players via {mode}: room i runs on node i mod {n}, {players}; {} connections",
             s.connections
         );
     }
