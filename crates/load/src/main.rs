@@ -2,7 +2,9 @@
 //!
 //! `play` runs rooms of socket players answering at machine speed and prints
 //! decisions/s, the reply → next-decision latency and (with `--pid`) the server's CPU
-//! time per decision and memory; `idle` holds many greeted connections and prints the
+//! time per decision and memory — of one server, or of a cluster's nodes (`--addr` as a
+//! list; `--players-via other` puts every room's players behind the cluster's
+//! forwarding); `idle` holds many greeted connections and prints the
 //! server's memory per connection. Loopback only, and bounded in count and time.
 //! README.md ("Load testing") says how to run it; docs/load.md has figures.
 
@@ -15,6 +17,7 @@ mod target;
 mod wire;
 
 use clap::{Args, Parser, Subcommand};
+use play::Via;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -29,6 +32,8 @@ const MAX_TIME: Duration = Duration::from_secs(600);
 const MAX_THINK: Duration = Duration::from_secs(10);
 /// Most games per room.
 const MAX_GAMES: u32 = 10_000;
+/// Most nodes of a cluster in one play run.
+const MAX_NODES: usize = 16;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -56,12 +61,6 @@ enum Mode {
 
 #[derive(Args, Debug)]
 struct Common {
-    /// The server, HOST:PORT; must be a loopback address.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    addr: String,
-    /// The server's process id: its CPU time and memory are read from /proc.
-    #[arg(long)]
-    pid: Option<u32>,
     /// Print the summary as one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -74,6 +73,19 @@ struct Common {
 struct PlayArgs {
     #[command(flatten)]
     common: Common,
+    /// The server, HOST:PORT, or the nodes of a cluster as a comma-separated list (at
+    /// most 16); each must be a loopback address. Room i is created through node i mod n.
+    #[arg(long, default_value = "127.0.0.1:8080", value_parser = parse_nodes)]
+    addr: Nodes,
+    /// The servers' process ids, one per node in --addr's order: their CPU time and
+    /// memory are read from /proc, per node and summed (a pid named twice counts once).
+    #[arg(long, value_parser = parse_pids)]
+    pid: Option<Pids>,
+    /// Where a room's players connect: to the node that runs the room (`owner`), or to
+    /// the next node in --addr (`other`), so every command and every frame crosses the
+    /// cluster's forwarding between nodes.
+    #[arg(long, value_enum, default_value_t = Via::Owner)]
+    players_via: Via,
     /// Rooms playing at once.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=MAX_ROOMS as u64))]
     rooms: u64,
@@ -104,6 +116,12 @@ struct PlayArgs {
 struct IdleArgs {
     #[command(flatten)]
     common: Common,
+    /// The server, HOST:PORT; must be a loopback address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// The server's process id: its CPU time and memory are read from /proc.
+    #[arg(long)]
+    pid: Option<u32>,
     /// Connections to open, greet and hold.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_CONNECTIONS as u64))]
     connections: u64,
@@ -151,10 +169,16 @@ fn refused(message: &str) -> ExitCode {
 }
 
 async fn play(args: PlayArgs) -> ExitCode {
-    let addr = match target::loopback(&args.common.addr).await {
-        Ok(addr) => addr,
-        Err(e) => return refused(&e),
-    };
+    if let Err(e) = check_cluster(&args) {
+        return refused(&e);
+    }
+    let mut nodes = Vec::with_capacity(args.addr.0.len());
+    for addr in &args.addr.0 {
+        match target::loopback(addr).await {
+            Ok(addr) => nodes.push(addr),
+            Err(e) => return refused(&e),
+        }
+    }
     let duration = match (args.duration, args.games) {
         (None, None) => Some(Duration::from_secs(20)),
         (d, _) => d,
@@ -166,13 +190,14 @@ async fn play(args: PlayArgs) -> ExitCode {
         return refused("--think must be at most 10s");
     }
     let plan = play::Plan {
-        addr,
+        nodes,
+        players_via: args.players_via,
         rooms: args.rooms as usize,
         seats: args.seats,
         duration,
         games: args.games,
         kingdom: args.kingdom,
-        pid: args.common.pid,
+        pids: args.pid.map(|p| p.0).unwrap_or_default(),
         stall: args.stall,
         think: args.think,
     };
@@ -199,7 +224,7 @@ async fn play(args: PlayArgs) -> ExitCode {
 }
 
 async fn idle(args: IdleArgs) -> ExitCode {
-    let addr = match target::loopback(&args.common.addr).await {
+    let addr = match target::loopback(&args.addr).await {
         Ok(addr) => addr,
         Err(e) => return refused(&e),
     };
@@ -210,7 +235,7 @@ async fn idle(args: IdleArgs) -> ExitCode {
         addr,
         connections: args.connections as usize,
         hold: args.hold,
-        pid: args.common.pid,
+        pid: args.pid,
     };
     let summary = match idle::run(plan).await {
         Ok(s) => s,
@@ -255,6 +280,20 @@ fn print_play(s: &play::Summary) {
             "answering at once".to_string()
         }
     );
+    if s.nodes.len() > 1 {
+        let n = s.nodes.len();
+        let (mode, players) = match s.players_via {
+            Via::Owner => ("owner", "its players connect to it".to_string()),
+            Via::Other => (
+                "other",
+                format!("its players connect to node (i+1) mod {n}, which forwards"),
+            ),
+        };
+        println!(
+            "  {n} nodes, players via {mode}: room i runs on node i mod {n}, {players}; {} connections",
+            s.connections
+        );
+    }
     println!(
         "  games {}  decisions {}  → {:.0} decisions/s",
         s.games, s.decisions, s.decisions_per_s
@@ -269,17 +308,22 @@ fn print_play(s: &play::Summary) {
         stats::ms(l.mean_us)
     );
     match &s.server {
-        Some(u) => println!(
-            "  server (pid {}): CPU {:.2} s = {:.2} cores, {} per decision; RSS {} → {} kB (peak {} kB)",
-            u.pid.unwrap_or_default(),
-            u.cpu_s,
-            u.cpu_cores,
-            u.cpu_us_per_decision
-                .map_or("-".into(), |us| format!("{us:.1} µs")),
-            u.before.rss_kb,
-            u.after.rss_kb,
-            u.after.peak_rss_kb
-        ),
+        Some(u) if s.server_nodes.len() > 1 => {
+            println!(
+                "  servers, summed over {} nodes: {}",
+                s.server_nodes.len(),
+                usage(u)
+            );
+            for n in &s.server_nodes {
+                println!(
+                    "    node {} (pid {}): {}",
+                    n.node,
+                    n.usage.pid.unwrap_or_default(),
+                    usage(&n.usage)
+                );
+            }
+        }
+        Some(u) => println!("  server (pid {}): {}", u.pid.unwrap_or_default(), usage(u)),
         None => println!("  server: pass --pid for its CPU time and memory"),
     }
     println!(
@@ -303,6 +347,20 @@ fn print_play(s: &play::Summary) {
             println!("    {n} × {reason}");
         }
     }
+}
+
+/// A server's CPU time and memory over a play run, in words.
+fn usage(u: &play::Usage) -> String {
+    format!(
+        "CPU {:.2} s = {:.2} cores, {} per decision; RSS {} → {} kB (peak {} kB)",
+        u.cpu_s,
+        u.cpu_cores,
+        u.cpu_us_per_decision
+            .map_or("-".into(), |us| format!("{us:.1} µs")),
+        u.before.rss_kb,
+        u.after.rss_kb,
+        u.after.peak_rss_kb
+    )
 }
 
 fn print_idle(s: &idle::Summary) {
@@ -333,6 +391,69 @@ fn print_idle(s: &idle::Summary) {
             println!("    {n} × {reason}");
         }
     }
+}
+
+/// The nodes `play` loads, in `--addr`'s order (not yet resolved: that is
+/// [`target::loopback`]'s job, after the command line is whole).
+#[derive(Clone, Debug, PartialEq)]
+struct Nodes(Vec<String>);
+
+/// The nodes' process ids, in `--addr`'s order.
+#[derive(Clone, Debug, PartialEq)]
+struct Pids(Vec<u32>);
+
+/// Splits a comma-separated list of 1 to [`MAX_NODES`] non-empty items.
+fn list(text: &str, what: &str) -> Result<Vec<String>, String> {
+    let items: Vec<String> = text.split(',').map(|s| s.trim().to_string()).collect();
+    if items.iter().any(String::is_empty) {
+        return Err(format!("{text:?} has an empty {what} (a stray comma?)"));
+    }
+    if items.len() > MAX_NODES {
+        return Err(format!(
+            "{} items given; at most {MAX_NODES} (one per node)",
+            items.len()
+        ));
+    }
+    Ok(items)
+}
+
+/// Parses `HOST:PORT[,HOST:PORT…]`.
+fn parse_nodes(text: &str) -> Result<Nodes, String> {
+    list(text, "address").map(Nodes)
+}
+
+/// Parses `PID[,PID…]`.
+fn parse_pids(text: &str) -> Result<Pids, String> {
+    list(text, "pid")?
+        .iter()
+        .map(|p| {
+            p.parse::<u32>()
+                .map_err(|_| format!("{p:?} is not a process id"))
+        })
+        .collect::<Result<_, _>>()
+        .map(Pids)
+}
+
+/// What clap cannot check alone: the options of a cluster run that must agree.
+fn check_cluster(args: &PlayArgs) -> Result<(), String> {
+    let nodes = args.addr.0.len();
+    if args.players_via == Via::Other && nodes < 2 {
+        return Err(
+            "--players-via other needs at least two nodes in --addr (the players connect \
+             to the node after the room's)"
+                .into(),
+        );
+    }
+    if let Some(Pids(pids)) = &args.pid
+        && pids.len() != nodes
+    {
+        return Err(format!(
+            "--pid names {} process(es) but --addr {} node(s): give one pid per node, in the same order",
+            pids.len(),
+            nodes
+        ));
+    }
+    Ok(())
 }
 
 /// Parses `250ms`, `20s`, `10m` or a plain number of seconds.
@@ -385,6 +506,104 @@ mod tests {
             Cli::try_parse_from(["dominion-load", "play", "--rooms", "200", "--games", "3"])
                 .is_ok()
         );
+    }
+
+    fn play_args(args: &[&str]) -> Result<PlayArgs, clap::Error> {
+        let mut argv = vec!["dominion-load", "play"];
+        argv.extend_from_slice(args);
+        match Cli::try_parse_from(argv)?.mode {
+            Mode::Play(a) => Ok(a),
+            Mode::Idle(_) => panic!("play"),
+        }
+    }
+
+    #[test]
+    fn addr_takes_one_server_or_a_list_of_nodes() {
+        let a = play_args(&[]).unwrap();
+        assert_eq!(a.addr, Nodes(vec!["127.0.0.1:8080".into()]));
+        assert_eq!(a.players_via, Via::Owner);
+        assert_eq!(a.pid, None);
+        let a = play_args(&[
+            "--addr",
+            "127.0.0.1:7001, 127.0.0.1:7002,localhost:7003",
+            "--pid",
+            "11,12,13",
+            "--players-via",
+            "other",
+        ])
+        .unwrap();
+        assert_eq!(
+            a.addr,
+            Nodes(vec![
+                "127.0.0.1:7001".into(),
+                "127.0.0.1:7002".into(),
+                "localhost:7003".into()
+            ])
+        );
+        assert_eq!(a.pid, Some(Pids(vec![11, 12, 13])));
+        assert_eq!(a.players_via, Via::Other);
+        assert_eq!(check_cluster(&a), Ok(()));
+        // The same node twice is a list of two (it exercises the path, without forwarding).
+        let a = play_args(&[
+            "--addr",
+            "127.0.0.1:7001,127.0.0.1:7001",
+            "--players-via",
+            "other",
+        ])
+        .unwrap();
+        assert_eq!(check_cluster(&a), Ok(()));
+    }
+
+    #[test]
+    fn node_lists_are_bounded_and_well_formed() {
+        let nodes = |n: usize| {
+            (0..n)
+                .map(|i| format!("127.0.0.1:{}", 7000 + i))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        assert_eq!(play_args(&["--addr", &nodes(16)]).unwrap().addr.0.len(), 16);
+        let err = play_args(&["--addr", &nodes(17)]).unwrap_err().to_string();
+        assert!(err.contains("17 items given; at most 16"), "{err}");
+        for bad in [
+            "127.0.0.1:1,",
+            ",127.0.0.1:1",
+            "127.0.0.1:1,,127.0.0.1:2",
+            "",
+        ] {
+            let err = play_args(&["--addr", bad]).unwrap_err().to_string();
+            assert!(err.contains("empty address"), "{bad:?}: {err}");
+        }
+        let pids = (1..=17)
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        assert!(play_args(&["--pid", &pids]).is_err());
+        let err = play_args(&["--pid", "12,x"]).unwrap_err().to_string();
+        assert!(err.contains("\"x\" is not a process id"), "{err}");
+        assert!(play_args(&["--pid", "-1"]).is_err());
+        assert!(play_args(&["--players-via", "elsewhere"]).is_err());
+        // Idle loads one server: its --addr and --pid stay single.
+        assert!(Cli::try_parse_from(["dominion-load", "idle", "--pid", "1,2"]).is_err());
+    }
+
+    #[test]
+    fn cluster_options_must_agree() {
+        let a = play_args(&["--players-via", "other"]).unwrap();
+        let err = check_cluster(&a).unwrap_err();
+        assert!(
+            err.contains("--players-via other needs at least two nodes"),
+            "{err}"
+        );
+        let a = play_args(&["--addr", "127.0.0.1:1,127.0.0.1:2", "--pid", "5"]).unwrap();
+        let err = check_cluster(&a).unwrap_err();
+        assert!(
+            err.contains("--pid names 1 process(es) but --addr 2 node(s)"),
+            "{err}"
+        );
+        let a = play_args(&["--addr", "127.0.0.1:1,127.0.0.1:2", "--pid", "5,6"]).unwrap();
+        assert_eq!(check_cluster(&a), Ok(()));
+        assert_eq!(check_cluster(&play_args(&["--pid", "5"]).unwrap()), Ok(()));
     }
 
     #[test]

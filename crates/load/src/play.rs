@@ -18,6 +18,14 @@
 //! the client's own scheduling, which is why the client's CPU use is reported next to
 //! it. The first decision of a game (after `start`) has no reply before it and is not
 //! sampled.
+//!
+//! **A cluster.** With several nodes in `--addr`, room *i* is created through node
+//! *i mod n*, so it runs there. Its players connect to that node (`--players-via
+//! owner`), or to the next one in the list (`other`), which does not run the room and
+//! forwards every command and frame to and from the node that does; the room then has
+//! one more connection, to its own node, used only to create each game's room. The
+//! figures are computed exactly as with one node; the servers' CPU time and memory are
+//! summed over the nodes' pids, and given per node too.
 
 use crate::procfs::{self, Sample};
 use crate::stats::{self, Latency};
@@ -39,7 +47,9 @@ use tokio_tungstenite::tungstenite::{self, Message};
 /// What a play run is asked to do.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    pub addr: SocketAddr,
+    /// The nodes, in `--addr`'s order (one for a single server).
+    pub nodes: Vec<SocketAddr>,
+    pub players_via: Via,
     pub rooms: usize,
     pub seats: u8,
     /// Stop after this long (measured from the moment every client is greeted).
@@ -48,11 +58,47 @@ pub struct Plan {
     pub games: Option<u32>,
     /// A recommended kingdom's id or name.
     pub kingdom: String,
-    pub pid: Option<u32>,
+    /// The nodes' process ids, in the nodes' order; empty when not given.
+    pub pids: Vec<u32>,
     /// A room that hears nothing for this long has failed.
     pub stall: Duration,
     /// How long a player waits before answering each decision (not part of the latency).
     pub think: Duration,
+}
+
+/// Where a room's players connect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Via {
+    /// The node that runs the room.
+    Owner,
+    /// The next node in the list, which forwards to the one that runs the room.
+    Other,
+}
+
+impl Plan {
+    /// The node room `index` is created through, so the node that runs it.
+    fn owner(&self, index: usize) -> SocketAddr {
+        self.nodes[index % self.nodes.len()]
+    }
+
+    /// The node room `index`'s players connect to.
+    fn players_node(&self, index: usize) -> SocketAddr {
+        match self.players_via {
+            Via::Owner => self.owner(index),
+            Via::Other => self.nodes[(index + 1) % self.nodes.len()],
+        }
+    }
+
+    /// Room `index`'s connections in order: one per seat, then (players via another
+    /// node) the one that creates its rooms on the node that runs them.
+    fn connections(&self, index: usize) -> Vec<SocketAddr> {
+        let mut addrs = vec![self.players_node(index); usize::from(self.seats)];
+        if self.players_via == Via::Other {
+            addrs.push(self.owner(index));
+        }
+        addrs
+    }
 }
 
 /// Connections opened at once while setting up.
@@ -62,7 +108,13 @@ const CONNECT_CONCURRENCY: usize = 64;
 #[derive(Debug, Serialize)]
 pub struct Summary {
     pub mode: &'static str,
+    /// The nodes, comma-separated (just the server's address with one node).
     pub target: String,
+    pub nodes: Vec<String>,
+    pub players_via: Via,
+    /// Connections the tool held: one per player, plus one per room with players via
+    /// another node.
+    pub connections: usize,
     pub rooms: usize,
     pub seats: u8,
     pub kingdom: String,
@@ -80,7 +132,11 @@ pub struct Summary {
     pub rooms_failed: usize,
     /// The distinct reasons rooms failed, with how many failed so.
     pub failures: BTreeMap<String, usize>,
+    /// The servers' use, summed over the nodes' distinct pids (its `pid` is set with one
+    /// node).
     pub server: Option<Usage>,
+    /// Each node's own use, in the nodes' order (empty without --pid).
+    pub server_nodes: Vec<NodeUsage>,
     pub client: Usage,
     pub load_average_before: Option<[f64; 3]>,
     pub load_average_after: Option<[f64; 3]>,
@@ -118,6 +174,14 @@ impl Usage {
     }
 }
 
+/// One node's use of the machine.
+#[derive(Debug, Serialize)]
+pub struct NodeUsage {
+    pub node: String,
+    #[serde(flatten)]
+    pub usage: Usage,
+}
+
 /// What one room did.
 #[derive(Debug, Default)]
 struct RoomResult {
@@ -128,11 +192,12 @@ struct RoomResult {
 }
 
 pub async fn run(plan: Plan) -> Result<Summary, String> {
-    let clients = plan.rooms * usize::from(plan.seats);
+    let addrs: Vec<SocketAddr> = (0..plan.rooms).flat_map(|i| plan.connections(i)).collect();
+    let clients = addrs.len();
     procfs::ensure_open_files(clients as u64 + 64)?;
-    let (sockets, limits) = open_all(plan.addr, clients).await?;
+    let (sockets, limits) = open_all(&addrs).await?;
 
-    let server_before = plan.pid.map(|pid| procfs::sample(Some(pid))).transpose()?;
+    let server_before = servers(&plan.pids)?;
     let client_before = procfs::sample(None)?;
     let load_before = procfs::load_average();
     let go = Instant::now();
@@ -146,7 +211,10 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
     let mut tasks = Vec::with_capacity(plan.rooms);
     let mut sockets = sockets.into_iter();
     for index in 0..plan.rooms {
-        let seats: Vec<Ws> = sockets.by_ref().take(usize::from(plan.seats)).collect();
+        let seats: Vec<Ws> = sockets
+            .by_ref()
+            .take(plan.connections(index).len())
+            .collect();
         let (done, result) = oneshot::channel();
         results.push(result);
         let room = Room::new(index, seats, &plan, deadline);
@@ -168,7 +236,7 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
         }));
     }
     let elapsed = go.elapsed().as_secs_f64();
-    let server_after = plan.pid.map(|pid| procfs::sample(Some(pid))).transpose()?;
+    let server_after = servers(&plan.pids)?;
     let client_after = procfs::sample(None)?;
     let load_after = procfs::load_average();
     let _ = release.send(true);
@@ -186,9 +254,33 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
     for reason in all.iter().filter_map(|r| r.failure.clone()) {
         *failures.entry(reason).or_insert(0) += 1;
     }
+    let nodes: Vec<String> = plan.nodes.iter().map(ToString::to_string).collect();
+    let server_nodes: Vec<NodeUsage> = nodes
+        .iter()
+        .zip(&plan.pids)
+        .zip(server_before.iter().zip(&server_after))
+        .map(|((node, &pid), (&b, &a))| NodeUsage {
+            node: node.clone(),
+            usage: Usage::between(Some(pid), b, a, elapsed, decisions),
+        })
+        .collect();
+    let server = (!plan.pids.is_empty()).then(|| {
+        let pid = match plan.pids[..] {
+            [pid] => Some(pid),
+            _ => None,
+        };
+        let (before, after) = (
+            Sample::total(&distinct(&plan.pids, &server_before)),
+            Sample::total(&distinct(&plan.pids, &server_after)),
+        );
+        Usage::between(pid, before, after, elapsed, decisions)
+    });
     Ok(Summary {
         mode: "play",
-        target: plan.addr.to_string(),
+        target: nodes.join(","),
+        nodes,
+        players_via: plan.players_via,
+        connections: clients,
         rooms: plan.rooms,
         seats: plan.seats,
         kingdom: plan.kingdom.clone(),
@@ -207,22 +299,41 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
         reply_to_next_decision: Latency::of(&mut latencies),
         rooms_failed: failures.values().sum(),
         failures,
-        server: match (server_before, server_after) {
-            (Some(b), Some(a)) => Some(Usage::between(plan.pid, b, a, elapsed, decisions)),
-            _ => None,
-        },
+        server,
+        server_nodes,
         client: Usage::between(None, client_before, client_after, elapsed, decisions),
         load_average_before: load_before,
         load_average_after: load_after,
     })
 }
 
-/// Opens and greets `n` connections, a few at a time; any failure fails the run (a
-/// room short of a player measures nothing).
-async fn open_all(addr: SocketAddr, n: usize) -> Result<(Vec<Ws>, Option<Limits>), String> {
+/// Reads every node's process, in order.
+fn servers(pids: &[u32]) -> Result<Vec<Sample>, String> {
+    pids.iter().map(|&pid| procfs::sample(Some(pid))).collect()
+}
+
+/// The samples of distinct processes only: a pid listed for two nodes (one server
+/// named twice) is one process and counts once in the sum.
+fn distinct(pids: &[u32], samples: &[Sample]) -> Vec<Sample> {
+    let mut seen = Vec::with_capacity(pids.len());
+    pids.iter()
+        .zip(samples)
+        .filter(|(pid, _)| {
+            let new = !seen.contains(*pid);
+            seen.push(**pid);
+            new
+        })
+        .map(|(_, &s)| s)
+        .collect()
+}
+
+/// Opens and greets a connection to each address, a few at a time; any failure fails
+/// the run (a room short of a player measures nothing).
+async fn open_all(addrs: &[SocketAddr]) -> Result<(Vec<Ws>, Option<Limits>), String> {
+    let n = addrs.len();
     let gate = Arc::new(Semaphore::new(CONNECT_CONCURRENCY));
     let mut tasks = Vec::with_capacity(n);
-    for _ in 0..n {
+    for &addr in addrs {
         let gate = gate.clone();
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await;
@@ -237,8 +348,20 @@ async fn open_all(addr: SocketAddr, n: usize) -> Result<(Vec<Ws>, Option<Limits>
                 limits.get_or_insert(l);
                 sockets.push(ws);
             }
-            Ok(Err(e)) => return Err(format!("connection {} of {n}: {e}", i + 1)),
-            Err(e) => return Err(format!("connection {} of {n}: {e}", i + 1)),
+            Ok(Err(e)) => {
+                return Err(format!(
+                    "connection {} of {n} (to {}): {e}",
+                    i + 1,
+                    addrs[i]
+                ));
+            }
+            Err(e) => {
+                return Err(format!(
+                    "connection {} of {n} (to {}): {e}",
+                    i + 1,
+                    addrs[i]
+                ));
+            }
         }
     }
     Ok((sockets, limits))
@@ -247,9 +370,13 @@ async fn open_all(addr: SocketAddr, n: usize) -> Result<(Vec<Ws>, Option<Limits>
 type Inbox = SelectAll<BoxStream<'static, (usize, Option<Result<Message, tungstenite::Error>>)>>;
 
 /// One room's clients: their sending halves, their receiving halves merged into one
-/// stream tagged with the client's index, and their command numbering.
+/// stream tagged with the client's index, and their command numbering. Clients
+/// `0..players` sit in the seats; `creator` creates each game's room (player 0, or with
+/// players via another node an extra client on the room's own node, which never sits).
 struct Room {
     index: usize,
+    players: usize,
+    creator: usize,
     sinks: Vec<SplitSink<Ws, Message>>,
     inbox: Inbox,
     next_id: Vec<u64>,
@@ -266,10 +393,15 @@ enum Next {
 }
 
 impl Room {
-    fn new(index: usize, seats: Vec<Ws>, plan: &Plan, deadline: Instant) -> Room {
-        let mut sinks = Vec::with_capacity(seats.len());
+    fn new(index: usize, clients: Vec<Ws>, plan: &Plan, deadline: Instant) -> Room {
+        let players = usize::from(plan.seats);
+        let creator = match plan.players_via {
+            Via::Owner => 0,
+            Via::Other => players,
+        };
+        let mut sinks = Vec::with_capacity(clients.len());
         let mut inbox = SelectAll::new();
-        for (i, ws) in seats.into_iter().enumerate() {
+        for (i, ws) in clients.into_iter().enumerate() {
             let (sink, stream) = ws.split();
             sinks.push(sink);
             // A `None` after the last frame tells the room which client's stream ended.
@@ -282,6 +414,8 @@ impl Room {
         }
         Room {
             index,
+            players,
+            creator,
             next_id: vec![0; sinks.len()],
             sinks,
             inbox,
@@ -314,7 +448,7 @@ impl Room {
     }
 
     async fn games(&mut self, result: &mut RoomResult) -> Result<(), Failure> {
-        let n = self.sinks.len();
+        let n = self.players;
         // Commands whose answers nobody waits for (leave, start, reply): an error
         // answering one of them still fails the room, except for `leave`.
         let mut leaves: Vec<(usize, u64)> = Vec::new();
@@ -327,13 +461,18 @@ impl Room {
             }
             // Set up: create, seat everyone, start.
             let settings = self.settings.clone();
+            let creator = self.creator;
             let create = self
-                .command(0, |id| ClientMessage::CreateRoom { id, settings })
+                .command(creator, |id| ClientMessage::CreateRoom { id, settings })
                 .await?;
             let room = loop {
                 match self.next().await? {
                     Next::Deadline => return Ok(()),
-                    Next::Frame(0, Frame::RoomCreated { re, room }) if re == create => break room,
+                    Next::Frame(i, Frame::RoomCreated { re, room })
+                        if i == creator && re == create =>
+                    {
+                        break room;
+                    }
                     Next::Frame(i, frame) => check(i, frame, &leaves)?,
                 }
             };
@@ -355,7 +494,9 @@ impl Room {
             while seating.iter().any(Option::is_some) {
                 match self.next().await? {
                     Next::Deadline => return Ok(()),
-                    Next::Frame(i, Frame::Seated { re, seat }) if seating[i] == Some(re) => {
+                    Next::Frame(i, Frame::Seated { re, seat })
+                        if seating.get(i) == Some(&Some(re)) =>
+                    {
                         seating[i] = None;
                         seat_of[i] = seat;
                     }
@@ -373,7 +514,8 @@ impl Room {
                     Next::Frame(i, frame) => (i, frame),
                 };
                 match frame {
-                    Frame::Decision(d) => {
+                    // The creator (`i == n`) sits nowhere: a decision for it is an error.
+                    Frame::Decision(d) if i < n => {
                         if let Some(sent) = replied.take() {
                             result.latencies_us.push(stats::micros(sent.elapsed()));
                         }
@@ -397,7 +539,7 @@ impl Room {
                         replied = Some(Instant::now());
                         result.decisions += 1;
                     }
-                    Frame::GameOver => {
+                    Frame::GameOver if i < n => {
                         if let Some(sent) = replied.take() {
                             result.latencies_us.push(stats::micros(sent.elapsed()));
                         }
@@ -452,5 +594,52 @@ fn check(client: usize, frame: Frame, leaves: &[(usize, u64)]) -> Result<(), Fai
             d.decision
         ))),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(nodes: &[&str], players_via: Via) -> Plan {
+        Plan {
+            nodes: nodes.iter().map(|n| n.parse().unwrap()).collect(),
+            players_via,
+            rooms: 5,
+            seats: 2,
+            duration: None,
+            games: Some(1),
+            kingdom: "base_2e/first_game".into(),
+            pids: Vec::new(),
+            stall: Duration::from_secs(30),
+            think: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn rooms_go_round_the_nodes_and_players_to_the_owner_or_the_next() {
+        let [a, b, c] = ["127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"];
+        let addr = |s: &str| -> SocketAddr { s.parse().unwrap() };
+        let owner = plan(&[a, b, c], Via::Owner);
+        assert_eq!(owner.connections(0), [addr(a), addr(a)]);
+        assert_eq!(owner.connections(4), [addr(b), addr(b)]);
+        let other = plan(&[a, b, c], Via::Other);
+        // Players on the next node, then the creator on the room's own.
+        assert_eq!(other.connections(0), [addr(b), addr(b), addr(a)]);
+        assert_eq!(other.connections(2), [addr(a), addr(a), addr(c)]);
+        let one = plan(&[a], Via::Owner);
+        assert_eq!(one.connections(3), [addr(a), addr(a)]);
+    }
+
+    #[test]
+    fn a_process_named_for_two_nodes_counts_once() {
+        let sample = |rss_kb| Sample {
+            cpu: Duration::ZERO,
+            rss_kb,
+            peak_rss_kb: rss_kb,
+        };
+        let samples = [sample(1), sample(2), sample(3)];
+        assert_eq!(distinct(&[7, 8, 9], &samples), samples);
+        assert_eq!(distinct(&[7, 8, 7], &samples), [sample(1), sample(2)]);
     }
 }

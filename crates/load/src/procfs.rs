@@ -19,6 +19,25 @@ pub struct Sample {
     pub peak_rss_kb: u64,
 }
 
+impl Sample {
+    /// Several processes as one: CPU time and memory added up. The peaks are each
+    /// process's own, so their sum bounds the processes' peak together from above.
+    pub fn total(samples: &[Sample]) -> Sample {
+        samples.iter().fold(
+            Sample {
+                cpu: Duration::ZERO,
+                rss_kb: 0,
+                peak_rss_kb: 0,
+            },
+            |sum, s| Sample {
+                cpu: sum.cpu + s.cpu,
+                rss_kb: sum.rss_kb + s.rss_kb,
+                peak_rss_kb: sum.peak_rss_kb + s.peak_rss_kb,
+            },
+        )
+    }
+}
+
 /// Reads `/proc/PID/stat` and `/proc/PID/status`; `None` for this process.
 pub fn sample(pid: Option<u32>) -> Result<Sample, String> {
     let dir = match pid {
@@ -128,6 +147,29 @@ mod tests {
         assert_eq!(status_kb(status, "VmRSS:"), Some(16384));
         assert_eq!(status_kb(status, "VmHWM:"), Some(20480));
         assert_eq!(status_kb(status, "VmSwap:"), None);
+    }
+
+    #[test]
+    fn samples_add_up() {
+        let a = Sample {
+            cpu: Duration::from_millis(1500),
+            rss_kb: 100,
+            peak_rss_kb: 150,
+        };
+        let b = Sample {
+            cpu: Duration::from_millis(250),
+            rss_kb: 20,
+            peak_rss_kb: 30,
+        };
+        assert_eq!(
+            Sample::total(&[a, b]),
+            Sample {
+                cpu: Duration::from_millis(1750),
+                rss_kb: 120,
+                peak_rss_kb: 180,
+            }
+        );
+        assert_eq!(Sample::total(&[a]), a);
     }
 
     #[test]

@@ -104,6 +104,67 @@ async fn play_completes_its_games_and_reports_them() {
     assert!(text.contains("answering at once"), "{text}");
 }
 
+/// Several nodes: rooms go round them, and the summary names them and gives each its
+/// CPU and memory. Two independent servers stand in for a cluster with players on the
+/// room's own node; one server listed twice takes the `--players-via other` path (each
+/// room's creator and players on different connections and different list entries)
+/// without needing forwarding.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_spreads_rooms_over_a_list_of_nodes() {
+    let (a, _dir_a) = server(|_| {}).await;
+    let (b, _dir_b) = server(|_| {}).await;
+    let pid = std::process::id().to_string();
+    let (nodes, pids) = (format!("{a},{b}"), format!("{pid},{pid}"));
+    let out = load(&[
+        "play", "--addr", &nodes, "--rooms", "3", "--games", "1", "--pid", &pids, "--json",
+    ])
+    .await;
+    let s = json(&out);
+    assert!(out.status.success(), "{s:#}");
+    assert_eq!(
+        s["nodes"],
+        serde_json::json!([a.to_string(), b.to_string()])
+    );
+    assert_eq!(s["target"], nodes);
+    assert_eq!(s["players_via"], "owner");
+    assert_eq!(s["connections"], 6, "3 rooms × 2 players: {s:#}");
+    assert_eq!(s["games"], 3, "{s:#}");
+    assert_eq!(s["rooms_failed"], 0, "{s:#}");
+    let per_node = s["server_nodes"].as_array().expect("per node");
+    assert_eq!(per_node.len(), 2, "{s:#}");
+    assert_eq!(per_node[1]["node"], b.to_string());
+    // Both nodes are this process: it counts once in the sum.
+    let rss = |u: &Value| u["after"]["rss_kb"].as_u64().unwrap();
+    assert_eq!(rss(&s["server"]), rss(&per_node[0]), "{s:#}");
+    assert_eq!(s["server"]["pid"], Value::Null, "{s:#}");
+
+    let twice = format!("{a},{a}");
+    let out = load(&[
+        "play",
+        "--addr",
+        &twice,
+        "--players-via",
+        "other",
+        "--rooms",
+        "2",
+        "--games",
+        "2",
+    ])
+    .await;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("games 4 "), "{text}");
+    assert!(text.contains("2 nodes, players via other"), "{text}");
+    assert!(
+        text.contains("; 6 connections"),
+        "2 rooms × (2 players + 1 creator): {text}"
+    );
+
+    let out = load(&["play", "--addr", &a.to_string(), "--players-via", "other"]).await;
+    assert_eq!(out.status.code(), Some(2), "refused before it began");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs at least two nodes"));
+}
+
 /// `--think` makes every player pause before each answer: one room's game then lasts at
 /// least its decisions × the pause (a lower bound the pauses guarantee, not a speed).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -198,5 +259,11 @@ async fn addresses_off_this_machine_are_refused_before_connecting() {
         assert!(err.contains("not a loopback address"), "{addr}: {err}");
         let out = load(&["idle", "--addr", addr, "--connections", "1"]).await;
         assert_eq!(out.status.code(), Some(2), "{addr}");
+        // One remote node in a list refuses the whole run.
+        let list = format!("127.0.0.1:1,{addr}");
+        let out = load(&["play", "--addr", &list, "--rooms", "1", "--games", "1"]).await;
+        assert_eq!(out.status.code(), Some(2), "{list}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not a loopback address"), "{list}: {err}");
     }
 }
