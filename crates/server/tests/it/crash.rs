@@ -17,7 +17,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, mpsc, watch};
 
 /// The whole test fails past this.
 const WALL_CAP: Duration = Duration::from_secs(240);
@@ -28,26 +28,26 @@ const DEFAULT_SEED: u64 = 0x00d0_5eed_2026;
 
 /// One test client's seat, carried across server lives.
 #[derive(Clone, Debug)]
-struct Player {
-    name: String,
-    room: String,
-    seat: u64,
-    token: String,
+pub(crate) struct Player {
+    pub(crate) name: String,
+    pub(crate) room: String,
+    pub(crate) seat: u64,
+    pub(crate) token: String,
     /// The number of the last game event received.
-    last_event: Option<u64>,
+    pub(crate) last_event: Option<u64>,
     /// The last command id used (ids only grow, across connections).
-    last_id: u64,
+    pub(crate) last_id: u64,
     /// Replies whose result this client saw: (decision, wire reply).
-    acked: Vec<(u64, Value)>,
+    pub(crate) acked: Vec<(u64, Value)>,
     /// Replies sent whose result had not been seen when the server died.
-    in_doubt: u64,
+    pub(crate) in_doubt: u64,
     /// The latest decision (in game order: see [`game_order`]) answered and acknowledged;
     /// every one before it was too.
-    floor: Option<u64>,
+    pub(crate) floor: Option<u64>,
     /// Resumes that were answered with `seated`.
-    resumes: u64,
+    pub(crate) resumes: u64,
     /// The `game_over` frame, or the history record if the room was gone after a restart.
-    over: Option<Value>,
+    pub(crate) over: Option<Value>,
 }
 
 /// A reply sent and not yet acknowledged.
@@ -105,13 +105,15 @@ impl Player {
 }
 
 /// One server life for one client: resume the seat, play with [`simple_reply`], until
-/// the connection dies (the server was killed) or the game is over. Protocol violations
+/// the connection dies (the server was killed), `stop` turns true (the test drops the
+/// connection) or the game is over. Protocol violations
 /// and lost acknowledged replies are errors; a dead server is not.
-async fn play_one_life(
+pub(crate) async fn play_one_life(
     addr: SocketAddr,
     mut p: Player,
     acks: Arc<AtomicU64>,
     notify: Arc<Notify>,
+    mut stop: watch::Receiver<bool>,
 ) -> Result<Player, String> {
     let Ok(mut c) = try_connect(addr, &p.name).await else {
         return Ok(p); // the server died under the handshake
@@ -130,7 +132,14 @@ async fn play_one_life(
     let mut caught_up = false;
     let mut out: Option<Outstanding> = None;
     let who = format!("{} (room {}, seat {})", p.name, p.room, p.seat);
-    while let Ok(v) = c.recv_or_close().await {
+    loop {
+        let v = tokio::select! {
+            v = c.recv_or_close() => match v {
+                Ok(v) => v,
+                Err(_) => break,
+            },
+            _ = stop.wait_for(|s| *s) => break,
+        };
         p.last_event = c.last_event;
         match v["type"].as_str().unwrap_or_default() {
             "seated" => {
@@ -235,7 +244,7 @@ async fn play_one_life(
     Ok(p)
 }
 
-fn settings(seats: Value, kingdom: Value) -> Value {
+pub(crate) fn settings(seats: Value, kingdom: Value) -> Value {
     json!({
         "kingdom": kingdom,
         "seats": seats,
@@ -244,7 +253,7 @@ fn settings(seats: Value, kingdom: Value) -> Value {
     })
 }
 
-fn seat_player(c: &Client, room: &str) -> Player {
+pub(crate) fn seat_player(c: &Client, room: &str) -> Player {
     Player {
         name: c.name.clone(),
         room: room.to_string(),
@@ -349,6 +358,81 @@ fn compare_game_over(
     );
 }
 
+/// Every game is over, as `server` tells it (its history API), and every reply a player
+/// saw acknowledged is in its room's log, at its place; each log replays through the
+/// engine to the scores served and to each player's `game_over`. Returns each room's
+/// record and final state digest.
+pub(crate) async fn verify_logs(
+    server: &ServerProcess,
+    rooms: &BTreeSet<String>,
+    players: &[Player],
+) -> Vec<(String, dominion_engine::GameRecord, u64)> {
+    let listing = server.get_json("/api/games").await;
+    let listed: BTreeSet<String> = listing
+        .as_array()
+        .unwrap_or_else(|| panic!("GET /api/games is not an array: {listing}"))
+        .iter()
+        .filter_map(|g| g["room"].as_str().or(g["id"].as_str()).map(String::from))
+        .collect();
+    let mut replayed = Vec::new();
+    for room in rooms {
+        assert!(listed.contains(room), "{room} missing from {listing}");
+        let history = server.get_json(&format!("/api/games/{room}")).await;
+        assert_eq!(history["room"], room.as_str(), "{history}");
+        let record = record_from_history(&history);
+        let game = Game::replay(&record)
+            .unwrap_or_else(|e| panic!("room {room}: its log does not replay: {e}"));
+        assert!(
+            game.is_over(),
+            "room {room}: the replayed log does not end the game"
+        );
+        let scores = wire_scores(&game.scores());
+        // Where each decision's reply is in the log.
+        let position: BTreeMap<u64, usize> = game
+            .reply_numbers()
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (*n, i))
+            .collect();
+        assert_eq!(
+            position.len(),
+            record.replies.len(),
+            "room {room}: decision numbers repeat: {:?}",
+            game.reply_numbers()
+        );
+        assert_eq!(
+            score_fields(&history["scores"]),
+            scores,
+            "room {room}: the scores served differ from the replay's"
+        );
+        for p in players.iter().filter(|p| &p.room == room) {
+            let over = p.over.as_ref().unwrap();
+            compare_game_over(p, over, &history, &scores, &record, game.reply_numbers());
+            // The point of it all: every acknowledged reply is in the log, where it was.
+            let mut decisions = BTreeSet::new();
+            for (d, wire) in &p.acked {
+                assert!(
+                    decisions.insert(*d),
+                    "{}: decision {d} acknowledged twice",
+                    p.name
+                );
+                let at = position.get(d);
+                let logged = at.and_then(|&i| record.replies.get(i));
+                let expected = (PlayerId(p.seat as u8), engine_reply(wire));
+                assert!(
+                    logged == Some(&expected),
+                    "{} (room {room}): acknowledged reply {wire} to decision {d} is not in the \
+                     log (at {at:?} the log has {logged:?})",
+                    p.name
+                );
+            }
+        }
+        replayed.push((room.clone(), record, game.digest()));
+    }
+
+    replayed
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
     let seed = std::env::var("CRASH_TEST_SEED")
@@ -363,6 +447,8 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
     let rooms: BTreeSet<String> = players.iter().map(|p| p.room.clone()).collect();
 
     let (mut kills, mut restarts) = (0u32, 0u32);
+    // The server's death ends every connection here; the test never drops one itself.
+    let (_keep, never_stop) = watch::channel(false);
     loop {
         let live: Vec<usize> = (0..players.len())
             .filter(|&i| players[i].over.is_none())
@@ -387,8 +473,9 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
             let (p, acks, notify, tx) =
                 (players[i].clone(), acks.clone(), notify.clone(), tx.clone());
             let addr = server.addr;
+            let never = never_stop.clone();
             tokio::spawn(async move {
-                let r = play_one_life(addr, p, acks, notify).await;
+                let r = play_one_life(addr, p, acks, notify, never).await;
                 let _ = tx.send((i, r));
             });
         }
@@ -465,69 +552,7 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
         restarts += 1;
     }
 
-    // Every game is over, as the last restarted server tells it.
-    let listing = server.get_json("/api/games").await;
-    let listed: BTreeSet<String> = listing
-        .as_array()
-        .unwrap_or_else(|| panic!("GET /api/games is not an array: {listing}"))
-        .iter()
-        .filter_map(|g| g["room"].as_str().or(g["id"].as_str()).map(String::from))
-        .collect();
-    let mut replayed = Vec::new();
-    for room in &rooms {
-        assert!(listed.contains(room), "{room} missing from {listing}");
-        let history = server.get_json(&format!("/api/games/{room}")).await;
-        assert_eq!(history["room"], room.as_str(), "{history}");
-        let record = record_from_history(&history);
-        let game = Game::replay(&record)
-            .unwrap_or_else(|e| panic!("room {room}: its log does not replay: {e}"));
-        assert!(
-            game.is_over(),
-            "room {room}: the replayed log does not end the game"
-        );
-        let scores = wire_scores(&game.scores());
-        // Where each decision's reply is in the log.
-        let position: BTreeMap<u64, usize> = game
-            .reply_numbers()
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (*n, i))
-            .collect();
-        assert_eq!(
-            position.len(),
-            record.replies.len(),
-            "room {room}: decision numbers repeat: {:?}",
-            game.reply_numbers()
-        );
-        assert_eq!(
-            score_fields(&history["scores"]),
-            scores,
-            "room {room}: the scores served differ from the replay's"
-        );
-        for p in players.iter().filter(|p| &p.room == room) {
-            let over = p.over.as_ref().unwrap();
-            compare_game_over(p, over, &history, &scores, &record, game.reply_numbers());
-            // The point of it all: every acknowledged reply is in the log, where it was.
-            let mut decisions = BTreeSet::new();
-            for (d, wire) in &p.acked {
-                assert!(
-                    decisions.insert(*d),
-                    "{}: decision {d} acknowledged twice",
-                    p.name
-                );
-                let at = position.get(d);
-                let logged = at.and_then(|&i| record.replies.get(i));
-                let expected = (PlayerId(p.seat as u8), engine_reply(wire));
-                assert!(
-                    logged == Some(&expected),
-                    "{} (room {room}): acknowledged reply {wire} to decision {d} is not in the \
-                     log (at {at:?} the log has {logged:?})",
-                    p.name
-                );
-            }
-        }
-        replayed.push((room.clone(), record, game.digest()));
-    }
+    let replayed = verify_logs(&server, &rooms, &players).await;
 
     // The file itself, after one more kill -9.
     server.kill();
