@@ -170,6 +170,14 @@ impl ServerProcess {
         assert!(status.success(), "kill -TERM {} failed", self.pid());
     }
 
+    /// Sends `signal` (SIGSTOP and SIGCONT pause and wake the whole process, sockets
+    /// and all: a stalled machine, as far as the others can tell).
+    pub fn signal(&self, signal: i32) {
+        // SAFETY: a plain syscall on our own child's pid.
+        let r = unsafe { libc::kill(self.pid() as i32, signal) };
+        assert_eq!(r, 0, "kill({}, {signal}) failed", self.pid());
+    }
+
     /// Waits up to `limit` for the process to exit; its status, or `None` if it still runs.
     pub async fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
         let start = Instant::now();

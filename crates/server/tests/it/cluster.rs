@@ -1,0 +1,387 @@
+//! Several `dominion-server` processes on one PostgreSQL and one Redis, both real and
+//! started by the tests on loopback: one lobby, forwarding to the node that runs a room,
+//! takeover after `kill -9`, drain on SIGTERM, and a node paused past its lease that can
+//! no longer write its room's log. The long random test is in `chaos.rs`.
+
+use crate::common::Client;
+use crate::process::ServerProcess;
+use dominion_store::Reader;
+use dominion_testkit::{TempPostgres, TempRedis};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+/// The lease the test nodes run under: short, so a takeover takes about a second.
+pub(crate) const LEASE: &str = "1s";
+
+/// One PostgreSQL database and one Redis for a test's nodes, and their data directories.
+pub(crate) struct Backends {
+    pub database: String,
+    pub redis: TempRedis,
+    dirs: Vec<tempfile::TempDir>,
+}
+
+impl Backends {
+    pub fn start() -> Backends {
+        Backends {
+            database: TempPostgres::shared().fresh_database(),
+            redis: TempRedis::start().unwrap_or_else(|e| panic!("{e}")),
+            dirs: Vec::new(),
+        }
+    }
+
+    /// The flags of node `name`.
+    pub fn flags(&self, name: &str) -> Vec<String> {
+        [
+            "--database",
+            &self.database,
+            "--cluster",
+            &self.redis.url(),
+            "--node-id",
+            name,
+            "--lease",
+            LEASE,
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    /// Starts node `name` (a fresh process, on a free port) and waits until it serves.
+    pub async fn node(&mut self, name: &str) -> ServerProcess {
+        let flags = self.flags(name);
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let node = ServerProcess::start_with(dir.path(), &flags).await;
+        self.dirs.push(dir);
+        node
+    }
+
+    /// Starts node `name` without waiting for it to be ready.
+    pub async fn spawn_node(&mut self, name: &str) -> ServerProcess {
+        let flags = self.flags(name);
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let node = ServerProcess::spawn(dir.path(), &flags).await;
+        self.dirs.push(dir);
+        node
+    }
+
+    pub fn reader(&self) -> Reader {
+        Reader::connect(&self.database).unwrap_or_else(|e| panic!("read the database: {e}"))
+    }
+}
+
+/// Waits (at most 10 s) until `list_rooms` at `addr` shows every room in `rooms`.
+pub(crate) async fn wait_listed(addr: SocketAddr, rooms: &[&str]) -> Value {
+    let started = Instant::now();
+    let mut c = Client::connect(addr, "Lister").await;
+    loop {
+        let list = c.ask(json!({"type": "list_rooms"})).await;
+        let ids: Vec<&str> = list["rooms"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|r| r["id"].as_str()).collect())
+            .unwrap_or_default();
+        if rooms.iter().all(|r| ids.contains(r)) {
+            return list;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{addr} does not list {rooms:?} after 10 s: {list}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A counter from a node's `/metrics`.
+pub(crate) async fn metric(node: &ServerProcess, name: &str) -> u64 {
+    let (status, text) = node.get("/metrics").await;
+    assert_eq!(status, 200, "{text}");
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no {name} in /metrics:\n{text}")) as u64
+}
+
+/// Resumes a seat at `addr` with a new connection: returns the client once `seated`.
+async fn resume(addr: SocketAddr, old: &Client) -> Client {
+    let mut c = Client::connect(addr, &old.name).await;
+    c.number_from(old.last_id());
+    c.last_event = old.last_event;
+    let mut msg = json!({
+        "type": "resume",
+        "room": old.room.clone().expect("room"),
+        "token": old.token.clone().expect("token"),
+    });
+    if let Some(last) = old.last_event {
+        msg["last_event"] = json!(last);
+    }
+    let seated = c.ask(msg).await;
+    assert_eq!(seated["type"], "seated", "{}: resume answered {seated}", old.name);
+    c.number_from(seated["last_command"].as_u64().unwrap_or(0));
+    c.token = old.token.clone();
+    c
+}
+
+/// Plays until the connection closes; returns its close, or None if the game ended.
+async fn play_until_closed(c: &mut Client) -> Option<crate::common::Closed> {
+    loop {
+        let v = match c.recv_or_closed().await {
+            Ok(v) => v,
+            Err(closed) => return Some(closed),
+        };
+        match v["type"].as_str() {
+            Some("decision") => {
+                let d = v["decision"].as_u64().unwrap();
+                c.reply(d, crate::common::simple_reply(&v)).await;
+            }
+            Some("game_over") => return None,
+            Some("error") => panic!("{}: unexpected error {v}", c.name),
+            _ => {}
+        }
+    }
+}
+
+/// The audit of one room's log: every reply was written under a claim of the node that
+/// wrote it, and the tokens never go back — a write by a node after another node's
+/// later claim would show as a smaller token after a larger one. Returns (claims,
+/// replies, distinct writers).
+pub(crate) fn audit(reader: &Reader, room: &str) -> (usize, usize, usize) {
+    let view = reader.view();
+    let claims = view.claims(room).expect("claims");
+    let writers = view.reply_writers(room).expect("reply writers");
+    assert!(!claims.is_empty(), "room {room}: never claimed");
+    for pair in claims.windows(2) {
+        assert!(
+            pair[0].token < pair[1].token,
+            "room {room}: claims out of order {claims:?}"
+        );
+    }
+    let mut last = i64::MIN;
+    let mut distinct = std::collections::BTreeSet::new();
+    for w in &writers {
+        let (Some(node), Some(token)) = (&w.node, w.token) else {
+            panic!("room {room}: reply {} written without a fence", w.seq);
+        };
+        assert!(
+            claims.iter().any(|c| c.token == token && &c.node == node),
+            "room {room}: reply {} written by {node} under token {token}, which {node} never claimed: {claims:?}",
+            w.seq
+        );
+        assert!(
+            token >= last,
+            "room {room}: reply {} written under token {token} after a reply under {last}: two owners wrote this room ({writers:?})",
+            w.seq
+        );
+        last = token;
+        distinct.insert(token);
+    }
+    (claims.len(), writers.len(), distinct.len())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_lists_every_room_and_plays_it_through_any_node() {
+    let mut env = Backends::start();
+    let nodes = [
+        env.node("n0").await,
+        env.node("n1").await,
+        env.node("n2").await,
+    ];
+    // A room run by n0, another by n1.
+    let mut creator = Client::connect(nodes[0].addr, "Ann").await;
+    let r1 = creator
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    let mut cid = Client::connect(nodes[1].addr, "Cid").await;
+    let r2 = cid
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    for n in &nodes {
+        let list = wait_listed(n.addr, &[&r1, &r2]).await;
+        assert_eq!(list["rooms"].as_array().unwrap().len(), 2, "{list}");
+    }
+
+    // Ann plays r1 through n2; Cid plays r2 where it runs, Dee through n2.
+    let mut ann = Client::connect(nodes[2].addr, "Ann").await;
+    ann.take_seat(&r1).await;
+    ann.start().await;
+    cid.take_seat(&r2).await;
+    let mut dee = Client::connect(nodes[2].addr, "Dee").await;
+    dee.take_seat(&r2).await;
+    cid.start().await;
+    let (a, c, d) = tokio::join!(
+        ann.play_to_end(Duration::ZERO),
+        cid.play_to_end(Duration::ZERO),
+        dee.play_to_end(Duration::ZERO)
+    );
+    assert_eq!(c["scores"], d["scores"], "both players of r2 see one end");
+    assert!(a["scores"].as_array().is_some_and(|s| s.len() == 2), "{a}");
+
+    // The games are history on every node (the store is shared).
+    for n in &nodes {
+        for room in [&r1, &r2] {
+            let (status, body) = n.get(&format!("/api/games/{room}")).await;
+            assert_eq!(status, 200, "{room} at {}: {body}", n.addr);
+        }
+    }
+    // Each log was written by the node that runs the room, under its one claim.
+    let reader = env.reader();
+    for (room, node) in [(&r1, "n0"), (&r2, "n1")] {
+        let (claims, replies, writers) = audit(&reader, room);
+        assert_eq!((claims, writers), (1, 1), "room {room}");
+        assert!(replies > 20, "room {room}: {replies} replies");
+        let claim = &reader.view().claims(room).unwrap()[0];
+        assert_eq!(claim.node, node, "room {room}");
+    }
+    assert_eq!(metric(&nodes[2], "dominion_forwarded_links_total").await, 2);
+    assert_eq!(metric(&nodes[0], "dominion_forwarded_links_total").await, 0);
+    for n in &nodes {
+        assert_eq!(metric(n, "dominion_rooms_taken_over_total").await, 0);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_node_s_room_is_taken_over_and_its_game_goes_on() {
+    let mut env = Backends::start();
+    let mut nodes = vec![
+        env.node("n0").await,
+        env.node("n1").await,
+        env.node("n2").await,
+    ];
+    // The room runs on n1; Ann plays it through n0.
+    let mut creator = Client::connect(nodes[1].addr, "Host").await;
+    let room = creator
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "smithy"}]))
+        .await;
+    drop(creator);
+    let mut ann = Client::connect(nodes[0].addr, "Ann").await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    ann.play_decisions(6).await;
+
+    nodes[1].kill();
+    let killed = Instant::now();
+    let closed = play_until_closed(&mut ann).await;
+    assert_eq!(
+        closed,
+        Some(crate::common::Closed::Code(1012)),
+        "the link's close reaches the client as 'resume'"
+    );
+    // Ann reconnects through another node and resumes; the room is taken over.
+    let mut ann = resume(nodes[2].addr, &ann).await;
+    let resumed_after = killed.elapsed();
+    let over = ann.play_to_end(Duration::ZERO).await;
+    assert_eq!(over["type"], "game_over");
+    eprintln!(
+        "failover: room {room} resumed {:.0} ms after kill -9 of its node (lease {LEASE})",
+        resumed_after.as_secs_f64() * 1000.0
+    );
+    let reader = env.reader();
+    let (claims, _, writers) = audit(&reader, &room);
+    assert_eq!(claims, 2, "claimed by n1, then by its new owner");
+    assert_eq!(writers, 2);
+    let taken: u64 = metric(&nodes[0], "dominion_rooms_taken_over_total").await
+        + metric(&nodes[2], "dominion_rooms_taken_over_total").await;
+    assert_eq!(taken, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_hands_a_node_s_rooms_over_without_ending_a_game() {
+    let mut env = Backends::start();
+    let mut nodes = vec![env.node("n0").await, env.node("n1").await];
+    let mut creator = Client::connect(nodes[1].addr, "Host").await;
+    let room = creator
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "militia"}]))
+        .await;
+    drop(creator);
+    let mut ann = Client::connect(nodes[0].addr, "Ann").await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    ann.play_decisions(4).await;
+
+    nodes[1].terminate();
+    let asked = Instant::now();
+    let closed = play_until_closed(&mut ann).await;
+    assert_eq!(closed, Some(crate::common::Closed::Code(1012)));
+    let status = nodes[1]
+        .wait_exit(Duration::from_secs(15))
+        .await
+        .expect("the drained node exits");
+    assert!(status.success(), "drained node exit status {status:?}");
+    let exited = asked.elapsed();
+    // n0 took the room over when n1 released it, well before a lease would expire.
+    let mut ann = resume(nodes[0].addr, &ann).await;
+    let resumed = asked.elapsed();
+    let over = ann.play_to_end(Duration::ZERO).await;
+    assert_eq!(over["type"], "game_over");
+    eprintln!(
+        "drain: node exited {:.0} ms after SIGTERM; the game resumed on the other node {:.0} ms after it",
+        exited.as_secs_f64() * 1000.0,
+        resumed.as_secs_f64() * 1000.0
+    );
+    assert_eq!(metric(&nodes[0], "dominion_rooms_taken_over_total").await, 1);
+    let reader = env.reader();
+    let (claims, _, _) = audit(&reader, &room);
+    assert_eq!(claims, 2);
+    let claims = reader.view().claims(&room).unwrap();
+    assert_eq!(claims[1].node, "n0");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_paused_past_its_lease_cannot_write_its_room_again() {
+    let mut env = Backends::start();
+    let nodes = [env.node("n0").await, env.node("n1").await];
+    let mut ann = Client::connect(nodes[0].addr, "Ann").await;
+    let room = ann
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    ann.play_decisions(3).await;
+    // Ann's next decision is pending at n0, which now stops (SIGSTOP: its sockets stay
+    // open, its leases expire).
+    let pending = ann.until(|v| v["type"] == "decision").await;
+    let decision = pending["decision"].as_u64().unwrap();
+    nodes[0].signal(libc::SIGSTOP);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+
+    // Meanwhile Ann resumes at n1, which takes the room over and takes her answer.
+    let mut ann2 = resume(nodes[1].addr, &ann).await;
+    let asked = ann2.until(|v| v["type"] == "decision").await;
+    assert_eq!(asked["decision"].as_u64(), Some(decision));
+    let id = ann2.reply(decision, crate::common::simple_reply(&asked)).await;
+    let ack = ann2.answer(id).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+
+    // The old connection answers the same decision at n0, which wakes up: n0 must not
+    // acknowledge it, and must write nothing (its lease and its token are stale).
+    ann.number_from(ann2.last_id() + 100);
+    let stale = ann
+        .reply(decision, crate::common::simple_reply(&pending))
+        .await;
+    nodes[0].signal(libc::SIGCONT);
+    loop {
+        match ann.recv_or_closed().await {
+            Ok(v) => assert!(
+                !(v["re"].as_u64() == Some(stale) && v["type"] == "ack"),
+                "the paused node acknowledged a reply after losing its room: {v}"
+            ),
+            Err(closed) => {
+                assert_eq!(closed, crate::common::Closed::Code(1012));
+                break;
+            }
+        }
+    }
+    let over = ann2.play_to_end(Duration::ZERO).await;
+    assert_eq!(over["type"], "game_over");
+    let reader = env.reader();
+    let (claims, replies, _) = audit(&reader, &room);
+    assert_eq!(claims, 2);
+    // Every reply after the takeover is n1's.
+    let n1 = reader.view().claims(&room).unwrap()[1].token;
+    let writers = reader.view().reply_writers(&room).unwrap();
+    let first_n1 = writers.iter().position(|w| w.token == Some(n1)).unwrap();
+    assert!(
+        writers[first_n1..].iter().all(|w| w.token == Some(n1)),
+        "{writers:?}"
+    );
+    assert_eq!(writers.len(), replies);
+}
