@@ -465,3 +465,104 @@ async fn prometheus_scrapes_the_server_with_the_shipped_config() {
         "the server's own metrics are stored: {body}"
     );
 }
+
+/// deploy/cluster/nginx.conf as shipped passes `nginx -t` once its node names resolve
+/// (in compose they are service names; here they point at loopback), and balances three
+/// real nodes on PostgreSQL and Redis: a player's every new WebSocket may land on
+/// another node, the game is played through whichever it is, and when the node running
+/// the room is killed, nginx skips it and the player resumes through a live one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cluster_s_nginx_balances_three_nodes_and_survives_losing_one() {
+    let nginx = tool("nginx", "nginx");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::set_permissions(d, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut env = crate::cluster::Backends::start();
+    let mut nodes = Vec::new();
+    for name in ["node1", "node2", "node3"] {
+        nodes.push(env.node(name).await);
+    }
+    let port = free_port();
+    let proxy: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let mut conf = deploy_file("cluster/nginx.conf");
+    for (i, n) in nodes.iter().enumerate() {
+        let name = format!("server node{}:8080 ", i + 1);
+        conf = replace_once(&conf, &name, &format!("server {} ", n.addr));
+    }
+    conf = replace_once(&conf, "    listen 80;\n", &format!("    listen {proxy};\n"));
+    conf = replace_once(&conf, "    listen [::]:80;\n", "");
+    std::fs::write(d.join("dominion.conf"), &conf).unwrap();
+    std::fs::write(d.join("nginx.conf"), nginx_main(d, &d.join("dominion.conf"))).unwrap();
+    let mut cmd = Command::new(&nginx);
+    cmd.arg("-c")
+        .arg(d.join("nginx.conf"))
+        .arg("-p")
+        .arg(d)
+        .arg("-e")
+        .arg(d.join("error.log"));
+    let checked = Command::new(&nginx)
+        .arg("-t")
+        .args(cmd.get_args())
+        .output()
+        .unwrap();
+    assert!(
+        checked.status.success(),
+        "nginx -t:\n{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let mut lb = Running::start(cmd, d.join("nginx.out"));
+    wait_for(proxy, "/healthz", 200, &mut lb).await;
+
+    // The page's own origin: nginx passes Host with its port, so same-origin holds
+    // without DOMINION_ALLOWED_ORIGINS.
+    let origin = format!("http://{proxy}");
+    let connect = |name: &'static str| {
+        let origin = origin.clone();
+        async move {
+            let ws = connect_from(proxy, &origin)
+                .await
+                .unwrap_or_else(|e| panic!("WebSocket via the balancer: {e}"));
+            let mut c = Client::over(ws, name);
+            c.send(json!({"type": "hello", "protocol": 1})).await;
+            assert_eq!(c.recv().await["type"], "welcome");
+            c
+        }
+    };
+    let mut host = connect("Host").await;
+    let room = host
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    drop(host);
+    // Round-robin: the seat is taken through the next node, not the room's.
+    let mut ann = connect("Ann").await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    ann.play_decisions(5).await;
+    let owner = env.reader().view().claims(&room).unwrap()[0].node.clone();
+    let i = ["node1", "node2", "node3"]
+        .iter()
+        .position(|n| *n == owner)
+        .unwrap();
+    nodes[i].kill();
+    // Ann's connection ends (its node died, or its link to the room's node did); she
+    // reconnects through the balancer, which skips the dead node, and resumes.
+    loop {
+        match ann.recv_or_closed().await {
+            Ok(v) if v["type"] == "decision" => {
+                let d = v["decision"].as_u64().unwrap();
+                ann.reply(d, crate::common::simple_reply(&v)).await;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    let mut again = connect("Ann").await;
+    again.number_from(ann.last_id());
+    let seated = again
+        .ask(json!({"type": "resume", "room": room, "token": ann.token.clone().unwrap()}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let over = again.play_to_end(Duration::ZERO).await;
+    assert_eq!(over["type"], "game_over");
+    lb.assert_running("nginx");
+}
