@@ -14,8 +14,14 @@
   rotates logs (json-file max-size/max-file), gives the server longer to stop than
   its shutdown grace plus the 1 s backstop, and has a `monitoring` profile running
   Prometheus with deploy/prometheus.yml, whose target is the server's service and port.
+- deploy/cluster/docker-compose.yml validates too, and runs three nodes of the root
+  Dockerfile with distinct node ids, each advertising its own service name and port,
+  on the compose file's PostgreSQL (`DOMINION_DATABASE` postgres://…@postgres) and
+  Redis (`DOMINION_CLUSTER` redis://redis…), healthchecked and waited for; nginx
+  mounts deploy/cluster/nginx.conf, whose upstream lists exactly those nodes; every
+  node gets longer to stop than its shutdown grace; published on 127.0.0.1 only.
 - With --binary PATH, the built server's --help must list the settings the Dockerfile
-  and compose file set, and the `healthcheck` and `backup` subcommands.
+  and compose files set, and the `healthcheck` and `backup` subcommands.
 
 Exit 0 with "deploy checks: N passed, 0 failed", else print each failure and exit 1.
 """
@@ -220,6 +226,55 @@ def main() -> int:
     cenv = svc.get("environment", {})
     check(str(cenv.get("DOMINION_ADDR", "")).endswith(f":{port}"), "compose: DOMINION_ADDR uses the port")
 
+    # --- the cluster's compose file: three nodes, PostgreSQL, Redis, nginx
+    cpath = ROOT / "deploy/cluster/docker-compose.yml"
+    cluster = yaml.safe_load(cpath.read_text())
+    errors = sorted(jsonschema.Draft7Validator(schema).iter_errors(cluster), key=str)
+    for e in errors:
+        failures.append(f"deploy/cluster/docker-compose.yml: {'/'.join(map(str, e.path))}: {e.message}")
+    check(not errors, "cluster compose file valid")
+    cservices = cluster.get("services", {}) or {}
+    cnodes = {k: v for k, v in cservices.items() if (v.get("environment") or {}).get("DOMINION_CLUSTER")}
+    check(len(cnodes) == 3, f"cluster: three nodes (found {sorted(cnodes)})")
+    ids, adverts = set(), set()
+    for name, node in cnodes.items():
+        env_ = node.get("environment") or {}
+        build = node.get("build") or {}
+        check((build.get("context") if isinstance(build, dict) else build) == "../..",
+              f"cluster: {name} builds the root Dockerfile")
+        check(str(env_.get("DOMINION_DATABASE", "")).startswith("postgres://")
+              and "@postgres:" in str(env_.get("DOMINION_DATABASE")),
+              f"cluster: {name} stores in the compose file's PostgreSQL")
+        check(str(env_.get("DOMINION_CLUSTER", "")).startswith("redis://redis"),
+              f"cluster: {name} joins through the compose file's Redis")
+        ids.add(env_.get("DOMINION_NODE_ID"))
+        adverts.add(env_.get("DOMINION_ADVERTISE"))
+        check(env_.get("DOMINION_ADVERTISE") == f"{name}:{port}",
+              f"cluster: {name} advertises its own service name and port")
+        check(str(env_.get("DOMINION_ADDR", "")).endswith(f":{port}"), f"cluster: {name} listens on {port}")
+        deps = node.get("depends_on") or {}
+        check(all(deps.get(s, {}).get("condition") == "service_healthy" for s in ("postgres", "redis")),
+              f"cluster: {name} waits for healthy PostgreSQL and Redis")
+        grace = duration_seconds(str(env_.get("DOMINION_SHUTDOWN_GRACE", "5s")))
+        stop = duration_seconds(str(node.get("stop_grace_period", "10s")))
+        check(grace is not None and stop is not None and stop > grace + 1,
+              f"cluster: {name} gets longer to stop ({node.get('stop_grace_period')}) than its drain and grace")
+        check(not node.get("ports"), f"cluster: {name} is reached through the balancer only")
+    check(len(ids) == 3 and None not in ids, "cluster: distinct node ids")
+    for svc_name in ("postgres", "redis"):
+        check(bool((cservices.get(svc_name) or {}).get("healthcheck")), f"cluster: {svc_name} has a healthcheck")
+    lb = next((v for v in cservices.values() if "nginx" in str(v.get("image", ""))), None)
+    check(lb is not None, "cluster: an nginx load balancer")
+    if lb is not None:
+        check(any(str(v).startswith("./nginx.conf:") for v in lb.get("volumes", [])),
+              "cluster: nginx mounts deploy/cluster/nginx.conf")
+        check(all(str(p).startswith("127.0.0.1:") for p in lb.get("ports", [])),
+              "cluster: the balancer is published on 127.0.0.1 only")
+        nconf = (ROOT / "deploy/cluster/nginx.conf").read_text()
+        upstream = set(re.findall(r"^\s*server\s+([\w.-]+:\d+)", nconf, re.M))
+        check(upstream == {f"{n}:{port}" for n in cnodes},
+              f"cluster: nginx balances exactly the nodes ({sorted(upstream)})")
+
     # --- the built binary knows the settings and the healthcheck
     if args.binary:
         out = subprocess.run([args.binary, "--help"], capture_output=True, text=True, timeout=30)
@@ -229,7 +284,7 @@ def main() -> int:
             check(setting in text, f"binary: --help documents {setting}")
         check("healthcheck" in text, "binary: --help lists the healthcheck subcommand")
         check("backup" in text, "binary: --help lists the backup subcommand")
-        compose_text = (ROOT / "docker-compose.yml").read_text()
+        compose_text = (ROOT / "docker-compose.yml").read_text() + cpath.read_text()
         named = set(re.findall(r"(DOMINION_[A-Z_]+)", compose_text))
         named |= set(re.findall(r"(DOMINION_[A-Z_]+)=", env))
         for name in sorted(named):
