@@ -596,7 +596,7 @@ mod tests {
         // The transaction cannot be had (another process holds the write lock): every
         // write is retried alone, fails alone too, and none is reported stored.
         store.set_busy_timeout(std::time::Duration::ZERO).unwrap();
-        let lock = rusqlite::Connection::open(store.path()).unwrap();
+        let lock = rusqlite::Connection::open(store.path().unwrap()).unwrap();
         lock.execute_batch("BEGIN IMMEDIATE").unwrap();
         let results = commit(&mut store, &[reply("a", 1), reply("b", 1)]);
         assert!(results.iter().all(Result::is_err), "{results:?}");
