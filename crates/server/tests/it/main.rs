@@ -7,6 +7,7 @@ mod catalogue;
 mod client_vp;
 mod common;
 mod crash;
+mod database;
 mod deploy;
 mod durable;
 mod game;
