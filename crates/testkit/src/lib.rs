@@ -53,6 +53,34 @@ fn free_port() -> Result<u16, KitError> {
         .port())
 }
 
+/// A temporary directory for a server, named `PREFIX-PID-RANDOM` after this process.
+/// Directories of the same kind left by processes that no longer run (a test binary
+/// killed with SIGKILL runs no cleanup; its servers die with it, see [`spawn`], but
+/// their directories stay) are removed first, so they do not pile up on a machine that
+/// runs the tests again and again.
+fn server_dir(prefix: &str) -> Result<std::path::PathBuf, KitError> {
+    let tmp = std::env::temp_dir();
+    for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('-'))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    Ok(tempfile::Builder::new()
+        .prefix(&format!("{prefix}-{}-", std::process::id()))
+        .tempdir_in(&tmp)
+        .map_err(io("create a temporary directory"))?
+        .keep())
+}
+
 /// The last `lines` lines of a log file (for error messages).
 fn tail(path: &std::path::Path, lines: usize) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();

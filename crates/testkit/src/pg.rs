@@ -50,11 +50,7 @@ impl TempPostgres {
     /// which then owns the temporary directory.
     pub fn start() -> Result<TempPostgres, KitError> {
         let bin = bindir()?;
-        let root = tempfile::Builder::new()
-            .prefix("dominion-pg-")
-            .tempdir()
-            .map_err(io("create a temporary directory"))?
-            .keep();
+        let root = crate::server_dir("dominion-pg")?;
         let result = start_in(&bin, &root);
         if result.is_err() {
             let _ = std::fs::remove_dir_all(&root);

@@ -37,11 +37,7 @@ impl TempRedis {
                 looked: "no redis-server on the PATH nor in /usr/bin".into(),
                 package: "redis-server",
             })?;
-        let dir = tempfile::Builder::new()
-            .prefix("dominion-redis-")
-            .tempdir()
-            .map_err(io("create a temporary directory"))?
-            .keep();
+        let dir = crate::server_dir("dominion-redis")?;
         let result = start_in(&bin, &dir);
         if result.is_err() {
             let _ = std::fs::remove_dir_all(&dir);

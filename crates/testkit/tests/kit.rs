@@ -5,7 +5,12 @@ use std::net::TcpStream;
 
 #[test]
 fn redis_starts_answers_and_is_gone_after_a_stop() {
+    // What a test binary killed with SIGKILL leaves: the directory of a process that is
+    // gone (no pid is this large). The next start removes it.
+    let stale = std::env::temp_dir().join("dominion-redis-4294967294-left");
+    std::fs::create_dir_all(&stale).unwrap();
     let redis = TempRedis::start().unwrap_or_else(|e| panic!("{e}"));
+    assert!(!stale.exists(), "a dead process's directory is swept");
     assert_eq!(redis.url(), format!("redis://127.0.0.1:{}", redis.port()));
     let mut s = TcpStream::connect(("127.0.0.1", redis.port())).unwrap();
     use std::io::{Read, Write};
