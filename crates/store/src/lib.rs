@@ -646,7 +646,11 @@ pub struct Reader(ReaderBackend);
 
 enum ReaderBackend {
     Sqlite(rusqlite::Connection),
-    Postgres(RefCell<postgres::Client>),
+    /// Boxed: the client is several times the size of SQLite's connection.
+    Postgres {
+        client: Box<RefCell<postgres::Client>>,
+        url: String,
+    },
 }
 
 impl Reader {
@@ -659,7 +663,12 @@ impl Reader {
     /// Connects to the PostgreSQL database at `url` for reading; its schema must be
     /// current (connect the [`Store`] first). Blocking, like [`Store::connect`].
     pub fn connect(url: &str) -> Result<Reader> {
-        pg::connect_reader(url).map(|c| Reader(ReaderBackend::Postgres(RefCell::new(c))))
+        pg::connect_reader(url).map(|c| {
+            Reader(ReaderBackend::Postgres {
+                client: Box::new(RefCell::new(c)),
+                url: url.to_string(),
+            })
+        })
     }
 
     /// [`Reader::open`] or [`Reader::connect`], as `database` says.
@@ -670,10 +679,20 @@ impl Reader {
         }
     }
 
+    /// The queries. A PostgreSQL connection the server closed (a restart, a network cut)
+    /// is replaced first; if that fails too, the queries fail with the closed one's error
+    /// and the next view tries again.
     pub fn view(&self) -> ReadView<'_> {
         match &self.0 {
             ReaderBackend::Sqlite(c) => ReadView(View::Sqlite(c)),
-            ReaderBackend::Postgres(c) => ReadView(View::Postgres(c)),
+            ReaderBackend::Postgres { client, url } => {
+                if client.borrow().is_closed()
+                    && let Ok(fresh) = pg::connect_reader(url)
+                {
+                    *client.borrow_mut() = fresh;
+                }
+                ReadView(View::Postgres(client))
+            }
         }
     }
 }

@@ -981,3 +981,44 @@ fn a_foreign_database_and_an_unreachable_server_are_refused_clearly() {
         other => panic!("{:?}", other.err()),
     }
 }
+
+/// PostgreSQL closes a connection (a restart, an administrator's `pg_terminate_backend`):
+/// the batch that meets it fails whole, the next one runs on a new connection; a reader
+/// reconnects as well.
+#[test]
+fn a_connection_postgres_closed_is_replaced_before_the_next_batch() {
+    let pg = TempPostgres::shared();
+    let url = pg.fresh_database();
+    let mut s = Store::connect(&url).unwrap();
+    let reader = Reader::connect(&url).unwrap();
+    s.save_room(&room("r"), &seats()).unwrap();
+    s.start_game("r", "{}", V, 1, "h0", 1).unwrap();
+    s.write(reply("r", 0, None)).unwrap();
+    let database = url.rsplit('/').next().unwrap();
+    pg.execute(
+        "postgres",
+        &format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = '{database}' AND pid <> pg_backend_pid()"
+        ),
+    );
+    // The client learns that its connection is gone from the first use after it (here:
+    // the batch fails whole with PostgreSQL's FATAL 57P01), unless its connection task
+    // noticed first; either way the next batch runs on a new connection.
+    let next = match s.write_batch(&[reply("r", 1, None)]) {
+        Err(_) => 1,
+        Ok(results) => {
+            results.into_iter().for_each(|r| r.unwrap());
+            2
+        }
+    };
+    s.write(reply("r", next, None)).unwrap();
+    // Likewise the reader: its first query may meet the closed connection.
+    let _ = reader.view().game("r");
+    let g = reader.view().game("r").unwrap().unwrap();
+    assert_eq!(
+        g.replies.len() as u64,
+        next + 1,
+        "every write that returned Ok is there"
+    );
+}
