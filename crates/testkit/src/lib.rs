@@ -1,7 +1,7 @@
 //! Real servers for tests: [`TempPostgres`] and [`TempRedis`] start PostgreSQL and Redis
 //! from the machine's own binaries, on 127.0.0.1 and a free port, in a temporary
 //! directory, and stop them again — also when a test panics, and also when the test
-//! process dies without unwinding (see [`spawn`]). Nothing is mocked: the store and the
+//! process dies without unwinding (see `spawn.rs`). Nothing is mocked: the store and the
 //! cluster are tested against the servers they run against in production.
 //!
 //! Starting PostgreSQL costs a couple of seconds (`initdb`), so a test binary shares one
@@ -55,7 +55,7 @@ fn free_port() -> Result<u16, KitError> {
 
 /// A temporary directory for a server, named `PREFIX-PID-RANDOM` after this process.
 /// Directories of the same kind left by processes that no longer run (a test binary
-/// killed with SIGKILL runs no cleanup; its servers die with it, see [`spawn`], but
+/// killed with SIGKILL runs no cleanup; its servers die with it, see `spawn.rs`, but
 /// their directories stay) are removed first, so they do not pile up on a machine that
 /// runs the tests again and again.
 fn server_dir(prefix: &str) -> Result<std::path::PathBuf, KitError> {
