@@ -77,35 +77,14 @@ pub struct StoreLog {
     fences: Arc<Fences>,
 }
 
-/// One write, the fence it must pass, and who waits for it.
+/// One write, the fence it must pass, and the room (or start-up code) awaiting it.
 struct Job {
     step: (Option<Fence>, Write),
-    done: Done,
+    done: oneshot::Sender<Result<(), LogError>>,
 }
 
 /// A read to run on the reader thread's connection.
 type ReadJob = Box<dyn FnOnce(&ReadView<'_>) + Send>;
-
-enum Done {
-    /// A room task, awaiting its [`Commit`].
-    Async(oneshot::Sender<Result<(), LogError>>),
-    /// Start-up code outside any room, blocking until the commit.
-    Blocking(mpsc::SyncSender<Result<(), LogError>>),
-}
-
-impl Done {
-    fn send(self, result: Result<(), LogError>) {
-        // A receiver that went away (a room task ended) needs no answer.
-        match self {
-            Done::Async(tx) => {
-                let _ = tx.send(result);
-            }
-            Done::Blocking(tx) => {
-                let _ = tx.send(result);
-            }
-        }
-    }
-}
 
 /// Why the store could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -323,25 +302,11 @@ impl StoreLog {
         let (tx, rx) = oneshot::channel();
         match self.writer.send(Job {
             step: (fence, write),
-            done: Done::Async(tx),
+            done: tx,
         }) {
             Ok(()) => Commit::waiting(rx),
             Err(_) => Commit::ready(Err(stopped("writer"))),
         }
-    }
-
-    /// As [`StoreLog::submit`], blocking until the commit: for blocking code, never for
-    /// rooms.
-    fn submit_blocking(&self, write: Write) -> Result<(), LogError> {
-        let fence = self.fences.for_write(write.room())?;
-        let (tx, rx) = mpsc::sync_channel(1);
-        self.writer
-            .send(Job {
-                step: (fence, write),
-                done: Done::Blocking(tx),
-            })
-            .map_err(|_| stopped("writer"))?;
-        rx.recv().map_err(|_| stopped("writer"))?
     }
 
     /// Makes this node the room's writer under `token` (a lease's fencing token): the
@@ -502,15 +467,6 @@ impl StoreLog {
         .await
     }
 
-    /// Marks a room broken, blocking until committed (blocking code only).
-    pub fn mark_broken_blocking(&self, room: &str, reason: &str) -> Result<(), LogError> {
-        self.submit_blocking(Write::SetStatus {
-            id: room.to_string(),
-            status: RoomStatus::Broken,
-            reason: Some(reason.to_string()),
-        })
-    }
-
     /// Blocking.
     pub fn integrity_check(&self) -> Result<String, LogError> {
         self.read_blocking(|v| v.integrity_check())
@@ -558,7 +514,8 @@ fn write_loop(mut store: Store, jobs: mpsc::Receiver<Job>, metrics: &Metrics) {
         let results = commit(&mut store, &steps);
         metrics.sqlite_write.observe(start.elapsed().as_secs_f64());
         for (done, result) in waiting.drain(..).zip(results) {
-            done.send(result);
+            // A receiver that went away (a room task ended) needs no answer.
+            let _ = done.send(result);
         }
         steps.clear();
     }
