@@ -13,9 +13,9 @@
 //! savepoint per write (a failed statement aborts the whole transaction in PostgreSQL
 //! until its savepoint is rolled back).
 //!
-//! Fences: before its first statement, a batch locks the fence rows of every room it
-//! writes under a fence or claims, in room order (`SELECT … ORDER BY room_id FOR
-//! UPDATE`), then checks each fenced write against its row. Two nodes' batches thus take
+//! Fences: before its first statement, a batch locks and reads the fence rows of every
+//! room it writes under a fence or claims, in room order (`SELECT … ORDER BY room_id FOR
+//! UPDATE`), then checks each fenced write against them. Two nodes' batches thus take
 //! the locks they share in the same order and cannot deadlock on them, and a claim by
 //! another node waits for the batch's commit (or the batch waits for the claim's, and
 //! then sees the new token and is refused).
@@ -26,6 +26,7 @@ pub mod schema;
 use crate::{Fence, MAX_TAKEN_BACK, Result, Step, StoreError, Write, now_secs, redact_url};
 use postgres::{Client, NoTls, Statement, Transaction};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// How long a connection attempt may take when the URL does not say
@@ -122,11 +123,30 @@ statements! {
                                       record_format, rules_version)
                    VALUES ($1, $2, $3, $4, $5, $6, $7)";
     mark_playing = "UPDATE rooms SET status = 'playing' WHERE id = $1";
-    next_seq = "SELECT COALESCE(MAX(seq) + 1, 0) FROM replies WHERE room_id = $1";
-    insert_reply = "INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
-                                         writer_node, writer_token)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-    set_last_hash = "UPDATE games SET last_hash = $2 WHERE room_id = $1";
+    // A reply in one round trip (a reply is most of what the server writes, and each
+    // statement is a round trip): the next number, and only if it is `$2` the game's
+    // digest, the reply and the seat's command id. It answers the number expected and
+    // whether the game row was there; all parts see one snapshot, each part the rows
+    // the one before it returned.
+    append_reply = "WITH next AS (
+                        SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM replies WHERE room_id = $1
+                    ), game AS (
+                        UPDATE games SET last_hash = $5
+                        WHERE room_id = $1 AND (SELECT n FROM next) = $2
+                        RETURNING room_id
+                    ), reply AS (
+                        INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
+                                             writer_node, writer_token)
+                        SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM game
+                        RETURNING room_id
+                    ), command AS (
+                        UPDATE seats SET last_command = GREATEST(last_command, $9)
+                        WHERE room_id = $1 AND seat = $3 AND $9::BIGINT IS NOT NULL
+                          AND EXISTS (SELECT 1 FROM reply)
+                        RETURNING seat
+                    )
+                    SELECT (SELECT n FROM next), EXISTS (SELECT 1 FROM game),
+                           (SELECT COUNT(*) FROM command)";
     note_command = "UPDATE seats SET last_command = GREATEST(last_command, $3)
                     WHERE room_id = $1 AND seat = $2";
     finish_game = "UPDATE games SET scores = $2, finished_at = $3 WHERE room_id = $1";
@@ -139,9 +159,8 @@ statements! {
     rewrite_game = "UPDATE games SET record_format = $2, setup = $3, scores = COALESCE($4, scores)
                     WHERE room_id = $1";
     rewrite_reply = "UPDATE replies SET reply = $3 WHERE room_id = $1 AND seq = $2";
-    lock_fences = "SELECT room_id FROM room_fences WHERE room_id = ANY($1)
+    lock_fences = "SELECT room_id, token, node FROM room_fences WHERE room_id = ANY($1)
                    ORDER BY room_id FOR UPDATE";
-    fence = "SELECT token, node FROM room_fences WHERE room_id = $1 FOR UPDATE";
     claim = "INSERT INTO room_fences (room_id, token, node, at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (room_id) DO UPDATE
                 SET token = EXCLUDED.token, node = EXCLUDED.node, at = EXCLUDED.at
@@ -220,10 +239,10 @@ impl PgStore {
         fenced.dedup();
 
         let mut tx = client.transaction()?;
-        lock_fences(&mut tx, st, &fenced)?;
+        let mut fences = lock_fences(&mut tx, st, &fenced)?;
         let mut refused = false;
         for s in steps {
-            if apply(&mut tx, st, s.fence(), s.write()).is_err() {
+            if apply(&mut tx, st, &mut fences, s.fence(), s.write()).is_err() {
                 refused = true;
                 break;
             }
@@ -235,11 +254,13 @@ impl PgStore {
         tx.rollback()?;
 
         let mut tx = client.transaction()?;
-        lock_fences(&mut tx, st, &fenced)?;
+        let mut fences = lock_fences(&mut tx, st, &fenced)?;
         let mut results = Vec::with_capacity(steps.len());
         for s in steps {
             let mut savepoint = tx.savepoint("w")?;
-            let r = apply(&mut savepoint, st, s.fence(), s.write());
+            // A refused write changes nothing, the fences it read included (a claim
+            // records its fence only once it is applied).
+            let r = apply(&mut savepoint, st, &mut fences, s.fence(), s.write());
             if r.is_ok() {
                 savepoint.commit()?;
             } else {
@@ -263,35 +284,49 @@ fn write_check(client: &mut Client) -> Result<()> {
     Ok(())
 }
 
-/// Locks the fence rows of `rooms` (sorted), so that the batch takes them in one order.
-fn lock_fences(tx: &mut Transaction, st: &Statements, rooms: &[&str]) -> Result<()> {
-    if !rooms.is_empty() {
-        tx.query(&st.lock_fences, &[&rooms])?;
+/// The fences of the rooms a batch writes under a fence or claims, as this transaction
+/// sees them: room → (token, node).
+type Fences = HashMap<String, (i64, String)>;
+
+/// Locks the fence rows of `rooms` (sorted, so that every batch takes them in one order)
+/// and reads them. Locked until the transaction ends, they can change only by this
+/// batch's own claims, which update the map: so each fenced write is checked against it
+/// without a round trip of its own.
+fn lock_fences(tx: &mut Transaction, st: &Statements, rooms: &[&str]) -> Result<Fences> {
+    if rooms.is_empty() {
+        return Ok(Fences::new());
     }
-    Ok(())
+    Ok(tx
+        .query(&st.lock_fences, &[&rooms])?
+        .iter()
+        .map(|r| (r.get(0), (r.get(1), r.get(2))))
+        .collect())
 }
 
-/// Refuses a write under `fence` unless the room's stored fence is that very one; the
-/// row stays locked until the batch commits, so no claim can slip in between.
-fn check_fence(tx: &mut Transaction, st: &Statements, room: &str, fence: &Fence) -> Result<()> {
-    let current = tx.query_opt(&st.fence, &[&room])?;
-    let current: Option<(i64, String)> = current.map(|r| (r.get(0), r.get(1)));
-    match current {
-        Some((token, node)) if token == fence.token && node == fence.node => Ok(()),
+/// Refuses a write under `fence` unless the room's fence is that very one.
+fn check_fence(fences: &Fences, room: &str, fence: &Fence) -> Result<()> {
+    match fences.get(room) {
+        Some((token, node)) if *token == fence.token && *node == fence.node => Ok(()),
         other => Err(StoreError::Fenced {
             room: room.to_string(),
             token: fence.token,
-            current: other.map(|(token, _)| token),
+            current: other.map(|(token, _)| *token),
         }),
     }
 }
 
 /// Applies one write inside the batch's transaction (or the caller's savepoint).
-fn apply(tx: &mut Transaction, st: &Statements, fence: Option<&Fence>, w: &Write) -> Result<()> {
+fn apply(
+    tx: &mut Transaction,
+    st: &Statements,
+    fences: &mut Fences,
+    fence: Option<&Fence>,
+    w: &Write,
+) -> Result<()> {
     if let Some(fence) = fence
         && !matches!(w, Write::Claim { .. })
     {
-        check_fence(tx, st, w.room(), fence)?;
+        check_fence(fences, w.room(), fence)?;
     }
     match w {
         Write::SaveRoom { room, seats } => {
@@ -366,22 +401,8 @@ fn apply(tx: &mut Transaction, st: &Statements, fence: Option<&Fence>, w: &Write
             now,
             command,
         } => {
-            let next: i64 = tx.query_one(&st.next_seq, &[room_id])?.get(0);
-            if next as u64 != *seq {
-                return Err(StoreError::OutOfOrder {
-                    room: room_id.clone(),
-                    expected: next as u64,
-                    got: *seq,
-                });
-            }
-            // The game first: a reply for a room without one is refused as such, not as
-            // a foreign-key violation.
-            let n = tx.execute(&st.set_last_hash, &[room_id, hash])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            tx.execute(
-                &st.insert_reply,
+            let row = tx.query_one(
+                &st.append_reply,
                 &[
                     room_id,
                     &(*seq as i64),
@@ -391,10 +412,19 @@ fn apply(tx: &mut Transaction, st: &Statements, fence: Option<&Fence>, w: &Write
                     now,
                     &fence.map(|f| f.node.as_str()),
                     &fence.map(|f| f.token),
+                    &command.map(|id| id as i64),
                 ],
             )?;
-            if let Some(id) = command {
-                note_command(tx, st, room_id, *player, *id)?;
+            let (next, game): (i64, bool) = (row.get(0), row.get(1));
+            if next as u64 != *seq {
+                return Err(StoreError::OutOfOrder {
+                    room: room_id.clone(),
+                    expected: next as u64,
+                    got: *seq,
+                });
+            }
+            if !game {
+                return Err(StoreError::NoGame(room_id.clone()));
             }
         }
         Write::FinishGame {
@@ -479,6 +509,7 @@ fn apply(tx: &mut Transaction, st: &Statements, fence: Option<&Fence>, w: &Write
                 });
             }
             tx.execute(&st.insert_claim, &[room_id, token, node, now])?;
+            fences.insert(room_id.clone(), (*token, node.clone()));
         }
     }
     Ok(())
