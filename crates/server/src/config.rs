@@ -134,6 +134,14 @@ pub struct Config {
     #[arg(long, env = "DOMINION_EMPTY_ROOM_TTL", default_value = "5m", value_parser = parse_duration)]
     pub empty_room_ttl: Duration,
 
+    /// Store everything in this PostgreSQL database instead of SQLite in `--data-dir`:
+    /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, what several nodes share. The
+    /// server creates its tables in an empty database (the role needs to own it, or may
+    /// create tables in its schema) and refuses one written by a newer release.
+    /// Without it, the server keeps everything in `--data-dir` (SQLite).
+    #[arg(long, env = "DOMINION_DATABASE")]
+    pub database: Option<String>,
+
     /// SQLite durability. `full` (default) syncs every reply to disk before anyone hears
     /// of it: nothing acknowledged is lost even to a power cut. `normal` survives a crash
     /// of the server but may lose the last replies on power loss, for faster writes.
@@ -217,6 +225,18 @@ pub enum Command {
     },
 }
 
+impl Config {
+    /// Where the store lives: PostgreSQL at `--database`, else SQLite in `--data-dir`
+    /// with `--sqlite-sync`. A `--database` that is not a PostgreSQL URL is refused here.
+    pub fn store_database(&self) -> Result<dominion_store::Database, dominion_store::StoreError> {
+        let durability = match self.sqlite_sync {
+            SqliteSync::Full => dominion_store::Durability::Full,
+            SqliteSync::Normal => dominion_store::Durability::Normal,
+        };
+        dominion_store::Database::choose(self.database.as_deref(), &self.data_dir, durability)
+    }
+}
+
 impl Default for Config {
     /// The defaults, as `dominion-server` with no flags (environment variables still apply).
     fn default() -> Self {
@@ -281,6 +301,12 @@ mod tests {
         assert_eq!(c.metrics_addr, None);
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);
+        assert_eq!(c.database, None);
+        assert!(!c.store_database().unwrap().is_postgres());
+        let c = Config::parse_from(["dominion-server", "--database", "postgres://u:p@db/d"]);
+        assert!(c.store_database().unwrap().is_postgres());
+        let c = Config::parse_from(["dominion-server", "--database", "sqlite:///x"]);
+        assert!(c.store_database().is_err());
         let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000", "healthcheck"]);
         assert_eq!(c.addr, "0.0.0.0:9000");
         assert_eq!(c.command, Some(Command::Healthcheck));

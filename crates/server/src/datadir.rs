@@ -16,10 +16,9 @@
 //! usual, without a restart.
 
 use crate::Config;
-use crate::config::SqliteSync;
 use axum::Router;
 use axum::http::StatusCode;
-use dominion_store::{Durability, StoreError};
+use dominion_store::StoreError;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::future::Future;
@@ -46,13 +45,11 @@ pub const RETRY_MAX: Duration = Duration::from_secs(60);
 const WAITING_CONNECTIONS: usize = 64;
 
 /// Opens the store as the server will (creating the directory and database if needed,
-/// migrating, and the start-up write check), then closes it again.
+/// migrating, and the start-up write check), then closes it again. With `--database`,
+/// this is where a bad URL, an unreachable PostgreSQL or a schema too new is found.
+/// Blocking (PostgreSQL's client must not run on an async worker).
 pub fn check(config: &Config) -> Result<(), StoreError> {
-    let durability = match config.sqlite_sync {
-        SqliteSync::Full => Durability::Full,
-        SqliteSync::Normal => Durability::Normal,
-    };
-    dominion_store::Store::open(&config.data_dir, durability).map(drop)
+    dominion_store::Store::open_database(&config.store_database()?).map(drop)
 }
 
 /// Whether `error` means the data directory or database cannot be written (what an

@@ -8,7 +8,7 @@ use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::inbound;
 use crate::metrics::Metrics;
-use crate::persist::{Recovered, SqliteLog};
+use crate::persist::{Recovered, StoreLog};
 use crate::refusal::Refusal;
 use crate::room::{self, RoomHandle};
 use crate::store::RoomLog;
@@ -25,7 +25,7 @@ pub struct Hub {
     log: Arc<dyn RoomLog>,
     pub metrics: Arc<Metrics>,
     /// The store, for the history API (None when the server keeps nothing).
-    pub history: Option<Arc<SqliteLog>>,
+    pub history: Option<Arc<StoreLog>>,
     rooms: Mutex<BTreeMap<String, RoomHandle>>,
     /// Rooms that could not be reopened after a restart, and why: a client asking for
     /// one is told so instead of "no such room".
@@ -52,7 +52,7 @@ impl Hub {
         config: Arc<Config>,
         log: Arc<dyn RoomLog>,
         metrics: Arc<Metrics>,
-        history: Option<Arc<SqliteLog>>,
+        history: Option<Arc<StoreLog>>,
     ) -> Arc<Hub> {
         Arc::new(Hub {
             config,

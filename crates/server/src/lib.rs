@@ -51,12 +51,19 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    std::fs::create_dir_all(&config.data_dir).map_err(|e| {
-        std::io::Error::new(
-            e.kind(),
-            format!("cannot create data dir {}: {e}", config.data_dir.display()),
-        )
-    })?;
+    let database = config
+        .store_database()
+        .map_err(|e| std::io::Error::other(format!("--database: {e}")))?;
+    // SQLite keeps everything in the data directory; with PostgreSQL nothing is written
+    // there, so none is created.
+    if !database.is_postgres() {
+        std::fs::create_dir_all(&config.data_dir).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("cannot create data dir {}: {e}", config.data_dir.display()),
+            )
+        })?;
+    }
     // Bound before anything else is opened, so a wrong address fails the start at once.
     let metrics_listener = match config.metrics_addr.as_deref().filter(|a| !a.is_empty()) {
         Some(addr) => Some(TcpListener::bind(addr).await.map_err(|e| {
@@ -68,35 +75,39 @@ pub async fn serve(
         None => None,
     };
     let metrics = Arc::new(metrics::Metrics::new());
-    let durability = match config.sqlite_sync {
-        config::SqliteSync::Full => dominion_store::Durability::Full,
-        config::SqliteSync::Normal => dominion_store::Durability::Normal,
-    };
-    let log = persist::SqliteLog::open(&config.data_dir, durability, metrics.clone())
-        .map(Arc::new)
-        .map_err(|e| {
-            // A directory it cannot write gets the whole story (owner, mode, the fix).
-            let explained = match &e {
-                persist::OpenError::Store(s) => datadir::explain(s, &config.data_dir),
-                persist::OpenError::Thread(_) => None,
-            };
-            std::io::Error::other(explained.unwrap_or_else(|| {
-                format!(
-                    "cannot open the store in {}: {e}",
-                    config.data_dir.display()
-                )
-            }))
-        })?;
+    // Opening connects (PostgreSQL's blocking client) and migrates: off the async workers.
+    let log = {
+        let (database, metrics) = (database.clone(), metrics.clone());
+        tokio::task::spawn_blocking(move || persist::StoreLog::open(&database, metrics))
+            .await
+            .map_err(|e| std::io::Error::other(format!("opening the store failed: {e}")))?
+    }
+    .map(Arc::new)
+    .map_err(|e| {
+        // A directory it cannot write gets the whole story (owner, mode, the fix).
+        let explained = match &e {
+            persist::OpenError::Store(s) => datadir::explain(s, &config.data_dir),
+            persist::OpenError::Thread(..) => None,
+        };
+        std::io::Error::other(
+            explained
+                .unwrap_or_else(|| format!("cannot open the store {}: {e}", database.describe())),
+        )
+    })?;
     // In a cluster no room is reopened at start: the rooms in the store belong to other
     // nodes, or are taken over by the sweep once their leases are known to be free.
     let cluster = match config.cluster.as_deref().filter(|u| !u.is_empty()) {
         None => None,
         Some(_) => {
+            if !database.is_postgres() {
+                return Err(std::io::Error::other(
+                    cluster::ClusterError::NeedsPostgres.to_string(),
+                ));
+            }
             let listening = listener.local_addr()?;
-            let ledger: Arc<dyn cluster::Ledger> = Arc::new(log.clone());
-            let fences = Arc::new(fence::Fences::default());
+            let ledger: Arc<dyn cluster::Ledger> = log.clone();
             Some(
-                cluster::Cluster::join(&config, listening, ledger, fences)
+                cluster::Cluster::join(&config, listening, ledger, log.fences().clone())
                     .await
                     .map_err(|e| std::io::Error::other(e.to_string()))?,
             )
@@ -106,6 +117,7 @@ pub async fn serve(
         (Vec::new(), Vec::new())
     } else {
         log.recover(config.finished_room_ttl)
+            .await
             .map_err(|e| std::io::Error::other(format!("cannot read the store: {e}")))?
     };
     let hub = hub::Hub::new(Arc::new(config), log.clone(), metrics, Some(log.clone()));
@@ -121,7 +133,7 @@ pub async fn serve(
         let id = room.id.clone();
         if let Err(reason) = hub.restore_room(room) {
             tracing::error!(room = %id, %reason, "room cannot be reopened; marked broken");
-            let _ = log.mark_broken(&id, &reason);
+            let _ = log.mark_broken(&id, &reason).await;
             hub.note_broken(&id, &reason);
         }
     }

@@ -13,6 +13,13 @@ async fn main() -> ExitCode {
     let config = Config::parse();
     match &config.command {
         Some(Command::Healthcheck) => return healthcheck(&config.addr).await,
+        Some(Command::Backup { .. }) if config.database.is_some() => {
+            eprintln!(
+                "backup copies the SQLite database in --data-dir; this server stores in \
+                 PostgreSQL (--database): back that up with pg_dump"
+            );
+            return ExitCode::FAILURE;
+        }
         Some(Command::Backup { file, force }) => {
             let (dir, file, force) = (config.data_dir.clone(), file.clone(), *force);
             return tokio::task::spawn_blocking(move || backup(&dir, &file, force))
@@ -62,13 +69,21 @@ async fn main() -> ExitCode {
                 reason: format!("the start-up check did not finish: {e}"),
             })
         });
+    // What to call the store in messages: the data directory, or the URL without its
+    // password.
+    let store_name = config
+        .store_database()
+        .map_or_else(|_| "--database".to_string(), |d| d.describe());
     if let Err(e) = checked {
         let Some(explanation) = datadir::explain(&e, &config.data_dir) else {
-            eprintln!(
-                "cannot open the store in {}: {e}",
-                config.data_dir.display()
-            );
-            return ExitCode::FAILURE;
+            eprintln!("cannot open the store {store_name}: {e}");
+            // A --database that is no PostgreSQL URL is a configuration error like an
+            // unwritable directory: a restart alone will not help.
+            return if matches!(e, dominion_store::StoreError::NotPostgresUrl { .. }) {
+                ExitCode::from(datadir::EXIT_DATA_DIR)
+            } else {
+                ExitCode::FAILURE
+            };
         };
         if !config.wait_for_data_dir {
             eprintln!(
@@ -82,10 +97,7 @@ async fn main() -> ExitCode {
             datadir::Waited::Ready => {}
             datadir::Waited::Stopped => return ExitCode::SUCCESS,
             datadir::Waited::Failed(why) => {
-                eprintln!(
-                    "cannot open the store in {}: {why}",
-                    config.data_dir.display()
-                );
+                eprintln!("cannot open the store {store_name}: {why}");
                 return ExitCode::FAILURE;
             }
         }

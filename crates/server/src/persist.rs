@@ -1,26 +1,39 @@
-//! The durable [`RoomLog`]: rooms, seats, setups, seeds and replies in SQLite, through
-//! `dominion-store` — and the way back: rebuilding rooms from it after a restart.
+//! The durable [`RoomLog`]: rooms, seats, setups, seeds and replies in the store (SQLite,
+//! or PostgreSQL for several nodes) through `dominion-store` — and the way back:
+//! rebuilding rooms from it after a restart, or on the node that takes a room over.
 //!
-//! **Group commit.** Rooms never touch SQLite themselves. Each step becomes a
-//! [`Write`] sent to one dedicated writer thread (a `std::thread`, so no fsync ever runs
-//! on the async runtime's workers), which owns the only writing connection. The thread
-//! takes every write waiting — the replies of many rooms, room saves, starts, ends — and
-//! commits them in one transaction with cached statements, then answers each room's
-//! [`Commit`]. One fsync (with the default `synchronous=FULL`) thus covers as many
-//! replies as arrived while the previous one ran: the busier the server, the larger the
-//! batches. A room does not broadcast the result of a reply until its commit has been
-//! answered, so an acknowledged reply is on disk; meanwhile the other rooms play on.
-//! `dominion_sqlite_write_seconds` measures each batch.
+//! **Group commit.** Rooms never touch the database themselves. Each step becomes a
+//! [`Write`] sent to one dedicated writer thread (a `std::thread`, so no fsync or network
+//! wait ever runs on the async runtime's workers), which owns the only writing
+//! connection. The thread takes every write waiting — the replies of many rooms, room
+//! saves, starts, ends — and commits them in one transaction, then answers each room's
+//! [`Commit`]. One commit (one fsync with SQLite's default `synchronous=FULL`, one WAL
+//! flush in PostgreSQL) thus covers as many replies as arrived while the previous one
+//! ran: the busier the server, the larger the batches. A room does not broadcast the
+//! result of a reply until its commit has been answered, so an acknowledged reply is on
+//! disk; meanwhile the other rooms play on. `dominion_sqlite_write_seconds` measures each
+//! batch, whichever the backend (the name predates PostgreSQL; dashboards keep it).
 //!
-//! **Failures.** Each write runs in its own savepoint: a refused one (out of order, no
-//! such game) is rolled back alone and fails only its room. If the transaction itself
-//! cannot commit (I/O error, full disk, a lock held elsewhere too long), nothing of it is
-//! stored; the writer then retries each of its writes alone, once, so that only the
-//! rooms whose own writes fail are marked broken — a full disk fails them all, one bad
-//! write fails one room. A single write is not retried (its failure is its own).
+//! **Failures.** Each write is refused or applied on its own: a refused one (out of
+//! order, no such game) is rolled back alone and fails only its room. If the transaction
+//! itself cannot commit (I/O error, full disk, a lock held elsewhere too long, a lost
+//! connection), nothing of it is stored; the writer then retries each of its writes
+//! alone, once, so that only the rooms whose own writes fail are marked broken — a full
+//! disk fails them all, one bad write fails one room. A single write is not retried (its
+//! failure is its own).
 //!
-//! **Reads** (recovery, the history API) use a second connection: with WAL, readers see
-//! every committed batch and never wait for the writer.
+//! **Fencing** (several nodes, [`crate::fence`]): with fencing on, each room's write is
+//! submitted with the room's fence, and the store applies it only while the room's
+//! stored token is still that one. A write refused so, or a room without a fence, comes
+//! back as [`LogError::Fenced`]: the room has another owner now, which is not a failure
+//! of the room.
+//!
+//! **Reads** (recovery, the history API) go to a second connection on a thread of its
+//! own: with SQLite's WAL, readers see every committed batch and never wait for the
+//! writer. Both connections live and die on their threads because PostgreSQL's blocking
+//! client panics when used, or dropped, on an async runtime's thread; async code reads
+//! through [`StoreLog::read`], blocking code (the history API, inside `spawn_blocking`)
+//! through the blocking methods.
 //!
 //! **Formats.** Setups and replies are stored in the published wire format, with the
 //! engine's rules version beside them; games of older releases decode by the format
@@ -33,6 +46,7 @@
 //! digits, no prefix); those are checked with `state_hash`, so an upgrade keeps them. A
 //! log that fails either way marks its room broken with the reason; the others reopen.
 
+use crate::fence::{Fence, Fences};
 use crate::metrics::Metrics;
 use crate::record;
 use crate::store::{Commit, LogError, RoomLog, RoomRecord, SeatRecord};
@@ -40,13 +54,12 @@ use crate::token::TokenHash;
 use dominion_engine::{Game, Kingdom, PlayerId, Reply, Score, Setup};
 use dominion_protocol::RoomSettings;
 use dominion_store::{
-    Durability, FinishedGame, GameRow, Reader, RoomRow, RoomStatus, SeatRow, Store, StoreError,
-    Write,
+    Database, FinishedGame, GameRow, ReadView, Reader, RoomRow, RoomStatus, SeatRow, Store,
+    StoreError, Write,
 };
-use std::path::Path;
+use std::sync::Arc;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::oneshot;
 
 /// Most writes in one transaction: a bound on the time one batch holds the rooms in it.
@@ -55,47 +68,31 @@ const MAX_BATCH: usize = 1024;
 /// The prefix of a stored state digest (format version 1, docs/storage.md).
 const DIGEST_PREFIX: &str = "d1:";
 
-pub struct SqliteLog {
+pub struct StoreLog {
     /// To the writer thread. Each room has at most one write in flight (it awaits each),
     /// so this holds at most one job per room: no further bound is needed.
     writer: mpsc::Sender<Job>,
-    reader: Mutex<Reader>,
+    /// To the reader thread.
+    reader: mpsc::Sender<ReadJob>,
+    fences: Arc<Fences>,
 }
 
-/// One write and who waits for it.
+/// One write, the fence it must pass, and the room (or start-up code) awaiting it.
 struct Job {
-    write: Write,
-    done: Done,
+    step: (Option<Fence>, Write),
+    done: oneshot::Sender<Result<(), LogError>>,
 }
 
-enum Done {
-    /// A room task, awaiting its [`Commit`].
-    Async(oneshot::Sender<Result<(), LogError>>),
-    /// Start-up code outside any room (recovery), blocking until the commit.
-    Blocking(mpsc::SyncSender<Result<(), LogError>>),
-}
-
-impl Done {
-    fn send(self, result: Result<(), LogError>) {
-        // A receiver that went away (a room task ended) needs no answer.
-        match self {
-            Done::Async(tx) => {
-                let _ = tx.send(result);
-            }
-            Done::Blocking(tx) => {
-                let _ = tx.send(result);
-            }
-        }
-    }
-}
+/// A read to run on the reader thread's connection.
+type ReadJob = Box<dyn FnOnce(&ReadView<'_>) + Send>;
 
 /// Why the store could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("cannot start the store's writer thread: {0}")]
-    Thread(std::io::Error),
+    #[error("cannot start the store's {0} thread: {1}")]
+    Thread(&'static str, std::io::Error),
 }
 
 /// A room read back from the store, ready to reopen.
@@ -118,10 +115,20 @@ pub struct RecoveredGame {
 }
 
 /// A room that could not be reopened, and why.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct BrokenRoom {
     pub id: String,
     pub reason: String,
+}
+
+/// Why [`StoreLog::recover_one`] reopened nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum RecoverError {
+    /// The room's log does not rebuild; it is now marked broken in the store.
+    #[error("room {} cannot be reopened: {}", .0.id, .0.reason)]
+    Broken(BrokenRoom),
+    #[error(transparent)]
+    Log(#[from] LogError),
 }
 
 /// A state digest as stored: `d1:` and 16 hex digits.
@@ -161,214 +168,397 @@ fn now_secs() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-fn log_err(e: impl std::fmt::Display) -> LogError {
-    LogError(e.to_string())
+/// The store's refusal as the room sees it: a fence is not a failure.
+fn store_err(e: StoreError) -> LogError {
+    match e {
+        StoreError::Fenced { room, .. } => LogError::Fenced { room },
+        e => LogError::Failed(e.to_string()),
+    }
+}
+
+fn failed(e: impl std::fmt::Display) -> LogError {
+    LogError::Failed(e.to_string())
+}
+
+fn stopped(what: &str) -> LogError {
+    LogError::Failed(format!("the store's {what} has stopped"))
 }
 
 fn json<T: serde::Serialize>(v: &T) -> Result<String, LogError> {
-    serde_json::to_string(v).map_err(log_err)
+    serde_json::to_string(v).map_err(failed)
 }
 
-impl SqliteLog {
-    /// Opens the store (checking that it can be written: see `Store::open`), a reading
-    /// connection beside it, and starts the writer thread.
-    pub fn open(
-        data_dir: &Path,
-        durability: Durability,
-        metrics: Arc<Metrics>,
-    ) -> Result<SqliteLog, OpenError> {
-        let store = Store::open(data_dir, durability)?;
-        let reader = Reader::open(data_dir)?;
-        let (writer, jobs) = mpsc::channel();
+/// The first moment a finished game still reopens: `ttl` ago.
+fn finished_since(ttl: Duration) -> i64 {
+    now_secs().saturating_sub(ttl.as_secs() as i64)
+}
+
+/// Whether a stored room is one a start reopens: open or playing, or finished no longer
+/// than the TTL ago (the same rule as `ReadView::rooms_to_reopen`).
+fn reopens(room: &RoomRow, game: Option<&GameRow>, since: i64) -> bool {
+    match room.status {
+        RoomStatus::Open | RoomStatus::Playing => true,
+        RoomStatus::Finished => game.and_then(|g| g.finished_at).is_some_and(|t| t >= since),
+        RoomStatus::Broken | RoomStatus::Abandoned => false,
+    }
+}
+
+impl StoreLog {
+    /// Opens the store (checking that it can be written: see `Store::open` and
+    /// `Store::connect`), a reading connection beside it, each on its own thread, and
+    /// starts the writer. Blocking: from async code, call it in `spawn_blocking`.
+    pub fn open(database: &Database, metrics: Arc<Metrics>) -> Result<StoreLog, OpenError> {
+        let (writer, jobs) = mpsc::channel::<Job>();
+        let (opened_tx, opened) = mpsc::sync_channel(1);
+        let db = database.clone();
         std::thread::Builder::new()
-            .name("sqlite-writer".into())
-            .spawn(move || write_loop(store, jobs, &metrics))
-            .map_err(OpenError::Thread)?;
-        Ok(SqliteLog {
+            .name("store-writer".into())
+            .spawn(move || match Store::open_database(&db) {
+                Ok(store) => {
+                    let _ = opened_tx.send(Ok(()));
+                    write_loop(store, jobs, &metrics);
+                }
+                Err(e) => {
+                    let _ = opened_tx.send(Err(e));
+                }
+            })
+            .map_err(|e| OpenError::Thread("writer", e))?;
+        opened
+            .recv()
+            .map_err(|_| OpenError::Thread("writer", std::io::Error::other("it died")))??;
+
+        let (reader, reads) = mpsc::channel::<ReadJob>();
+        let (opened_tx, opened) = mpsc::sync_channel(1);
+        let db = database.clone();
+        std::thread::Builder::new()
+            .name("store-reader".into())
+            .spawn(move || match Reader::open_database(&db) {
+                Ok(r) => {
+                    let _ = opened_tx.send(Ok(()));
+                    while let Ok(job) = reads.recv() {
+                        job(&r.view());
+                    }
+                }
+                Err(e) => {
+                    let _ = opened_tx.send(Err(e));
+                }
+            })
+            .map_err(|e| OpenError::Thread("reader", e))?;
+        opened
+            .recv()
+            .map_err(|_| OpenError::Thread("reader", std::io::Error::other("it died")))??;
+        Ok(StoreLog {
             writer,
-            reader: Mutex::new(reader),
+            reader,
+            fences: Arc::new(Fences::default()),
         })
     }
 
-    fn reader(&self) -> MutexGuard<'_, Reader> {
-        // A panic while holding the lock leaves a connection that SQLite keeps consistent:
-        // keep using it.
-        self.reader.lock().unwrap_or_else(|e| e.into_inner())
+    /// The fences this log writes rooms under (off until enabled).
+    pub fn fences(&self) -> &Arc<Fences> {
+        &self.fences
     }
 
-    /// Hands `write` to the writer thread.
+    /// Runs `query` on the reader thread and awaits its answer.
+    pub async fn read<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&ReadView<'_>) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, LogError> {
+        let (tx, rx) = oneshot::channel();
+        self.reader
+            .send(Box::new(move |view| {
+                let _ = tx.send(query(view));
+            }))
+            .map_err(|_| stopped("reader"))?;
+        rx.await.map_err(|_| stopped("reader"))?.map_err(store_err)
+    }
+
+    /// Runs `query` on the reader thread and blocks until its answer: for blocking code
+    /// only (the history API runs it in `spawn_blocking`).
+    pub fn read_blocking<T: Send + 'static>(
+        &self,
+        query: impl FnOnce(&ReadView<'_>) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, LogError> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        self.reader
+            .send(Box::new(move |view| {
+                let _ = tx.send(query(view));
+            }))
+            .map_err(|_| stopped("reader"))?;
+        rx.recv().map_err(|_| stopped("reader"))?.map_err(store_err)
+    }
+
+    /// Hands a room's `write` to the writer thread, with the room's fence if fencing is
+    /// on; a room this node holds no fence for is refused here, without writing.
     fn submit(&self, write: Write) -> Commit {
+        let fence = match self.fences.for_write(write.room()) {
+            Ok(fence) => fence,
+            Err(e) => return Commit::ready(Err(e)),
+        };
+        self.submit_step(fence, write)
+    }
+
+    fn submit_step(&self, fence: Option<Fence>, write: Write) -> Commit {
         let (tx, rx) = oneshot::channel();
         match self.writer.send(Job {
-            write,
-            done: Done::Async(tx),
+            step: (fence, write),
+            done: tx,
         }) {
             Ok(()) => Commit::waiting(rx),
-            Err(_) => Commit::ready(Err(LogError("the store's writer has stopped".into()))),
+            Err(_) => Commit::ready(Err(stopped("writer"))),
         }
     }
 
-    /// Hands `write` to the writer thread and blocks until it is committed: for start-up
-    /// code, never for rooms.
-    fn submit_blocking(&self, write: Write) -> Result<(), LogError> {
-        let (tx, rx) = mpsc::sync_channel(1);
-        self.writer
-            .send(Job {
-                write,
-                done: Done::Blocking(tx),
-            })
-            .map_err(|_| LogError("the store's writer has stopped".into()))?;
-        rx.recv()
-            .map_err(|_| LogError("the store's writer has stopped".into()))?
+    /// Makes this node the room's writer under `token` (a lease's fencing token): the
+    /// store records it if `token` is newer than the room's, else refuses it with
+    /// [`LogError::Fenced`]. On success the room's fence is set here, so its writes from
+    /// now on carry it.
+    pub async fn claim(&self, room: &str, node: &str, token: i64) -> Result<(), LogError> {
+        self.submit_step(
+            None,
+            Write::Claim {
+                room_id: room.to_string(),
+                node: node.to_string(),
+                token,
+                now: now_secs(),
+            },
+        )
+        .await?;
+        self.fences.set(
+            room,
+            Fence {
+                node: node.to_string(),
+                token,
+            },
+        );
+        Ok(())
+    }
+
+    /// Whether [`StoreLog::recover_one`] would reopen `room_id` now (without replaying
+    /// it): a cheap check before a node takes a lease for a room a client named.
+    pub async fn is_live(&self, room_id: &str, finished_ttl: Duration) -> Result<bool, LogError> {
+        let since = finished_since(finished_ttl);
+        let id = room_id.to_string();
+        self.read(move |v| {
+            let Some((room, _)) = v.room(&id)? else {
+                return Ok(false);
+            };
+            let game = match room.status {
+                RoomStatus::Finished => v.game(&id)?,
+                _ => None,
+            };
+            Ok(reopens(&room, game.as_ref(), since))
+        })
+        .await
+    }
+
+    /// The ids of the rooms [`StoreLog::recover`] would reopen now.
+    pub async fn live_room_ids(&self, finished_ttl: Duration) -> Result<Vec<String>, LogError> {
+        let since = finished_since(finished_ttl);
+        self.read(move |v| {
+            Ok(v.rooms_to_reopen(since)?
+                .into_iter()
+                .map(|(room, _)| room.id)
+                .collect())
+        })
+        .await
     }
 
     /// Every open or playing room, and every room whose game finished within
     /// `finished_ttl`, rebuilt; and the ones that could not be (now marked broken in the
     /// store), with the rooms broken before.
-    pub fn recover(
+    pub async fn recover(
         &self,
-        finished_ttl: std::time::Duration,
+        finished_ttl: Duration,
     ) -> Result<(Vec<Recovered>, Vec<BrokenRoom>), LogError> {
-        let since = now_secs().saturating_sub(finished_ttl.as_secs() as i64);
-        let live = self
-            .reader()
-            .view()
-            .rooms_to_reopen(since)
-            .map_err(log_err)?;
+        let since = finished_since(finished_ttl);
+        let live = self.read(move |v| v.rooms_to_reopen(since)).await?;
         let mut ok = Vec::new();
         let mut broken = Vec::new();
         for (room, seats) in live {
-            let game = self.reader().view().game(&room.id).map_err(log_err)?;
-            let format = game.as_ref().map(|g| g.version.format);
-            match rebuild(&room, &seats, game) {
-                Ok(r) => {
-                    if let (Some(format), Some(g)) = (format, &r.game)
-                        && format != record::RECORD_FORMAT
-                    {
-                        self.rewrite(&room.id, &g.game)?;
-                        tracing::info!(
-                            room = %room.id,
-                            from = format,
-                            to = record::RECORD_FORMAT,
-                            "game record re-encoded"
-                        );
-                    }
-                    ok.push(r)
-                }
-                Err(reason) => {
-                    tracing::error!(room = %room.id, %reason, "room cannot be recovered; marked broken");
-                    self.mark_broken(&room.id, &reason)?;
-                    broken.push(BrokenRoom {
-                        id: room.id,
-                        reason,
-                    });
-                }
+            let id = room.id.clone();
+            let game = self.read(move |v| v.game(&id)).await?;
+            match self.reopen(room, seats, game).await {
+                Ok(r) => ok.push(r),
+                Err(RecoverError::Broken(b)) => broken.push(b),
+                Err(RecoverError::Log(e)) => return Err(e),
             }
         }
         Ok((ok, broken))
     }
 
-    /// Re-encodes a reopened game stored in an older record format in the current one,
-    /// from its replay (which was just checked against the stored digest), so that the
-    /// replies it gets from now on are in the same format as the ones before.
-    fn rewrite(&self, room: &str, game: &Game) -> Result<(), LogError> {
-        let setup = game.setup();
-        self.submit_blocking(Write::RewriteRecord {
-            room_id: room.to_string(),
-            format: record::RECORD_FORMAT,
-            setup: record::encode_setup(setup.players, setup.edition, game.kingdom()),
-            replies: game
-                .replies()
-                .iter()
-                .map(|(_, r)| record::encode_reply(r))
-                .collect(),
-            scores: game
-                .is_over()
-                .then(|| record::encode_scores(&game.scores())),
+    /// One room rebuilt by replaying its log, as [`StoreLog::recover`] does for all: for
+    /// the node that takes a room over. `None` if the store has no such room or it is not
+    /// one to reopen (broken, abandoned, or finished longer than `finished_ttl` ago). A
+    /// log that does not rebuild marks the room broken (a fenced write, with fencing on:
+    /// claim the room first).
+    pub async fn recover_one(
+        &self,
+        room_id: &str,
+        finished_ttl: Duration,
+    ) -> Result<Option<Recovered>, RecoverError> {
+        let since = finished_since(finished_ttl);
+        let id = room_id.to_string();
+        let stored = self
+            .read(move |v| {
+                let Some((room, seats)) = v.room(&id)? else {
+                    return Ok(None);
+                };
+                let game = v.game(&id)?;
+                Ok(Some((room, seats, game)))
+            })
+            .await?;
+        match stored {
+            Some((room, seats, game)) if reopens(&room, game.as_ref(), since) => {
+                self.reopen(room, seats, game).await.map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Replays a stored room (off the async workers), re-encodes a record of an older
+    /// format, or marks the room broken with the reason.
+    async fn reopen(
+        &self,
+        room: RoomRow,
+        seats: Vec<SeatRow>,
+        game: Option<GameRow>,
+    ) -> Result<Recovered, RecoverError> {
+        let id = room.id.clone();
+        let format = game.as_ref().map(|g| g.version.format);
+        let rebuilt = tokio::task::spawn_blocking(move || rebuild(&room, &seats, game))
+            .await
+            .unwrap_or_else(|e| Err(format!("replaying the log panicked: {e}")));
+        match rebuilt {
+            Ok(r) => {
+                if let (Some(format), Some(g)) = (format, &r.game)
+                    && format != record::RECORD_FORMAT
+                {
+                    self.submit(rewrite(&id, &g.game)).await?;
+                    tracing::info!(
+                        room = %id,
+                        from = format,
+                        to = record::RECORD_FORMAT,
+                        "game record re-encoded"
+                    );
+                }
+                Ok(r)
+            }
+            Err(reason) => {
+                tracing::error!(room = %id, %reason, "room cannot be recovered; marked broken");
+                self.mark_broken(&id, &reason).await?;
+                Err(RecoverError::Broken(BrokenRoom { id, reason }))
+            }
+        }
+    }
+
+    /// A game's stored record (any state). Blocking.
+    pub fn game(&self, id: &str) -> Result<Option<GameRow>, LogError> {
+        let id = id.to_string();
+        self.read_blocking(move |v| v.game(&id))
+    }
+
+    /// A game's stored record with its room's seats. Blocking.
+    pub fn game_and_seats(&self, id: &str) -> Result<Option<(GameRow, Vec<SeatRow>)>, LogError> {
+        let id = id.to_string();
+        self.read_blocking(move |v| {
+            let Some(game) = v.game(&id)? else {
+                return Ok(None);
+            };
+            let seats = v.room(&id)?.map(|(_, seats)| seats).unwrap_or_default();
+            Ok(Some((game, seats)))
         })
     }
 
-    /// A game's stored record (any state).
-    pub fn game(&self, id: &str) -> Result<Option<GameRow>, LogError> {
-        self.reader().view().game(id).map_err(log_err)
-    }
-
-    /// A game's stored record with its room's seats.
-    pub fn game_and_seats(&self, id: &str) -> Result<Option<(GameRow, Vec<SeatRow>)>, LogError> {
-        let reader = self.reader();
-        let Some(game) = reader.view().game(id).map_err(log_err)? else {
-            return Ok(None);
-        };
-        let seats = reader
-            .view()
-            .room(id)
-            .map_err(log_err)?
-            .map(|(_, seats)| seats)
-            .unwrap_or_default();
-        Ok(Some((game, seats)))
-    }
-
-    /// Ended games (finished or abandoned), newest first.
+    /// Ended games (finished or abandoned), newest first. Blocking.
     pub fn finished_games(&self, limit: u32) -> Result<Vec<FinishedGame>, LogError> {
-        self.reader().view().finished_games(limit).map_err(log_err)
+        self.read_blocking(move |v| v.finished_games(limit))
     }
 
-    /// Marks a room broken, waiting for the commit (start-up code only).
-    pub fn mark_broken(&self, room: &str, reason: &str) -> Result<(), LogError> {
-        self.submit_blocking(Write::SetStatus {
+    /// Marks a room broken, once committed.
+    pub async fn mark_broken(&self, room: &str, reason: &str) -> Result<(), LogError> {
+        self.submit(Write::SetStatus {
             id: room.to_string(),
             status: RoomStatus::Broken,
             reason: Some(reason.to_string()),
         })
+        .await
     }
 
+    /// Blocking.
     pub fn integrity_check(&self) -> Result<String, LogError> {
-        self.reader().view().integrity_check().map_err(log_err)
+        self.read_blocking(|v| v.integrity_check())
+    }
+}
+
+/// Re-encodes a reopened game stored in an older record format in the current one, from
+/// its replay (which was just checked against the stored digest), so that the replies it
+/// gets from now on are in the same format as the ones before.
+fn rewrite(room: &str, game: &Game) -> Write {
+    let setup = game.setup();
+    Write::RewriteRecord {
+        room_id: room.to_string(),
+        format: record::RECORD_FORMAT,
+        setup: record::encode_setup(setup.players, setup.edition, game.kingdom()),
+        replies: game
+            .replies()
+            .iter()
+            .map(|(_, r)| record::encode_reply(r))
+            .collect(),
+        scores: game
+            .is_over()
+            .then(|| record::encode_scores(&game.scores())),
     }
 }
 
 /// The writer thread: takes every job waiting (up to [`MAX_BATCH`]), commits them in one
-/// transaction, answers each; until every sender is gone.
+/// transaction, answers each; until every sender is gone. The store is dropped here, on
+/// this thread, when it ends.
 fn write_loop(mut store: Store, jobs: mpsc::Receiver<Job>, metrics: &Metrics) {
-    let mut writes = Vec::new();
+    let mut steps = Vec::new();
     let mut waiting = Vec::new();
     while let Ok(first) = jobs.recv() {
         let mut next = Some(first);
         while let Some(job) = next {
-            writes.push(job.write);
+            steps.push(job.step);
             waiting.push(job.done);
-            next = if writes.len() < MAX_BATCH {
+            next = if steps.len() < MAX_BATCH {
                 jobs.try_recv().ok()
             } else {
                 None
             };
         }
         let start = Instant::now();
-        let results = commit(&mut store, &writes);
+        let results = commit(&mut store, &steps);
         metrics.sqlite_write.observe(start.elapsed().as_secs_f64());
         for (done, result) in waiting.drain(..).zip(results) {
-            done.send(result);
+            // A receiver that went away (a room task ended) needs no answer.
+            let _ = done.send(result);
         }
-        writes.clear();
+        steps.clear();
     }
 }
 
 /// One group commit, with the retry described in the module docs.
-fn commit(store: &mut Store, writes: &[Write]) -> Vec<Result<(), LogError>> {
-    match store.write_batch(writes) {
-        Ok(results) => results.into_iter().map(|r| r.map_err(log_err)).collect(),
-        Err(e) if writes.len() == 1 => vec![Err(log_err(e))],
+fn commit(store: &mut Store, steps: &[(Option<Fence>, Write)]) -> Vec<Result<(), LogError>> {
+    match store.write_batch(steps) {
+        Ok(results) => results.into_iter().map(|r| r.map_err(store_err)).collect(),
+        Err(e) if steps.len() == 1 => vec![Err(store_err(e))],
         Err(e) => {
             tracing::warn!(
-                writes = writes.len(),
+                writes = steps.len(),
                 "a group commit failed ({e}); retrying each write alone"
             );
-            writes
+            steps
                 .iter()
-                .map(|w| {
-                    let r = store.write(w.clone()).map_err(log_err);
+                .map(|step| {
+                    let r = match store.write_batch(std::slice::from_ref(step)) {
+                        Ok(mut results) => results.pop().unwrap_or(Ok(())),
+                        Err(e) => Err(e),
+                    }
+                    .map_err(store_err);
                     if let Err(e) = &r {
-                        tracing::error!(room = %w.room(), "a write failed alone too: {e}");
+                        tracing::error!(room = %step.1.room(), "a write failed alone too: {e}");
                     }
                     r
                 })
@@ -419,7 +609,7 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
     })
 }
 
-impl RoomLog for SqliteLog {
+impl RoomLog for StoreLog {
     fn room_saved(&self, room: &RoomRecord) -> Commit {
         let settings = match json(&room.settings) {
             Ok(s) => s,
@@ -477,7 +667,7 @@ impl RoomLog for SqliteLog {
         command: Option<(u8, u64)>,
     ) -> Commit {
         let Kingdom::Cards(kingdom) = &setup.kingdom else {
-            return Commit::ready(Err(LogError(
+            return Commit::ready(Err(LogError::Failed(
                 "a started game is stored with its kingdom as drawn".into(),
             )));
         };
@@ -549,6 +739,7 @@ impl RoomLog for SqliteLog {
 mod tests {
     use super::*;
     use dominion_engine::{Edition, Kingdom};
+    use dominion_store::Durability;
 
     fn game() -> Game {
         let setup = Setup {
@@ -559,16 +750,19 @@ mod tests {
         Game::new(&setup, 7).unwrap()
     }
 
-    fn reply(room: &str, seq: u64) -> Write {
-        Write::AppendReply {
-            room_id: room.into(),
-            seq,
-            player: 0,
-            reply: "{}".into(),
-            hash: digest_text(seq),
-            now: 1,
-            command: None,
-        }
+    fn reply(room: &str, seq: u64) -> (Option<Fence>, Write) {
+        (
+            None,
+            Write::AppendReply {
+                room_id: room.into(),
+                seq,
+                player: 0,
+                reply: "{}".into(),
+                hash: digest_text(seq),
+                now: 1,
+                command: None,
+            },
+        )
     }
 
     #[test]
@@ -596,7 +790,7 @@ mod tests {
         // The transaction cannot be had (another process holds the write lock): every
         // write is retried alone, fails alone too, and none is reported stored.
         store.set_busy_timeout(std::time::Duration::ZERO).unwrap();
-        let lock = rusqlite::Connection::open(store.path()).unwrap();
+        let lock = rusqlite::Connection::open(store.path().unwrap()).unwrap();
         lock.execute_batch("BEGIN IMMEDIATE").unwrap();
         let results = commit(&mut store, &[reply("a", 1), reply("b", 1)]);
         assert!(results.iter().all(Result::is_err), "{results:?}");

@@ -9,8 +9,8 @@
 //! seat token *hashes*, setup, seed and replies — enough to rebuild every room by
 //! replaying its game.
 //!
-//! The implementation is `persist::SqliteLog` (SQLite through `dominion-store`, one
-//! writer thread, group commit).
+//! The implementation is `persist::StoreLog` (SQLite or PostgreSQL through
+//! `dominion-store`, one writer thread, group commit).
 
 use crate::token::TokenHash;
 use dominion_engine::{PlayerId, Reply, Score, Setup};
@@ -58,11 +58,19 @@ impl SeatRecord {
     }
 }
 
-/// A log that could not record a step. The room stops (it is marked broken) rather than
-/// go on with a game it could not recover.
-#[derive(Clone, Debug, thiserror::Error)]
-#[error("room log: {0}")]
-pub struct LogError(pub String);
+/// A log that could not record a step.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// The step could not be made durable. The room stops (it is marked broken) rather
+    /// than go on with a game it could not recover.
+    #[error("room log: {0}")]
+    Failed(String),
+    /// This node no longer owns the room (another node claimed it, or this one never
+    /// did): nothing was written. Not a fault of the room: it stops quietly and leaves
+    /// the room to its owner, without marking it broken.
+    #[error("room {room} belongs to another node now; nothing was written")]
+    Fenced { room: String },
+}
 
 /// A step on its way to the disk: resolves to `Ok` once it is committed.
 #[must_use = "a step is durable only once its commit resolves"]
@@ -91,13 +99,11 @@ impl Future for Commit {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match &mut self.0 {
-            CommitState::Done(result) => Poll::Ready(
-                result
-                    .take()
-                    .unwrap_or_else(|| Err(LogError("commit polled after it resolved".into()))),
-            ),
+            CommitState::Done(result) => Poll::Ready(result.take().unwrap_or_else(|| {
+                Err(LogError::Failed("commit polled after it resolved".into()))
+            })),
             CommitState::Waiting(rx) => Pin::new(rx).poll(cx).map(|r| {
-                r.unwrap_or_else(|_| Err(LogError("the store's writer has stopped".into())))
+                r.unwrap_or_else(|_| Err(LogError::Failed("the store's writer has stopped".into())))
             }),
         }
     }

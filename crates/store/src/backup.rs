@@ -1,7 +1,8 @@
 //! A consistent copy of the database while the server runs: SQLite's online backup API,
 //! written under a temporary name, checked, and only then given its name.
 
-use crate::{DB_FILE, Result, StoreError, schema};
+use crate::sqlite::schema;
+use crate::{DB_FILE, Result, StoreError};
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};

@@ -1,49 +1,72 @@
-//! Durable storage for rooms, games and reply logs in an embedded SQLite file.
+//! Durable storage for rooms, games and reply logs: an embedded SQLite file (the default,
+//! for self-hosters) or a PostgreSQL database (for several server nodes sharing one).
 //!
 //! The store knows nothing of the engine or the wire: settings, setups, replies and scores
 //! are JSON text the server produces, so the schema never has to follow engine types.
 //! What it guarantees is ordering and durability: [`Store::write_batch`] applies many
 //! [`Write`]s — the replies of many rooms, room saves, starts and ends — in one
-//! transaction and returns only once SQLite has committed it: with `synchronous=FULL`
-//! (the default), once it is on disk. Each write is refused or applied on its own (a
-//! savepoint each), so one room's bad write never takes another's with it. The server
-//! sends nothing about a reply before its batch has returned, so an acknowledged reply is
-//! never lost, even to `kill -9`.
+//! transaction and returns only once the database has committed it (SQLite with
+//! `synchronous=FULL`, the default, and PostgreSQL with `synchronous_commit` on: once it
+//! is on disk). Each write is refused or applied on its own, so one room's bad write
+//! never takes another's with it. The server sends nothing about a reply before its batch
+//! has returned, so an acknowledged reply is never lost, even to `kill -9`.
 //!
-//! One connection writes (the server gives it to a single writer thread); any number of
-//! [`Reader`]s read at the same time, which WAL allows. [`backup()`] is such a reader too:
-//! it copies the file while the server runs.
+//! Both backends sit behind the same types: [`Store`] (the one writing connection, which
+//! the server gives to a single writer thread), [`Reader`] (a second connection for the
+//! queries of [`ReadView`]) and the same schema versions. [`Database::choose`] picks one:
+//! a `postgres://` URL selects PostgreSQL, no URL selects SQLite in the data directory.
+//! [`backup()`] copies a SQLite file while the server runs (PostgreSQL has `pg_dump`).
+//!
+//! **Fencing.** When several nodes share a database, each room is owned by one node at a
+//! time, under a lease whose number (a *fencing token*) only grows. [`Write::Claim`]
+//! records a node's token for a room if it is newer than the one stored; any other write
+//! may carry a [`Fence`] and is then applied only while the stored token is still that
+//! one, checked in the same transaction. A node that lost a room (paused past its lease,
+//! cut off from the lock service) can therefore never write into it after the next owner
+//! claimed it: its writes are refused with [`StoreError::Fenced`]. Writes without a fence
+//! (a single server) are not checked at all.
 
 mod backup;
-mod schema;
+mod pg;
+mod sqlite;
 
 pub use backup::{BackupReport, backup};
-pub use schema::VERSION as SCHEMA_VERSION;
+pub use sqlite::schema::VERSION as SCHEMA_VERSION;
 
 /// The SQL of schema version 1, as the first release created it: tests build such files
 /// to prove that an upgrade keeps every game.
 #[doc(hidden)]
 pub fn schema_v1_sql() -> &'static str {
-    schema::v1_sql()
+    sqlite::schema::v1_sql()
 }
 
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
-use std::io::Write as _;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-
-/// The most replies one undo may delete: an undo takes back moves of one turn.
-const MAX_TAKEN_BACK: usize = 100;
 
 /// The file name inside the data directory.
 pub const DB_FILE: &str = "dominion.sqlite3";
 
-/// The file the start-up check creates (and removes) in the data directory.
-const DIR_CHECK_FILE: &str = ".dominion-write-check";
+/// The most replies one undo may delete: an undo takes back moves of one turn.
+const MAX_TAKEN_BACK: usize = 100;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("postgresql: {}", pg::describe_error(.0))]
+    Postgres(#[from] postgres::Error),
+    /// `--database` is not a URL this store can open (`url` without its password).
+    #[error(
+        "{url:?} is not a PostgreSQL URL ({reason}); the form is postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+    )]
+    NotPostgresUrl { url: String, reason: String },
+    /// PostgreSQL could not be reached or refused the connection (`database` is the URL
+    /// without its password).
+    #[error("cannot connect to {database}: {}", pg::describe_error(.source))]
+    Connect {
+        database: String,
+        source: postgres::Error,
+    },
     #[error("cannot create data directory {path}: {source}")]
     DataDir {
         path: PathBuf,
@@ -68,6 +91,15 @@ pub enum StoreError {
     NoGame(String),
     #[error("no room {0}")]
     NoRoom(String),
+    /// A fenced write whose token is no longer the room's (another node claimed it), or
+    /// a claim whose token is not newer than the room's. Nothing was written.
+    #[error("room {room} is fenced: token {token} does not hold it (the room's token is {})",
+            .current.map_or("none".to_string(), |c| c.to_string()))]
+    Fenced {
+        room: String,
+        token: i64,
+        current: Option<i64>,
+    },
     #[error("database schema version {found} is newer than this server understands ({supported})")]
     SchemaTooNew { found: i64, supported: i64 },
     #[error("schema migration to version {version} failed: {reason}")]
@@ -89,7 +121,8 @@ pub enum StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// How hard SQLite works to make a commit durable (`PRAGMA synchronous`).
+/// How hard SQLite works to make a commit durable (`PRAGMA synchronous`). PostgreSQL
+/// always commits with `synchronous_commit` on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Durability {
     /// fsync on every commit: a committed reply survives power loss. The default.
@@ -97,6 +130,77 @@ pub enum Durability {
     Full,
     /// In WAL mode, survives a process crash but may lose the last commits on power loss.
     Normal,
+}
+
+/// Which database a store lives in.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    /// `dominion.sqlite3` in this directory: the default, nothing to set up.
+    Sqlite {
+        dir: PathBuf,
+        durability: Durability,
+    },
+    /// A PostgreSQL database, by its `postgres://` URL: what several nodes share.
+    Postgres { url: String },
+}
+
+impl Database {
+    /// PostgreSQL when `url` is given (it must be a `postgres://` or `postgresql://`
+    /// URL), else SQLite in `data_dir`. The URL is checked here, before anything connects.
+    pub fn choose(url: Option<&str>, data_dir: &Path, durability: Durability) -> Result<Database> {
+        match url.map(str::trim).filter(|u| !u.is_empty()) {
+            None => Ok(Database::Sqlite {
+                dir: data_dir.to_path_buf(),
+                durability,
+            }),
+            Some(url) => {
+                pg::parse_url(url)?;
+                Ok(Database::Postgres {
+                    url: url.to_string(),
+                })
+            }
+        }
+    }
+
+    /// What to name in logs and errors: the directory, or the URL without its password.
+    pub fn describe(&self) -> String {
+        match self {
+            Database::Sqlite { dir, .. } => dir.join(DB_FILE).display().to_string(),
+            Database::Postgres { url } => redact_url(url),
+        }
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, Database::Postgres { .. })
+    }
+}
+
+/// Never prints a password.
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Database({})", self.describe())
+    }
+}
+
+/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+pub fn redact_url(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return url.to_string();
+    };
+    match rest[..at].find(':') {
+        Some(colon) => format!(
+            "{}{}:***{}",
+            &url[..scheme_end],
+            &rest[..colon],
+            &rest[at..]
+        ),
+        None => url.to_string(),
+    }
 }
 
 /// Where a room stands.
@@ -204,6 +308,29 @@ pub struct FinishedGame {
     pub seats: Vec<SeatRow>,
 }
 
+/// The lease a node writes a room under: its name and the fencing token of its claim.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fence {
+    pub node: String,
+    pub token: i64,
+}
+
+/// One claim of a room, as `room_claims` keeps them all (schema 5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimRow {
+    pub token: i64,
+    pub node: String,
+    pub at: i64,
+}
+
+/// Who wrote a stored reply: the fence it carried, if any (schema 5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplyWriter {
+    pub seq: u64,
+    pub node: Option<String>,
+    pub token: Option<i64>,
+}
+
 /// One durable step, as the server's writer hands it to [`Store::write_batch`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Write {
@@ -230,7 +357,7 @@ pub enum Write {
     },
     /// Appends reply number `seq` (0-based) and the state hash after it; refuses gaps and
     /// repeats. `command` is the id of the seat's command that carried it (none when the
-    /// server answered for the seat).
+    /// server answered for the seat). The reply keeps the fence it was written under.
     AppendReply {
         room_id: String,
         seq: u64,
@@ -267,6 +394,17 @@ pub enum Write {
         replies: Vec<String>,
         scores: Option<String>,
     },
+    /// Makes `node` the room's writer under fencing token `token`, if `token` is newer
+    /// than the room's (or the room has none), and appends the claim to the room's
+    /// history; otherwise refused with [`StoreError::Fenced`]. The room need not be
+    /// stored yet (a node claims a new room before saving it). A fence given with a
+    /// claim is not consulted: the claim's own token decides.
+    Claim {
+        room_id: String,
+        node: String,
+        token: i64,
+        now: i64,
+    },
 }
 
 impl Write {
@@ -280,144 +418,123 @@ impl Write {
             | Write::FinishGame { room_id, .. }
             | Write::AbandonGame { room_id, .. }
             | Write::TruncateReplies { room_id, .. }
-            | Write::RewriteRecord { room_id, .. } => room_id,
+            | Write::RewriteRecord { room_id, .. }
+            | Write::Claim { room_id, .. } => room_id,
         }
     }
 }
 
-/// The writing connection. Only one should exist per file: the server gives it to one
-/// thread, which batches every room's writes.
-pub struct Store {
-    conn: Connection,
-    path: PathBuf,
+/// A write as [`Store::write_batch`] takes it: alone (unfenced, as a single server
+/// writes), or with the fence it must pass, `(Option<Fence>, Write)`.
+pub trait Step {
+    fn write(&self) -> &Write;
+    fn fence(&self) -> Option<&Fence>;
 }
 
-fn configure(conn: &Connection, durability: Durability) -> Result<()> {
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(
-        None,
-        "synchronous",
-        match durability {
-            Durability::Full => "FULL",
-            Durability::Normal => "NORMAL",
-        },
-    )?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    // Every statement of every write kind stays prepared (about 20 of them).
-    conn.set_prepared_statement_cache_capacity(64);
-    Ok(())
+impl Step for Write {
+    fn write(&self) -> &Write {
+        self
+    }
+    fn fence(&self) -> Option<&Fence> {
+        None
+    }
+}
+
+impl Step for (Option<Fence>, Write) {
+    fn write(&self) -> &Write {
+        &self.1
+    }
+    fn fence(&self) -> Option<&Fence> {
+        self.0.as_ref()
+    }
+}
+
+/// The writing connection. Only one should exist per server: the server gives it to one
+/// thread, which batches every room's writes.
+pub struct Store(Backend);
+
+enum Backend {
+    Sqlite(sqlite::SqliteStore),
+    /// Boxed: its prepared statements make it four times SQLite's size.
+    Postgres(Box<pg::PgStore>),
 }
 
 impl Store {
-    /// Opens (creating if needed) the store in `data_dir`, brings its schema up to date,
-    /// and proves that both the directory and the database can be written: a file is
-    /// created in the directory and a row committed to the database. A store that cannot
-    /// be written is refused here, at start, rather than failing every room later.
+    /// Opens (creating if needed) the SQLite store in `data_dir`, brings its schema up to
+    /// date, and proves that both the directory and the database can be written: a file
+    /// is created in the directory and a row committed to the database. A store that
+    /// cannot be written is refused here, at start, rather than failing every room later.
     pub fn open(data_dir: &Path, durability: Durability) -> Result<Store> {
-        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::DataDir {
-            path: data_dir.to_path_buf(),
-            source,
-        })?;
-        check_dir_writable(data_dir)?;
-        let path = data_dir.join(DB_FILE);
-        let not_writable = |reason: String| StoreError::NotWritable {
-            what: "the database",
-            path: path.clone(),
-            reason,
-        };
-        let conn = Connection::open(&path).map_err(|e| writable_or(e.into(), &not_writable))?;
-        // SQLite quietly opens a file it may not write read-only; say so now.
-        if conn.is_readonly(rusqlite::MAIN_DB)? {
-            return Err(not_writable("SQLite could open it read-only only".into()));
+        sqlite::SqliteStore::open(data_dir, durability).map(|s| Store(Backend::Sqlite(s)))
+    }
+
+    /// Connects to the PostgreSQL database at `url`, creates or migrates its schema
+    /// (under an advisory lock, so that nodes starting together migrate once) and commits
+    /// a row to prove it can write. Blocking: call it off any async runtime's threads.
+    pub fn connect(url: &str) -> Result<Store> {
+        pg::PgStore::connect(url).map(|s| Store(Backend::Postgres(Box::new(s))))
+    }
+
+    /// [`Store::open`] or [`Store::connect`], as `database` says.
+    pub fn open_database(database: &Database) -> Result<Store> {
+        match database {
+            Database::Sqlite { dir, durability } => Store::open(dir, *durability),
+            Database::Postgres { url } => Store::connect(url),
         }
-        configure(&conn, durability).map_err(|e| writable_or(e, &not_writable))?;
-        // Off while migrating: rebuilding a table that others reference must not cascade
-        // (SQLite ignores this pragma inside a transaction). `migrate` checks the keys.
-        conn.pragma_update(None, "foreign_keys", "OFF")?;
-        schema::migrate(&conn).map_err(|e| writable_or(e, &not_writable))?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        let store = Store {
-            conn,
-            path: path.clone(),
-        };
-        store
-            .write_check()
-            .map_err(|e| writable_or(e, &not_writable))?;
-        Ok(store)
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The SQLite file, if this store is one.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.0 {
+            Backend::Sqlite(s) => Some(s.path()),
+            Backend::Postgres(_) => None,
+        }
     }
 
-    /// How long a write waits for a lock another process holds before it fails (5 s
-    /// unless changed).
-    pub fn set_busy_timeout(&self, wait: std::time::Duration) -> Result<()> {
-        Ok(self.conn.busy_timeout(wait)?)
+    /// How long a write waits for a lock another connection holds before it fails (5 s
+    /// unless changed for SQLite; PostgreSQL waits as its `lock_timeout` says, by
+    /// default forever, until this is called).
+    pub fn set_busy_timeout(&mut self, wait: std::time::Duration) -> Result<()> {
+        match &mut self.0 {
+            Backend::Sqlite(s) => s.set_busy_timeout(wait),
+            Backend::Postgres(s) => s.set_lock_timeout(wait),
+        }
     }
 
-    /// A real write, committed: `BEGIN IMMEDIATE` takes the write lock, and the commit
-    /// needs the WAL file and the directory too. Nothing reads the row.
-    fn write_check(&self) -> Result<()> {
-        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO write_check (id, at) VALUES (1, ?1)
-             ON CONFLICT(id) DO UPDATE SET at = ?1",
-            params![now_secs()],
-        )?;
-        tx.commit()?;
-        Ok(())
-    }
-
-    /// Applies `writes` in one transaction and commits it once.
+    /// Applies `steps` in one transaction and commits it once.
     ///
-    /// Each write runs inside its own savepoint: one that is refused (a reply out of
-    /// order, a room that does not exist) is rolled back alone and reported in its slot,
-    /// and the others still commit. `Err` means the transaction itself failed (it could
-    /// not begin or commit: a full disk, an I/O error, a lock held elsewhere too long),
-    /// and then none of the writes is stored.
+    /// Each write is refused or applied on its own: one that is refused (a reply out of
+    /// order, a room that does not exist, a stale fence) is rolled back alone and
+    /// reported in its slot, and the others still commit. `Err` means the transaction
+    /// itself failed (it could not begin or commit: a full disk, an I/O error, a lock
+    /// held elsewhere too long, a lost connection), and then none of the writes is
+    /// stored.
     ///
-    /// Refusals are rare (they mean a server bug or a second writer), so the batch is
-    /// first applied without savepoints: a savepoint per write costs statements and
-    /// sub-journal copies of every page it touches, about a fifth of the writer's time
-    /// under load. Only when some write is refused is that attempt rolled back and the
-    /// batch applied again, each write in its own savepoint.
-    pub fn write_batch(&mut self, writes: &[Write]) -> Result<Vec<Result<()>>> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut refused = false;
-        for w in writes {
-            if apply(&tx, w).is_err() {
-                refused = true;
-                break;
-            }
+    /// Refusals are rare (they mean a server bug, a second writer or a lost lease), so the
+    /// batch is first applied without savepoints: a savepoint per write costs statements
+    /// (and in SQLite sub-journal copies of every page it touches, about a fifth of the
+    /// writer's time under load). Only when some write is refused is that attempt rolled
+    /// back and the batch applied again, each write in its own savepoint.
+    ///
+    /// A step with a [`Fence`] is applied only if the room's stored fencing token is the
+    /// fence's and was claimed by the fence's node; the check and the write are one
+    /// transaction, with the room's fence row locked in PostgreSQL.
+    pub fn write_batch<S: Step>(&mut self, steps: &[S]) -> Result<Vec<Result<()>>> {
+        match &mut self.0 {
+            Backend::Sqlite(s) => s.write_batch(steps),
+            Backend::Postgres(s) => s.write_batch(steps),
         }
-        if !refused {
-            tx.commit()?;
-            return Ok(writes.iter().map(|_| Ok(())).collect());
-        }
-        tx.rollback()?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut results = Vec::with_capacity(writes.len());
-        for w in writes {
-            tx.prepare_cached("SAVEPOINT w")?.execute([])?;
-            let r = apply(&tx, w);
-            if r.is_err() {
-                tx.prepare_cached("ROLLBACK TO w")?.execute([])?;
-            }
-            tx.prepare_cached("RELEASE w")?.execute([])?;
-            results.push(r);
-        }
-        tx.commit()?;
-        Ok(results)
     }
 
     /// One write in its own transaction.
     pub fn write(&mut self, w: Write) -> Result<()> {
         let mut results = self.write_batch(std::slice::from_ref(&w))?;
+        results.pop().unwrap_or(Ok(()))
+    }
+
+    /// One write under `fence`, in its own transaction.
+    pub fn write_fenced(&mut self, fence: Fence, w: Write) -> Result<()> {
+        let mut results = self.write_batch(&[(Some(fence), w)])?;
         results.pop().unwrap_or(Ok(()))
     }
 
@@ -503,68 +620,107 @@ impl Store {
         })
     }
 
+    /// Makes `node` the room's writer under `token` (see [`Write::Claim`]).
+    pub fn claim(&mut self, room_id: &str, node: &str, token: i64, now: i64) -> Result<()> {
+        self.write(Write::Claim {
+            room_id: room_id.into(),
+            node: node.into(),
+            token,
+            now,
+        })
+    }
+
     /// Reads through this (writing) connection: tests, and tools that hold only one.
     pub fn reader(&self) -> ReadView<'_> {
-        ReadView(&self.conn)
+        match &self.0 {
+            Backend::Sqlite(s) => ReadView(View::Sqlite(s.connection())),
+            Backend::Postgres(s) => ReadView(View::Postgres(s.client())),
+        }
     }
 }
 
-/// A connection that only reads (`PRAGMA query_only`), beside the writer: in WAL mode it
-/// sees every committed transaction and never waits for the writer.
-pub struct Reader {
-    conn: Connection,
+/// A connection that only reads, beside the writer. SQLite: `PRAGMA query_only`; in WAL
+/// mode it sees every committed transaction and never waits for the writer. PostgreSQL:
+/// a second connection (reads never wait for writes there either).
+pub struct Reader(ReaderBackend);
+
+enum ReaderBackend {
+    Sqlite(rusqlite::Connection),
+    /// Boxed: the client is several times the size of SQLite's connection.
+    Postgres {
+        client: Box<RefCell<postgres::Client>>,
+        url: String,
+    },
 }
 
 impl Reader {
-    /// Opens the store in `data_dir` for reading. Open the [`Store`] first: it creates the
-    /// file and brings the schema up to date.
+    /// Opens the SQLite store in `data_dir` for reading. Open the [`Store`] first: it
+    /// creates the file and brings the schema up to date.
     pub fn open(data_dir: &Path) -> Result<Reader> {
-        let conn = Connection::open(data_dir.join(DB_FILE))?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "query_only", "ON")?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        schema::check_current(version)?;
-        Ok(Reader { conn })
+        sqlite::open_reader(data_dir).map(|c| Reader(ReaderBackend::Sqlite(c)))
     }
 
+    /// Connects to the PostgreSQL database at `url` for reading; its schema must be
+    /// current (connect the [`Store`] first). Blocking, like [`Store::connect`].
+    pub fn connect(url: &str) -> Result<Reader> {
+        pg::connect_reader(url).map(|c| {
+            Reader(ReaderBackend::Postgres {
+                client: Box::new(RefCell::new(c)),
+                url: url.to_string(),
+            })
+        })
+    }
+
+    /// [`Reader::open`] or [`Reader::connect`], as `database` says.
+    pub fn open_database(database: &Database) -> Result<Reader> {
+        match database {
+            Database::Sqlite { dir, .. } => Reader::open(dir),
+            Database::Postgres { url } => Reader::connect(url),
+        }
+    }
+
+    /// The queries. A PostgreSQL connection the server closed (a restart, a network cut)
+    /// is replaced first; if that fails too, the queries fail with the closed one's error
+    /// and the next view tries again.
     pub fn view(&self) -> ReadView<'_> {
-        ReadView(&self.conn)
+        match &self.0 {
+            ReaderBackend::Sqlite(c) => ReadView(View::Sqlite(c)),
+            ReaderBackend::Postgres { client, url } => {
+                if client.borrow().is_closed()
+                    && let Ok(fresh) = pg::connect_reader(url)
+                {
+                    *client.borrow_mut() = fresh;
+                }
+                ReadView(View::Postgres(client))
+            }
+        }
     }
 }
 
-/// The queries, on whichever connection.
-pub struct ReadView<'a>(&'a Connection);
+/// The queries, on whichever connection of whichever backend.
+pub struct ReadView<'a>(View<'a>);
+
+enum View<'a> {
+    Sqlite(&'a rusqlite::Connection),
+    /// The blocking client needs `&mut` for every query; a view is shared, and queries
+    /// never nest, so each borrows it for its own length.
+    Postgres(&'a RefCell<postgres::Client>),
+}
 
 impl ReadView<'_> {
-    pub fn room(&self, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>> {
-        let room = self
-            .0
-            .query_row(
-                "SELECT id, settings, status, broken_reason, created_at, host FROM rooms WHERE id = ?1",
-                params![id],
-                room_row,
-            )
-            .optional()?;
-        let Some(room) = room else { return Ok(None) };
-        let seats = self.seats(id)?;
-        Ok(Some((room, seats)))
+    fn on<T>(
+        &self,
+        sqlite: impl FnOnce(&rusqlite::Connection) -> Result<T>,
+        pg: impl FnOnce(&mut postgres::Client) -> Result<T>,
+    ) -> Result<T> {
+        match &self.0 {
+            View::Sqlite(c) => sqlite(c),
+            View::Postgres(c) => pg(&mut c.borrow_mut()),
+        }
     }
 
-    fn seats(&self, room_id: &str) -> Result<Vec<SeatRow>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT seat, name, token_hash, bot, last_command FROM seats
-             WHERE room_id = ?1 ORDER BY seat",
-        )?;
-        let rows = stmt.query_map(params![room_id], |r| {
-            Ok(SeatRow {
-                seat: r.get(0)?,
-                name: r.get(1)?,
-                token_hash: r.get(2)?,
-                bot: r.get(3)?,
-                last_command: r.get::<_, i64>(4)?.max(0) as u64,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    pub fn room(&self, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>> {
+        self.on(|c| sqlite::read::room(c, id), |c| pg::read::room(c, id))
     }
 
     /// Rooms that are open or playing (to reopen on start), with their seats.
@@ -576,371 +732,64 @@ impl ReadView<'_> {
     /// at or after `finished_since` (so their players can still see the result). Broken
     /// and abandoned rooms stay closed.
     pub fn rooms_to_reopen(&self, finished_since: i64) -> Result<Vec<(RoomRow, Vec<SeatRow>)>> {
-        let mut stmt = self.0.prepare(
-            "SELECT id, settings, status, broken_reason, created_at, host FROM rooms
-             WHERE status IN ('open', 'playing')
-                OR (status = 'finished' AND id IN
-                    (SELECT room_id FROM games WHERE finished_at >= ?1))
-             ORDER BY created_at, id",
-        )?;
-        let rooms: Vec<RoomRow> = stmt
-            .query_map(params![finished_since], room_row)?
-            .collect::<rusqlite::Result<_>>()?;
-        rooms
-            .into_iter()
-            .map(|r| {
-                let seats = self.seats(&r.id)?;
-                Ok((r, seats))
-            })
-            .collect()
+        self.on(
+            |c| sqlite::read::rooms_to_reopen(c, finished_since),
+            |c| pg::read::rooms_to_reopen(c, finished_since),
+        )
     }
 
     /// A room's game with its full reply log.
     pub fn game(&self, room_id: &str) -> Result<Option<GameRow>> {
-        let row = self
-            .0
-            .query_row(
-                "SELECT g.room_id, g.setup, g.seed, g.last_hash, g.started_at, g.finished_at,
-                        g.scores, r.status = 'abandoned', g.record_format, g.rules_version
-                 FROM games g JOIN rooms r ON r.id = g.room_id WHERE g.room_id = ?1",
-                params![room_id],
-                |r| {
-                    let seed: String = r.get(2)?;
-                    Ok(GameRow {
-                        room_id: r.get(0)?,
-                        setup: r.get(1)?,
-                        version: RecordVersion {
-                            format: r.get(8)?,
-                            rules: r.get(9)?,
-                        },
-                        seed: seed.parse().unwrap_or_default(),
-                        replies: Vec::new(),
-                        last_hash: r.get(3)?,
-                        started_at: r.get(4)?,
-                        finished_at: r.get(5)?,
-                        scores: r.get(6)?,
-                        abandoned: r.get(7)?,
-                    })
-                },
-            )
-            .optional()?;
-        let Some(mut game) = row else { return Ok(None) };
-        let mut stmt = self
-            .0
-            .prepare_cached("SELECT player, reply FROM replies WHERE room_id = ?1 ORDER BY seq")?;
-        game.replies = stmt
-            .query_map(params![room_id], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(Some(game))
+        self.on(
+            |c| sqlite::read::game(c, room_id),
+            |c| pg::read::game(c, room_id),
+        )
     }
 
     /// The most recently ended games (finished or abandoned), newest first.
     pub fn finished_games(&self, limit: u32) -> Result<Vec<FinishedGame>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT g.room_id, g.finished_at, g.scores, g.setup, r.status = 'abandoned',
-                    g.record_format, g.rules_version
-             FROM games g JOIN rooms r ON r.id = g.room_id
-             WHERE g.finished_at IS NOT NULL
-             ORDER BY g.finished_at DESC, g.room_id LIMIT ?1",
-        )?;
-        let rows = stmt.query_map(params![limit], |r| {
-            Ok(FinishedGame {
-                room_id: r.get(0)?,
-                finished_at: r.get(1)?,
-                scores: r.get(2)?,
-                setup: r.get(3)?,
-                version: RecordVersion {
-                    format: r.get(5)?,
-                    rules: r.get(6)?,
-                },
-                abandoned: r.get(4)?,
-                seats: Vec::new(),
-            })
-        })?;
-        let mut games: Vec<FinishedGame> = rows.collect::<rusqlite::Result<_>>()?;
-        for g in &mut games {
-            g.seats = self.seats(&g.room_id)?;
-        }
-        Ok(games)
+        self.on(
+            |c| sqlite::read::finished_games(c, limit),
+            |c| pg::read::finished_games(c, limit),
+        )
     }
 
     /// Ids and reasons of rooms marked broken, newest first (at most `limit`).
     pub fn broken_rooms(&self, limit: u32) -> Result<Vec<(String, String)>> {
-        let mut stmt = self.0.prepare(
-            "SELECT id, COALESCE(broken_reason, '') FROM rooms WHERE status = 'broken'
-             ORDER BY created_at DESC, id LIMIT ?1",
-        )?;
-        let rows = stmt.query_map(params![limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.on(
+            |c| sqlite::read::broken_rooms(c, limit),
+            |c| pg::read::broken_rooms(c, limit),
+        )
     }
 
-    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    /// The room's current fence: the node that claimed it last and its token.
+    pub fn fence(&self, room_id: &str) -> Result<Option<Fence>> {
+        self.on(
+            |c| sqlite::read::fence(c, room_id),
+            |c| pg::read::fence(c, room_id),
+        )
+    }
+
+    /// Every claim of the room, in token order (the audit of who owned it when).
+    pub fn claims(&self, room_id: &str) -> Result<Vec<ClaimRow>> {
+        self.on(
+            |c| sqlite::read::claims(c, room_id),
+            |c| pg::read::claims(c, room_id),
+        )
+    }
+
+    /// Who wrote each of the room's replies, in log order.
+    pub fn reply_writers(&self, room_id: &str) -> Result<Vec<ReplyWriter>> {
+        self.on(
+            |c| sqlite::read::reply_writers(c, room_id),
+            |c| pg::read::reply_writers(c, room_id),
+        )
+    }
+
+    /// SQLite: `PRAGMA integrity_check`, "ok" when the file is sound. PostgreSQL has no
+    /// built-in counterpart: "ok" once every table answers a query.
     pub fn integrity_check(&self) -> Result<String> {
-        Ok(self
-            .0
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?)
-    }
-}
-
-/// Applies one write inside the batch's transaction (and the caller's savepoint).
-fn apply(tx: &Transaction, w: &Write) -> Result<()> {
-    match w {
-        Write::SaveRoom { room, seats } => {
-            tx.prepare_cached(
-                "INSERT INTO rooms (id, settings, status, broken_reason, created_at, host)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT(id) DO UPDATE SET settings = ?2, host = ?6",
-            )?
-            .execute(params![
-                room.id,
-                room.settings,
-                room.status.as_str(),
-                room.broken_reason,
-                room.created_at,
-                room.host
-            ])?;
-            tx.prepare_cached("DELETE FROM seats WHERE room_id = ?1")?
-                .execute(params![room.id])?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO seats (room_id, seat, name, token_hash, bot, last_command)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
-            for s in seats {
-                insert.execute(params![
-                    room.id,
-                    s.seat,
-                    s.name,
-                    s.token_hash,
-                    s.bot,
-                    s.last_command as i64
-                ])?;
-            }
-        }
-        Write::CloseRoom { id } => {
-            // Only a room without a game: finished games are history, unfinished ones
-            // reopen on the next start.
-            tx.prepare_cached(
-                "DELETE FROM seats WHERE room_id = ?1
-                 AND NOT EXISTS (SELECT 1 FROM games WHERE room_id = ?1)",
-            )?
-            .execute(params![id])?;
-            tx.prepare_cached(
-                "DELETE FROM rooms WHERE id = ?1
-                 AND NOT EXISTS (SELECT 1 FROM games WHERE room_id = ?1)",
-            )?
-            .execute(params![id])?;
-        }
-        Write::SetStatus { id, status, reason } => {
-            let n = tx
-                .prepare_cached("UPDATE rooms SET status = ?2, broken_reason = ?3 WHERE id = ?1")?
-                .execute(params![id, status.as_str(), reason])?;
-            if n == 0 {
-                return Err(StoreError::NoRoom(id.clone()));
-            }
-        }
-        Write::StartGame {
-            room_id,
-            setup,
-            version,
-            seed,
-            hash,
-            now,
-            command,
-        } => {
-            tx.prepare_cached(
-                "INSERT INTO games (room_id, setup, seed, last_hash, started_at,
-                                    record_format, rules_version)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![
-                room_id,
-                setup,
-                seed.to_string(),
-                hash,
-                now,
-                version.format,
-                version.rules
-            ])?;
-            tx.prepare_cached("UPDATE rooms SET status = 'playing' WHERE id = ?1")?
-                .execute(params![room_id])?;
-            if let Some((seat, id)) = command {
-                note_command(tx, room_id, *seat, *id)?;
-            }
-        }
-        Write::AppendReply {
-            room_id,
-            seq,
-            player,
-            reply,
-            hash,
-            now,
-            command,
-        } => {
-            let next: i64 = tx
-                .prepare_cached(
-                    // The primary key (room_id, seq) answers this from the index, unlike
-                    // COUNT(*). `+?1`, not `?1`: with a bare parameter SQLite (built with
-                    // STAT4, as the bundled one is) re-prepares the statement at every
-                    // new binding, which was 5% of the server's CPU under load; the plan
-                    // is the same index search.
-                    "SELECT COALESCE(MAX(seq) + 1, 0) FROM replies WHERE room_id = +?1",
-                )?
-                .query_row(params![room_id], |r| r.get(0))?;
-            if next as u64 != *seq {
-                return Err(StoreError::OutOfOrder {
-                    room: room_id.clone(),
-                    expected: next as u64,
-                    got: *seq,
-                });
-            }
-            tx.prepare_cached(
-                "INSERT INTO replies (room_id, seq, player, reply, state_hash, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![room_id, *seq as i64, player, reply, hash, now])?;
-            let n = tx
-                .prepare_cached("UPDATE games SET last_hash = ?2 WHERE room_id = ?1")?
-                .execute(params![room_id, hash])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            if let Some(id) = command {
-                note_command(tx, room_id, *player, *id)?;
-            }
-        }
-        Write::FinishGame {
-            room_id,
-            scores,
-            now,
-        } => {
-            let n = tx
-                .prepare_cached(
-                    "UPDATE games SET scores = ?2, finished_at = ?3 WHERE room_id = ?1",
-                )?
-                .execute(params![room_id, scores, now])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            tx.prepare_cached("UPDATE rooms SET status = 'finished' WHERE id = ?1")?
-                .execute(params![room_id])?;
-        }
-        Write::AbandonGame { room_id, now } => {
-            let n = tx
-                .prepare_cached(
-                    "UPDATE games SET finished_at = ?2 WHERE room_id = ?1 AND finished_at IS NULL",
-                )?
-                .execute(params![room_id, now])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            tx.prepare_cached("UPDATE rooms SET status = 'abandoned' WHERE id = ?1")?
-                .execute(params![room_id])?;
-        }
-        Write::TruncateReplies {
-            room_id,
-            keep,
-            hash,
-        } => {
-            let n = tx
-                .prepare_cached(
-                    "UPDATE games SET last_hash = ?2 WHERE room_id = ?1 AND finished_at IS NULL",
-                )?
-                .execute(params![room_id, hash])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            let deleted = tx
-                .prepare_cached("DELETE FROM replies WHERE room_id = ?1 AND seq >= ?2")?
-                .execute(params![room_id, *keep as i64])?;
-            if deleted == 0 || deleted > MAX_TAKEN_BACK {
-                return Err(StoreError::Rewrite {
-                    room: room_id.clone(),
-                    reason: format!("taking back {deleted} replies after {keep}"),
-                });
-            }
-        }
-        Write::RewriteRecord {
-            room_id,
-            format,
-            setup,
-            replies,
-            scores,
-        } => {
-            let stored: i64 = tx
-                .prepare_cached("SELECT COUNT(*) FROM replies WHERE room_id = ?1")?
-                .query_row(params![room_id], |r| r.get(0))?;
-            if stored != replies.len() as i64 {
-                return Err(StoreError::Rewrite {
-                    room: room_id.clone(),
-                    reason: format!("{} replies given for {stored} stored", replies.len()),
-                });
-            }
-            let n = tx
-                .prepare_cached(
-                    "UPDATE games SET record_format = ?2, setup = ?3,
-                                      scores = COALESCE(?4, scores)
-                     WHERE room_id = ?1",
-                )?
-                .execute(params![room_id, format, setup, scores])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            let mut update =
-                tx.prepare_cached("UPDATE replies SET reply = ?3 WHERE room_id = ?1 AND seq = ?2")?;
-            for (seq, reply) in replies.iter().enumerate() {
-                if update.execute(params![room_id, seq as i64, reply])? != 1 {
-                    return Err(StoreError::Rewrite {
-                        room: room_id.clone(),
-                        reason: format!("reply {seq} is missing from the log"),
-                    });
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Raises a seat's last command id (never lowers it).
-fn note_command(tx: &Transaction, room_id: &str, seat: u8, id: u64) -> Result<()> {
-    tx.prepare_cached(
-        "UPDATE seats SET last_command = MAX(last_command, ?3) WHERE room_id = ?1 AND seat = ?2",
-    )?
-    .execute(params![room_id, seat, id as i64])?;
-    Ok(())
-}
-
-/// Creates, writes, syncs and removes a file in `dir`.
-fn check_dir_writable(dir: &Path) -> Result<()> {
-    let probe = dir.join(DIR_CHECK_FILE);
-    let attempt = || -> std::io::Result<()> {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&probe)?;
-        f.write_all(b"dominion-server start-up check\n")?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::remove_file(&probe)
-    };
-    attempt().map_err(|e| StoreError::NotWritable {
-        what: "the data directory",
-        path: dir.to_path_buf(),
-        reason: e.to_string(),
-    })
-}
-
-/// A failure to write during `open` reads as "not writable" (with SQLite's own words);
-/// anything else keeps its meaning (a newer schema, a corrupt file).
-fn writable_or(e: StoreError, not_writable: &impl Fn(String) -> StoreError) -> StoreError {
-    use rusqlite::ErrorCode::{CannotOpen, ReadOnly};
-    match &e {
-        StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
-            if matches!(f.code, ReadOnly | CannotOpen) =>
-        {
-            not_writable(e.to_string())
-        }
-        _ => e,
+        self.on(sqlite::read::integrity_check, pg::read::integrity_check)
     }
 }
 
@@ -950,14 +799,84 @@ fn now_secs() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-fn room_row(r: &rusqlite::Row) -> rusqlite::Result<RoomRow> {
-    let status: String = r.get(2)?;
-    Ok(RoomRow {
-        id: r.get(0)?,
-        settings: r.get(1)?,
-        status: RoomStatus::parse(&status),
-        broken_reason: r.get(3)?,
-        created_at: r.get(4)?,
-        host: r.get(5)?,
-    })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_leave_a_url() {
+        assert_eq!(
+            redact_url("postgres://dominion:s3cr:et@db.example:5432/dominion?sslmode=disable"),
+            "postgres://dominion:***@db.example:5432/dominion?sslmode=disable"
+        );
+        assert_eq!(
+            redact_url("postgres://dominion@db/x"),
+            "postgres://dominion@db/x"
+        );
+        assert_eq!(redact_url("postgres://db/x"), "postgres://db/x");
+        assert_eq!(
+            format!(
+                "{:?}",
+                Database::Postgres {
+                    url: "postgresql://a:b@h/d".into()
+                }
+            ),
+            "Database(postgresql://a:***@h/d)"
+        );
+    }
+
+    #[test]
+    fn a_url_selects_postgres_and_none_selects_sqlite() {
+        let dir = Path::new("data");
+        assert_eq!(
+            Database::choose(None, dir, Durability::Normal).unwrap(),
+            Database::Sqlite {
+                dir: dir.into(),
+                durability: Durability::Normal
+            }
+        );
+        assert_eq!(
+            Database::choose(Some("  "), dir, Durability::Full).unwrap(),
+            Database::Sqlite {
+                dir: dir.into(),
+                durability: Durability::Full
+            }
+        );
+        assert!(
+            Database::choose(Some("postgres://u:p@127.0.0.1:5/d"), dir, Durability::Full)
+                .unwrap()
+                .is_postgres()
+        );
+        for bad in [
+            "mysql://u@h/d",
+            "data/dominion.sqlite3",
+            "postgres://u@h:notaport/d",
+        ] {
+            let e = Database::choose(Some(bad), dir, Durability::Full).unwrap_err();
+            assert!(matches!(e, StoreError::NotPostgresUrl { .. }), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_fenced_refusal_says_why() {
+        let stale = StoreError::Fenced {
+            room: "r".into(),
+            token: 3,
+            current: Some(4),
+        };
+        assert_eq!(
+            stale.to_string(),
+            "room r is fenced: token 3 does not hold it (the room's token is 4)"
+        );
+        let unclaimed = StoreError::Fenced {
+            room: "r".into(),
+            token: 3,
+            current: None,
+        };
+        assert!(
+            unclaimed
+                .to_string()
+                .ends_with("(the room's token is none)")
+        );
+    }
 }

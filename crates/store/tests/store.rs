@@ -1,8 +1,99 @@
-//! The store against real SQLite files in temporary directories.
+//! The store against the real thing: SQLite files in temporary directories, and a
+//! PostgreSQL started for this test binary (`dominion-testkit`), a fresh database per
+//! test. Every test that is about the store's behaviour runs against both backends
+//! (`on_both!`); SQLite's own matters (backups, the upgrade of a first-release file)
+//! and PostgreSQL's (nodes migrating at once, a database that is not ours) run on one.
 
 use dominion_store::{
-    Durability, Reader, RecordVersion, RoomRow, RoomStatus, SeatRow, Store, StoreError, Write,
+    ClaimRow, Durability, Fence, Reader, RecordVersion, ReplyWriter, RoomRow, RoomStatus, SeatRow,
+    Store, StoreError, Write,
 };
+use dominion_testkit::TempPostgres;
+
+/// One test's database, in one backend.
+enum Db {
+    Sqlite(tempfile::TempDir),
+    Postgres(String),
+}
+
+impl Db {
+    fn sqlite() -> Db {
+        Db::Sqlite(tempfile::tempdir().unwrap())
+    }
+
+    fn postgres() -> Db {
+        Db::Postgres(TempPostgres::shared().fresh_database())
+    }
+
+    /// The writing store (SQLite with `durability`); may be called again to reopen.
+    fn open_with(&self, durability: Durability) -> Store {
+        match self {
+            Db::Sqlite(dir) => Store::open(dir.path(), durability),
+            Db::Postgres(url) => Store::connect(url),
+        }
+        .unwrap_or_else(|e| panic!("open the store: {e}"))
+    }
+
+    fn open(&self) -> Store {
+        self.open_with(Durability::Full)
+    }
+
+    fn try_open(&self) -> Result<Store, StoreError> {
+        match self {
+            Db::Sqlite(dir) => Store::open(dir.path(), Durability::Full),
+            Db::Postgres(url) => Store::connect(url),
+        }
+    }
+
+    fn reader(&self) -> Result<Reader, StoreError> {
+        match self {
+            Db::Sqlite(dir) => Reader::open(dir.path()),
+            Db::Postgres(url) => Reader::connect(url),
+        }
+    }
+
+    /// Writes a schema version behind the store's back (a database from a newer build).
+    fn set_schema_version(&self, version: i64) {
+        match self {
+            Db::Sqlite(dir) => rusqlite_raw(dir.path())
+                .execute_batch(&format!("PRAGMA user_version = {version}"))
+                .unwrap(),
+            Db::Postgres(url) => TempPostgres::shared().execute(
+                url,
+                &format!("UPDATE schema_version SET version = {version}"),
+            ),
+        }
+    }
+}
+
+/// Runs each named test, `fn NAME(db: &Db)`, once per backend: `sqlite::NAME` and
+/// `postgres::NAME`.
+macro_rules! on_both {
+    ($($test:ident),* $(,)?) => {
+        mod sqlite {
+            $( #[test] fn $test() { super::$test(&super::Db::sqlite()) } )*
+        }
+        mod postgres {
+            $( #[test] fn $test() { super::$test(&super::Db::postgres()) } )*
+        }
+    };
+}
+
+on_both!(
+    a_game_survives_reopening_with_every_reply_in_order,
+    gaps_and_repeats_are_refused_and_change_nothing,
+    finished_games_are_listed_newest_first_and_leave_the_live_set,
+    a_newer_schema_is_refused,
+    a_batch_commits_every_write_but_the_refused_one_which_changes_nothing,
+    a_seats_last_command_only_grows_and_survives_reopening,
+    an_abandoned_game_is_history_without_scores_and_is_not_reopened,
+    a_reader_sees_what_the_writer_committed,
+    an_undo_takes_back_replies_and_a_rewrite_reencodes_the_log,
+    a_stale_fence_is_refused_and_changes_nothing,
+    a_claim_must_be_newer_than_the_rooms_token,
+    the_reply_audit_shows_who_wrote_each_reply,
+    a_node_that_lost_its_room_writes_nothing_after_the_claim,
+);
 
 /// The record version the store keeps for each game (it never interprets it).
 const V: RecordVersion = RecordVersion {
@@ -40,11 +131,9 @@ fn seats() -> Vec<SeatRow> {
     ]
 }
 
-#[test]
-fn a_game_survives_reopening_with_every_reply_in_order() {
-    let dir = tempfile::tempdir().unwrap();
+fn a_game_survives_reopening_with_every_reply_in_order(db: &Db) {
     {
-        let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+        let mut s = db.open();
         s.save_room(&room("r1"), &seats()).unwrap();
         s.start_game("r1", r#"{"players":2}"#, V, u64::MAX, "h0", 101)
             .unwrap();
@@ -60,7 +149,7 @@ fn a_game_survives_reopening_with_every_reply_in_order() {
             .unwrap();
         }
     }
-    let s = Store::open(dir.path(), Durability::Full).unwrap();
+    let s = db.open();
     let live = s.reader().live_rooms().unwrap();
     assert_eq!(live.len(), 1);
     assert_eq!(live[0].0.status, RoomStatus::Playing);
@@ -74,10 +163,8 @@ fn a_game_survives_reopening_with_every_reply_in_order() {
     assert_eq!(s.reader().integrity_check().unwrap(), "ok");
 }
 
-#[test]
-fn gaps_and_repeats_are_refused_and_change_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = Store::open(dir.path(), Durability::Normal).unwrap();
+fn gaps_and_repeats_are_refused_and_change_nothing(db: &Db) {
+    let mut s = db.open_with(Durability::Normal);
     s.save_room(&room("r"), &seats()).unwrap();
     s.start_game("r", "{}", V, 1, "h0", 1).unwrap();
     s.append_reply("r", 0, 0, "a", "h1", 1).unwrap();
@@ -101,14 +188,12 @@ fn gaps_and_repeats_are_refused_and_change_nothing() {
     assert_eq!((g.replies.len(), g.last_hash.as_str()), (1, "h1"));
     assert!(matches!(
         s.append_reply("nope", 0, 0, "a", "h", 1),
-        Err(StoreError::Sqlite(_)) | Err(StoreError::NoGame(_))
+        Err(StoreError::NoGame(_))
     ));
 }
 
-#[test]
-fn finished_games_are_listed_newest_first_and_leave_the_live_set() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+fn finished_games_are_listed_newest_first_and_leave_the_live_set(db: &Db) {
+    let mut s = db.open();
     for (i, id) in ["a", "b", "c"].iter().enumerate() {
         s.save_room(&room(id), &seats()).unwrap();
         s.start_game(id, "{}", V, 7, "h", 1).unwrap();
@@ -143,15 +228,15 @@ fn finished_games_are_listed_newest_first_and_leave_the_live_set() {
     );
 }
 
-#[test]
-fn a_newer_schema_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    drop(Store::open(dir.path(), Durability::Full).unwrap());
-    let conn = rusqlite_raw(dir.path());
-    conn.execute_batch("PRAGMA user_version = 99").unwrap();
-    drop(conn);
+fn a_newer_schema_is_refused(db: &Db) {
+    drop(db.open());
+    db.set_schema_version(99);
     assert!(matches!(
-        Store::open(dir.path(), Durability::Full),
+        db.try_open(),
+        Err(StoreError::SchemaTooNew { found: 99, .. })
+    ));
+    assert!(matches!(
+        db.reader(),
         Err(StoreError::SchemaTooNew { found: 99, .. })
     ));
 }
@@ -168,10 +253,8 @@ fn reply(room: &str, seq: u64, command: Option<u64>) -> Write {
     }
 }
 
-#[test]
-fn a_batch_commits_every_write_but_the_refused_one_which_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+fn a_batch_commits_every_write_but_the_refused_one_which_changes_nothing(db: &Db) {
+    let mut s = db.open();
     for id in ["a", "b", "c"] {
         s.save_room(&room(id), &seats()).unwrap();
         s.start_game(id, "{}", V, 1, "h0", 1).unwrap();
@@ -223,11 +306,9 @@ fn a_batch_commits_every_write_but_the_refused_one_which_changes_nothing() {
     assert_eq!(r.room("c").unwrap().unwrap().0.status, RoomStatus::Finished);
 }
 
-#[test]
-fn a_seats_last_command_only_grows_and_survives_reopening() {
-    let dir = tempfile::tempdir().unwrap();
+fn a_seats_last_command_only_grows_and_survives_reopening(db: &Db) {
     {
-        let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+        let mut s = db.open();
         s.save_room(&room("r"), &seats()).unwrap();
         s.write(Write::StartGame {
             room_id: "r".into(),
@@ -244,7 +325,7 @@ fn a_seats_last_command_only_grows_and_survives_reopening() {
         s.write(reply("r", 1, None)).unwrap();
         s.write(reply("r", 2, Some(11))).unwrap();
     }
-    let s = Store::open(dir.path(), Durability::Full).unwrap();
+    let s = db.open();
     let (_, seats) = s.reader().room("r").unwrap().unwrap();
     assert_eq!(
         seats.iter().map(|s| s.last_command).collect::<Vec<_>>(),
@@ -252,10 +333,8 @@ fn a_seats_last_command_only_grows_and_survives_reopening() {
     );
 }
 
-#[test]
-fn an_abandoned_game_is_history_without_scores_and_is_not_reopened() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+fn an_abandoned_game_is_history_without_scores_and_is_not_reopened(db: &Db) {
+    let mut s = db.open();
     for id in ["done", "gone", "live"] {
         s.save_room(&room(id), &seats()).unwrap();
         s.start_game(id, "{}", V, 7, "h", 1).unwrap();
@@ -295,11 +374,9 @@ fn an_abandoned_game_is_history_without_scores_and_is_not_reopened() {
     assert_eq!(reopen, vec!["done", "live"]);
 }
 
-#[test]
-fn a_reader_sees_what_the_writer_committed() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = Store::open(dir.path(), Durability::Full).unwrap();
-    let reader = Reader::open(dir.path()).unwrap();
+fn a_reader_sees_what_the_writer_committed(db: &Db) {
+    let mut s = db.open();
+    let reader = db.reader().unwrap();
     assert!(reader.view().room("r").unwrap().is_none());
     s.save_room(&room("r"), &seats()).unwrap();
     assert_eq!(reader.view().room("r").unwrap().unwrap().1, seats());
@@ -310,6 +387,333 @@ fn a_reader_sees_what_the_writer_committed() {
     s.start_game("g", "{}", V, 1, "h", 1).unwrap();
     s.delete_room("g").unwrap();
     assert!(reader.view().game("g").unwrap().is_some());
+}
+
+/// An undo deletes the last replies and records the digest before them; it never
+/// touches a finished game or more than 100 replies. A rewrite re-encodes every reply
+/// and the setup at once, and only with the log's exact count.
+fn an_undo_takes_back_replies_and_a_rewrite_reencodes_the_log(db: &Db) {
+    let mut s = db.open();
+    s.save_room(&room("r"), &seats()).unwrap();
+    s.start_game("r", "{}", V, 1, "h0", 1).unwrap();
+    for i in 0..5 {
+        s.write(reply("r", i, None)).unwrap();
+    }
+    let undo = |keep, hash: &str| Write::TruncateReplies {
+        room_id: "r".into(),
+        keep,
+        hash: hash.into(),
+    };
+    s.write(undo(3, "after-3")).unwrap();
+    let g = s.reader().game("r").unwrap().unwrap();
+    assert_eq!((g.replies.len(), g.last_hash.as_str()), (3, "after-3"));
+    assert!(
+        matches!(s.write(undo(3, "x")), Err(StoreError::Rewrite { .. })),
+        "nothing to take back after 3"
+    );
+    s.write(reply("r", 3, None)).unwrap();
+
+    let rewrite = |replies: Vec<String>| Write::RewriteRecord {
+        room_id: "r".into(),
+        format: 9,
+        setup: "{\"v\":9}".into(),
+        replies,
+        scores: None,
+    };
+    assert!(matches!(
+        s.write(rewrite(vec!["only one".into()])),
+        Err(StoreError::Rewrite { .. })
+    ));
+    s.write(rewrite((0..4).map(|i| format!("v9-{i}")).collect()))
+        .unwrap();
+    let g = s.reader().game("r").unwrap().unwrap();
+    assert_eq!(g.version.format, 9);
+    assert_eq!(g.setup, "{\"v\":9}");
+    assert_eq!(g.replies[3], (0, "v9-3".to_string()));
+
+    s.finish_game("r", "[]", 9).unwrap();
+    assert!(
+        matches!(s.write(undo(1, "x")), Err(StoreError::NoGame(_))),
+        "a finished game keeps every reply"
+    );
+    assert_eq!(s.reader().game("r").unwrap().unwrap().replies.len(), 4);
+}
+
+fn fenced(node: &str, token: i64, w: Write) -> (Option<Fence>, Write) {
+    (
+        Some(Fence {
+            node: node.into(),
+            token,
+        }),
+        w,
+    )
+}
+
+/// Sets up room `r` with a game, claimed by `node` under `token`, every write fenced.
+fn claimed_game(s: &mut Store, node: &str, token: i64) {
+    s.claim("r", node, token, 1).unwrap();
+    let fence = Fence {
+        node: node.into(),
+        token,
+    };
+    s.write_fenced(
+        fence.clone(),
+        Write::SaveRoom {
+            room: room("r"),
+            seats: seats(),
+        },
+    )
+    .unwrap();
+    s.write_fenced(
+        fence,
+        Write::StartGame {
+            room_id: "r".into(),
+            setup: "{}".into(),
+            version: V,
+            seed: 1,
+            hash: "h0".into(),
+            now: 1,
+            command: None,
+        },
+    )
+    .unwrap();
+}
+
+/// Once another node claimed the room, a write under the old token is refused, alone in
+/// its batch, and leaves the room as it was; so is a write under a token the room never
+/// had, or the right token from the wrong node.
+fn a_stale_fence_is_refused_and_changes_nothing(db: &Db) {
+    let mut s = db.open();
+    claimed_game(&mut s, "node-a", 1);
+    s.write_fenced(
+        Fence {
+            node: "node-a".into(),
+            token: 1,
+        },
+        reply("r", 0, Some(4)),
+    )
+    .unwrap();
+    s.claim("r", "node-b", 2, 2).unwrap();
+
+    let before = s.reader().game("r").unwrap().unwrap();
+    let results = s
+        .write_batch(&[
+            fenced("node-a", 1, reply("r", 1, Some(5))),
+            fenced("node-b", 2, reply("r", 1, Some(6))),
+            fenced("node-b", 1, reply("r", 2, None)),
+            fenced("node-a", 7, reply("r", 2, None)),
+            fenced(
+                "node-a",
+                1,
+                Write::FinishGame {
+                    room_id: "r".into(),
+                    scores: "[]".into(),
+                    now: 3,
+                },
+            ),
+        ])
+        .unwrap();
+    assert!(
+        matches!(
+            &results[0],
+            Err(StoreError::Fenced { room, token: 1, current: Some(2) }) if room == "r"
+        ),
+        "{results:?}"
+    );
+    assert!(results[1].is_ok(), "{results:?}");
+    for r in &results[2..] {
+        assert!(
+            matches!(
+                r,
+                Err(StoreError::Fenced {
+                    current: Some(2),
+                    ..
+                })
+            ),
+            "{results:?}"
+        );
+    }
+    let after = s.reader().game("r").unwrap().unwrap();
+    assert_eq!(
+        after.replies.len(),
+        before.replies.len() + 1,
+        "only node-b's reply"
+    );
+    assert_eq!(after.finished_at, None, "the stale finish changed nothing");
+    assert_eq!(
+        s.reader().room("r").unwrap().unwrap().1[0].last_command,
+        6,
+        "node-a's refused command id is not kept"
+    );
+    // A room nobody claimed refuses every fenced write.
+    s.save_room(&room("free"), &seats()).unwrap();
+    assert!(matches!(
+        s.write_fenced(
+            Fence {
+                node: "node-a".into(),
+                token: 1
+            },
+            Write::CloseRoom { id: "free".into() }
+        ),
+        Err(StoreError::Fenced { current: None, .. })
+    ));
+    assert!(s.reader().room("free").unwrap().is_some());
+}
+
+/// Tokens only grow: a claim with a lower or equal token is refused and recorded nowhere.
+fn a_claim_must_be_newer_than_the_rooms_token(db: &Db) {
+    let mut s = db.open();
+    // A room may be claimed before it is stored (a node claims, then creates it).
+    s.claim("r", "node-a", 5, 10).unwrap();
+    for (node, token) in [("node-b", 3), ("node-b", 5), ("node-a", 5)] {
+        match s.claim("r", node, token, 11) {
+            Err(StoreError::Fenced {
+                room,
+                token: t,
+                current: Some(5),
+            }) => assert_eq!((room.as_str(), t), ("r", token)),
+            other => panic!("claim {token} by {node} after 5: {other:?}"),
+        }
+    }
+    assert_eq!(
+        s.reader().fence("r").unwrap(),
+        Some(Fence {
+            node: "node-a".into(),
+            token: 5
+        })
+    );
+    s.claim("r", "node-b", 6, 12).unwrap();
+    assert_eq!(
+        s.reader().claims("r").unwrap(),
+        vec![
+            ClaimRow {
+                token: 5,
+                node: "node-a".into(),
+                at: 10
+            },
+            ClaimRow {
+                token: 6,
+                node: "node-b".into(),
+                at: 12
+            }
+        ]
+    );
+    assert_eq!(s.reader().fence("nobody").unwrap(), None);
+    assert!(s.reader().claims("nobody").unwrap().is_empty());
+}
+
+/// Each reply keeps the fence it was written under; unfenced writes (one server) none.
+fn the_reply_audit_shows_who_wrote_each_reply(db: &Db) {
+    let mut s = db.open();
+    claimed_game(&mut s, "node-a", 1);
+    let a = Fence {
+        node: "node-a".into(),
+        token: 1,
+    };
+    let b = Fence {
+        node: "node-b".into(),
+        token: 2,
+    };
+    s.write_fenced(a.clone(), reply("r", 0, None)).unwrap();
+    s.write_fenced(a, reply("r", 1, None)).unwrap();
+    s.claim("r", "node-b", 2, 5).unwrap();
+    s.write_batch(&[
+        fenced("node-b", 2, reply("r", 2, None)),
+        fenced("node-b", 2, reply("r", 3, None)),
+    ])
+    .unwrap()
+    .into_iter()
+    .for_each(|r| r.unwrap());
+    s.write(reply("r", 4, None)).unwrap();
+    let writer = |seq, f: Option<&Fence>| ReplyWriter {
+        seq,
+        node: f.map(|f| f.node.clone()),
+        token: f.map(|f| f.token),
+    };
+    let a = Fence {
+        node: "node-a".into(),
+        token: 1,
+    };
+    assert_eq!(
+        s.reader().reply_writers("r").unwrap(),
+        vec![
+            writer(0, Some(&a)),
+            writer(1, Some(&a)),
+            writer(2, Some(&b)),
+            writer(3, Some(&b)),
+            writer(4, None)
+        ]
+    );
+}
+
+/// Two nodes, two connections, one room: node A appends replies under its token as fast
+/// as it can while node B claims the room and goes on with it. A's first write after the
+/// claim is refused, and the log shows A's replies, then B's, never A's after B's.
+fn a_node_that_lost_its_room_writes_nothing_after_the_claim(db: &Db) {
+    let mut a = db.open();
+    claimed_game(&mut a, "node-a", 1);
+    let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let node_a = {
+        let written = written.clone();
+        std::thread::spawn(move || {
+            let fence = Fence {
+                node: "node-a".into(),
+                token: 1,
+            };
+            for seq in 0.. {
+                match a.write_fenced(fence.clone(), reply("r", seq, None)) {
+                    Ok(()) => written.store(seq + 1, std::sync::atomic::Ordering::SeqCst),
+                    Err(e) => return (seq, e),
+                }
+                // SQLite's lock is not fair: without a pause, a writer in a loop keeps
+                // node B from ever opening the file.
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            unreachable!()
+        })
+    };
+    while written.load(std::sync::atomic::Ordering::SeqCst) < 20 {
+        std::thread::yield_now();
+    }
+    let mut b = db.open();
+    b.claim("r", "node-b", 2, 2).unwrap();
+    let (stopped_at, error) = node_a.join().unwrap();
+    assert!(
+        matches!(
+            error,
+            StoreError::Fenced {
+                token: 1,
+                current: Some(2),
+                ..
+            }
+        ),
+        "node A stopped at reply {stopped_at} with {error}"
+    );
+    let next = b.reader().game("r").unwrap().unwrap().replies.len() as u64;
+    assert_eq!(
+        next, stopped_at,
+        "every write of A before its refusal is in the log"
+    );
+    let bf = Fence {
+        node: "node-b".into(),
+        token: 2,
+    };
+    for seq in next..next + 5 {
+        b.write_fenced(bf.clone(), reply("r", seq, None)).unwrap();
+    }
+    let tokens: Vec<Option<i64>> = b
+        .reader()
+        .reply_writers("r")
+        .unwrap()
+        .into_iter()
+        .map(|w| w.token)
+        .collect();
+    let expected: Vec<Option<i64>> = (0..next)
+        .map(|_| Some(1))
+        .chain((0..5).map(|_| Some(2)))
+        .collect();
+    assert_eq!(tokens, expected);
+    eprintln!("node A wrote {next} replies before node B's claim refused it");
 }
 
 /// A database as the first release left it: schema 1, its rows, its JSON state hashes.
@@ -482,4 +886,139 @@ fn a_backup_refuses_an_existing_file_and_a_missing_database() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "delete", "the copy is one self-contained file");
+}
+
+/// A version-4 file (before fencing) gains the fence tables and keeps its replies, which
+/// were written by no fence.
+#[test]
+fn a_version_4_file_gains_fencing_and_its_replies_no_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+        s.save_room(&room("r"), &seats()).unwrap();
+        s.start_game("r", "{}", V, 1, "h0", 1).unwrap();
+        s.append_reply("r", 0, 0, "{}", "h1", 1).unwrap();
+    }
+    // Back to version 4, as that release left it.
+    let raw = rusqlite_raw(dir.path());
+    raw.execute_batch(
+        "DROP TABLE room_fences; DROP TABLE room_claims;
+         ALTER TABLE replies DROP COLUMN writer_node; ALTER TABLE replies DROP COLUMN writer_token;
+         PRAGMA user_version = 4;",
+    )
+    .unwrap();
+    drop(raw);
+    let mut s = Store::open(dir.path(), Durability::Full).unwrap();
+    assert_eq!(
+        s.reader().reply_writers("r").unwrap(),
+        vec![ReplyWriter {
+            seq: 0,
+            node: None,
+            token: None
+        }]
+    );
+    s.claim("r", "node-a", 1, 2).unwrap();
+    s.write_fenced(
+        Fence {
+            node: "node-a".into(),
+            token: 1,
+        },
+        reply("r", 1, None),
+    )
+    .unwrap();
+    assert_eq!(s.reader().reply_writers("r").unwrap()[1].token, Some(1));
+}
+
+/// Nodes starting at once against one empty database: one creates the schema, the others
+/// wait on the advisory lock and find it current; all of them work.
+#[test]
+fn nodes_starting_together_create_the_schema_once() {
+    let url = TempPostgres::shared().fresh_database();
+    let stores: Vec<Store> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..6)
+            .map(|_| scope.spawn(|| Store::connect(&url)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap().unwrap_or_else(|e| panic!("{e}")))
+            .collect()
+    });
+    for (i, mut s) in stores.into_iter().enumerate() {
+        s.save_room(&room(&format!("r{i}")), &seats()).unwrap();
+    }
+    let reader = Reader::connect(&url).unwrap();
+    assert_eq!(reader.view().live_rooms().unwrap().len(), 6);
+}
+
+/// A database with tables of its own but no `schema_version` is not taken over; an
+/// unreachable server and a URL that is not PostgreSQL's say so, without the password.
+#[test]
+fn a_foreign_database_and_an_unreachable_server_are_refused_clearly() {
+    let pg = TempPostgres::shared();
+    let url = pg.fresh_database();
+    pg.execute(&url, "CREATE TABLE rooms (x INT)");
+    match Store::connect(&url) {
+        Err(e @ StoreError::Migration { .. }) => {
+            assert!(e.to_string().contains("not created by this server"), "{e}")
+        }
+        other => panic!("a foreign database: {:?}", other.err()),
+    }
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let url = format!("postgres://dominion:hunter2@127.0.0.1:{port}/dominion");
+    match Store::connect(&url) {
+        Err(e @ StoreError::Connect { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains(&format!("127.0.0.1:{port}")), "{text}");
+            assert!(text.contains("refused"), "{text}");
+            assert!(!text.contains("hunter2"), "{text}");
+        }
+        other => panic!("nothing listens on {port}: {:?}", other.err()),
+    }
+    match Store::connect("mysql://root:hunter2@db/x") {
+        Err(e @ StoreError::NotPostgresUrl { .. }) => assert!(!e.to_string().contains("hunter2")),
+        other => panic!("{:?}", other.err()),
+    }
+}
+
+/// PostgreSQL closes a connection (a restart, an administrator's `pg_terminate_backend`):
+/// the batch that meets it fails whole, the next one runs on a new connection; a reader
+/// reconnects as well.
+#[test]
+fn a_connection_postgres_closed_is_replaced_before_the_next_batch() {
+    let pg = TempPostgres::shared();
+    let url = pg.fresh_database();
+    let mut s = Store::connect(&url).unwrap();
+    let reader = Reader::connect(&url).unwrap();
+    s.save_room(&room("r"), &seats()).unwrap();
+    s.start_game("r", "{}", V, 1, "h0", 1).unwrap();
+    s.write(reply("r", 0, None)).unwrap();
+    let database = url.rsplit('/').next().unwrap();
+    pg.execute(
+        "postgres",
+        &format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = '{database}' AND pid <> pg_backend_pid()"
+        ),
+    );
+    // The client learns that its connection is gone from the first use after it (here:
+    // the batch fails whole with PostgreSQL's FATAL 57P01), unless its connection task
+    // noticed first; either way the next batch runs on a new connection.
+    let next = match s.write_batch(&[reply("r", 1, None)]) {
+        Err(_) => 1,
+        Ok(results) => {
+            results.into_iter().for_each(|r| r.unwrap());
+            2
+        }
+    };
+    s.write(reply("r", next, None)).unwrap();
+    // Likewise the reader: its first query may meet the closed connection.
+    let _ = reader.view().game("r");
+    let g = reader.view().game("r").unwrap().unwrap();
+    assert_eq!(
+        g.replies.len() as u64,
+        next + 1,
+        "every write that returned Ok is there"
+    );
 }

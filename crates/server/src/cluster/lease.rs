@@ -35,12 +35,12 @@ pub fn node_key(node: &str) -> String {
 }
 
 /// The value of a held lease.
-pub fn lease_value(node: &str, token: u64) -> String {
+pub fn lease_value(node: &str, token: i64) -> String {
     format!("{node}|{token}")
 }
 
 /// Reads a lease value back: (node, token).
-pub fn parse_lease(value: &str) -> Option<(&str, u64)> {
+pub fn parse_lease(value: &str) -> Option<(&str, i64)> {
     let (node, token) = value.rsplit_once('|')?;
     Some((node, token.parse().ok()?))
 }
@@ -105,7 +105,7 @@ impl Leases {
         room: &str,
         node: &str,
         ttl: Duration,
-    ) -> redis::RedisResult<Option<u64>> {
+    ) -> redis::RedisResult<Option<i64>> {
         self.acquire
             .key(owner_key(room))
             .key(fence_key(room))
@@ -121,7 +121,7 @@ impl Leases {
         redis: &mut ConnectionManager,
         room: &str,
         node: &str,
-        token: u64,
+        token: i64,
         ttl: Duration,
     ) -> redis::RedisResult<bool> {
         let n: i64 = self
@@ -139,7 +139,7 @@ impl Leases {
         redis: &mut ConnectionManager,
         room: &str,
         node: &str,
-        token: u64,
+        token: i64,
     ) -> redis::RedisResult<()> {
         let _: i64 = self
             .release
@@ -154,7 +154,7 @@ impl Leases {
         &self,
         redis: &mut ConnectionManager,
         room: &str,
-        at_least: u64,
+        at_least: i64,
     ) -> redis::RedisResult<()> {
         let _: i64 = self
             .raise

@@ -1,40 +1,61 @@
-//! The store's side of the cluster: claims, one room's recovery, the live rooms.
-//! PLACEHOLDER until the `pg` branch lands.
+//! The store's side of the cluster, as the log provides it: claims, the rooms to take
+//! over, and one room rebuilt from its log.
 
 use super::{Claim, Ledger};
-use crate::persist::{Recovered, SqliteLog};
+use crate::persist::{Recovered, RecoverError, StoreLog};
 use crate::store::LogError;
 use futures_util::future::BoxFuture;
-use std::sync::Arc;
 use std::time::Duration;
 
-impl Ledger for Arc<SqliteLog> {
-    fn claim(
-        &self,
-        _room: &str,
-        _node: &str,
-        _token: u64,
-    ) -> BoxFuture<'static, Result<Claim, LogError>> {
-        Box::pin(async { Err(LogError("not yet".into())) })
+impl Ledger for StoreLog {
+    fn claim<'a>(
+        &'a self,
+        room: &'a str,
+        node: &'a str,
+        token: i64,
+    ) -> BoxFuture<'a, Result<Claim, LogError>> {
+        Box::pin(async move {
+            match StoreLog::claim(self, room, node, token).await {
+                Ok(()) => Ok(Claim::Claimed),
+                Err(LogError::Fenced { .. }) => {
+                    let id = room.to_string();
+                    let current = self.read(move |v| v.fence(&id)).await?;
+                    Ok(Claim::Stale {
+                        current: current.map_or(token, |f| f.token),
+                    })
+                }
+                Err(e) => Err(e),
+            }
+        })
     }
-    fn recover_one(
-        &self,
-        _room: &str,
-        _finished_ttl: Duration,
-    ) -> BoxFuture<'static, Result<Option<Recovered>, LogError>> {
-        Box::pin(async { Err(LogError("not yet".into())) })
+
+    fn recover_one<'a>(
+        &'a self,
+        room: &'a str,
+        finished_ttl: Duration,
+    ) -> BoxFuture<'a, Result<Option<Recovered>, LogError>> {
+        Box::pin(async move {
+            match StoreLog::recover_one(self, room, finished_ttl).await {
+                Ok(r) => Ok(r),
+                // Marked broken in the store by now: nothing to run.
+                Err(RecoverError::Broken(b)) => {
+                    tracing::error!(room = %b.id, reason = %b.reason, "room taken over is broken");
+                    Ok(None)
+                }
+                Err(RecoverError::Log(e)) => Err(e),
+            }
+        })
     }
-    fn is_live(
-        &self,
-        _room: &str,
-        _finished_ttl: Duration,
-    ) -> BoxFuture<'static, Result<bool, LogError>> {
-        Box::pin(async { Err(LogError("not yet".into())) })
+
+    fn is_live<'a>(
+        &'a self,
+        room: &'a str,
+        finished_ttl: Duration,
+    ) -> BoxFuture<'a, Result<bool, LogError>> {
+        Box::pin(StoreLog::is_live(self, room, finished_ttl))
     }
-    fn live_room_ids(
-        &self,
-        _finished_ttl: Duration,
-    ) -> BoxFuture<'static, Result<Vec<String>, LogError>> {
-        Box::pin(async { Err(LogError("not yet".into())) })
+
+    fn live_room_ids(&self, finished_ttl: Duration) -> BoxFuture<'_, Result<Vec<String>, LogError>> {
+        Box::pin(StoreLog::live_room_ids(self, finished_ttl))
     }
 }

@@ -28,7 +28,7 @@ pub mod lease;
 mod ledger;
 pub mod lobby;
 
-use crate::fence::{Fence, Fences};
+use crate::fence::Fences;
 use crate::hub::Hub;
 use crate::persist::Recovered;
 use crate::room::RoomHandle;
@@ -51,31 +51,21 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(1);
 /// What the cluster needs from the store: the log implementation provides it.
 pub trait Ledger: Send + Sync + 'static {
     /// Claims `room` for `node` under `token`; from then on the store refuses the room's
-    /// writes under any other token.
-    fn claim(
-        &self,
-        room: &str,
-        node: &str,
-        token: u64,
-    ) -> BoxFuture<'static, Result<Claim, LogError>>;
+    /// writes under any other token (and this node's log writes it under this one).
+    fn claim<'a>(&'a self, room: &'a str, node: &'a str, token: i64)
+    -> BoxFuture<'a, Result<Claim, LogError>>;
     /// Rebuilds one room from its log (None: it is not live any more).
-    fn recover_one(
-        &self,
-        room: &str,
+    fn recover_one<'a>(
+        &'a self,
+        room: &'a str,
         finished_ttl: Duration,
-    ) -> BoxFuture<'static, Result<Option<Recovered>, LogError>>;
+    ) -> BoxFuture<'a, Result<Option<Recovered>, LogError>>;
     /// Whether the store has `room` live (what a restart would reopen): checked before a
     /// client's request may take a lease, so that ids nobody created leave no trace.
-    fn is_live(
-        &self,
-        room: &str,
-        finished_ttl: Duration,
-    ) -> BoxFuture<'static, Result<bool, LogError>>;
+    fn is_live<'a>(&'a self, room: &'a str, finished_ttl: Duration)
+    -> BoxFuture<'a, Result<bool, LogError>>;
     /// The rooms a restart would reopen: open, playing, or finished within the ttl.
-    fn live_room_ids(
-        &self,
-        finished_ttl: Duration,
-    ) -> BoxFuture<'static, Result<Vec<String>, LogError>>;
+    fn live_room_ids(&self, finished_ttl: Duration) -> BoxFuture<'_, Result<Vec<String>, LogError>>;
 }
 
 /// The store's answer to a claim.
@@ -84,7 +74,7 @@ pub enum Claim {
     Claimed,
     /// The store knows a token at least this high: ours is stale.
     Stale {
-        current: u64,
+        current: i64,
     },
 }
 
@@ -128,7 +118,7 @@ pub struct Cluster {
     fences: Arc<Fences>,
     hub: OnceLock<Weak<Hub>>,
     /// Rooms this node holds a lease on, with the token.
-    owned: Mutex<HashMap<String, u64>>,
+    owned: Mutex<HashMap<String, i64>>,
     /// The other nodes' rooms, as last read.
     others: Mutex<BTreeMap<String, RoomSummary>>,
     draining: AtomicBool,
@@ -226,7 +216,7 @@ impl Cluster {
             .query_async(&mut redis)
             .await
             .map_err(unreachable)?;
-        fences.turn_on();
+        fences.enable();
         Ok(Arc::new(Cluster {
             node,
             advertise,
@@ -266,7 +256,7 @@ impl Cluster {
         self.hub.get().and_then(Weak::upgrade)
     }
 
-    fn owned(&self) -> MutexGuard<'_, HashMap<String, u64>> {
+    fn owned(&self) -> MutexGuard<'_, HashMap<String, i64>> {
         self.owned.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -339,14 +329,7 @@ impl Cluster {
 
     /// Holds a lease just taken: fences the room for this node and claims it in the
     /// store. On failure the lease is let go.
-    async fn hold(&self, room: &str, token: u64) -> Result<(), String> {
-        self.fences.set(
-            room,
-            Fence {
-                node: self.node.clone(),
-                token,
-            },
-        );
+    async fn hold(&self, room: &str, token: i64) -> Result<(), String> {
         self.owned().insert(room.to_string(), token);
         let claimed = self.ledger.claim(room, &self.node, token).await;
         let why = match claimed {
@@ -364,7 +347,7 @@ impl Cluster {
     }
 
     /// Forgets a room: its fence, our record of it, its lease and its lobby entry.
-    async fn let_go(&self, room: &str, token: u64) {
+    async fn let_go(&self, room: &str, token: i64) {
         // Only our fence of this lease: the room may have come back here since.
         if self.fences.get(room).is_some_and(|f| f.token == token) {
             self.fences.remove(room);
@@ -569,7 +552,7 @@ impl Cluster {
                 .arg(self.ttl.as_millis() as u64 * 2)
                 .query_async(&mut redis)
                 .await;
-            let rooms: Vec<(String, u64)> =
+            let rooms: Vec<(String, i64)> =
                 self.owned().iter().map(|(r, t)| (r.clone(), *t)).collect();
             let renewals = futures_util::future::join_all(rooms.iter().map(|(room, token)| {
                 let mut redis = self.redis();
@@ -605,7 +588,7 @@ impl Cluster {
 
     /// Stops running a room whose lease is gone: no write of it is made under our token
     /// any more, and the room task closes its viewers (1012) and ends.
-    fn lose(&self, room: &str, token: u64) {
+    fn lose(&self, room: &str, token: i64) {
         if self.fences.get(room).is_some_and(|f| f.token == token) {
             self.fences.remove(room);
         }

@@ -183,10 +183,9 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
     .await;
     verify_logs(&reporter, &rooms, &players).await;
     // No room ever had two owners: its replies follow its claims, tokens never go back.
-    let reader = env.reader();
     let (mut claims, mut logged, mut owners) = (0, 0, 0);
     for room in &rooms {
-        let (c, r, w) = audit(&reader, room);
+        let (c, r, w) = audit(&env.ledger(room).await);
         claims += c;
         logged += r;
         owners += w;

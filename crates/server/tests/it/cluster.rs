@@ -66,9 +66,29 @@ impl Backends {
         node
     }
 
-    pub fn reader(&self) -> Reader {
-        Reader::connect(&self.database).unwrap_or_else(|e| panic!("read the database: {e}"))
+    /// A room's claims and reply writers, read from the database (on a blocking thread:
+    /// PostgreSQL's blocking client must not run on the test's runtime).
+    pub async fn ledger(&self, room: &str) -> Ledger {
+        let (url, room) = (self.database.clone(), room.to_string());
+        tokio::task::spawn_blocking(move || {
+            let reader = Reader::connect(&url).unwrap_or_else(|e| panic!("read the database: {e}"));
+            let view = reader.view();
+            Ledger {
+                claims: view.claims(&room).expect("claims"),
+                writers: view.reply_writers(&room).expect("reply writers"),
+                room,
+            }
+        })
+        .await
+        .expect("reading the database")
     }
+}
+
+/// What the database says of one room's owners.
+pub(crate) struct Ledger {
+    pub room: String,
+    pub claims: Vec<dominion_store::ClaimRow>,
+    pub writers: Vec<dominion_store::ReplyWriter>,
 }
 
 /// Waits (at most 10 s) until `list_rooms` at `addr` shows every room in `rooms`.
@@ -144,10 +164,12 @@ async fn play_until_closed(c: &mut Client) -> Option<crate::common::Closed> {
 /// wrote it, and the tokens never go back — a write by a node after another node's
 /// later claim would show as a smaller token after a larger one. Returns (claims,
 /// replies, distinct writers).
-pub(crate) fn audit(reader: &Reader, room: &str) -> (usize, usize, usize) {
-    let view = reader.view();
-    let claims = view.claims(room).expect("claims");
-    let writers = view.reply_writers(room).expect("reply writers");
+pub(crate) fn audit(ledger: &Ledger) -> (usize, usize, usize) {
+    let Ledger {
+        room,
+        claims,
+        writers,
+    } = ledger;
     assert!(!claims.is_empty(), "room {room}: never claimed");
     for pair in claims.windows(2) {
         assert!(
@@ -157,7 +179,7 @@ pub(crate) fn audit(reader: &Reader, room: &str) -> (usize, usize, usize) {
     }
     let mut last = i64::MIN;
     let mut distinct = std::collections::BTreeSet::new();
-    for w in &writers {
+    for w in writers {
         let (Some(node), Some(token)) = (&w.node, w.token) else {
             panic!("room {room}: reply {} written without a fence", w.seq);
         };
@@ -223,13 +245,12 @@ async fn every_node_lists_every_room_and_plays_it_through_any_node() {
         }
     }
     // Each log was written by the node that runs the room, under its one claim.
-    let reader = env.reader();
     for (room, node) in [(&r1, "n0"), (&r2, "n1")] {
-        let (claims, replies, writers) = audit(&reader, room);
+        let ledger = env.ledger(room).await;
+        let (claims, replies, writers) = audit(&ledger);
         assert_eq!((claims, writers), (1, 1), "room {room}");
         assert!(replies > 20, "room {room}: {replies} replies");
-        let claim = &reader.view().claims(room).unwrap()[0];
-        assert_eq!(claim.node, node, "room {room}");
+        assert_eq!(ledger.claims[0].node, node, "room {room}");
     }
     assert_eq!(metric(&nodes[2], "dominion_forwarded_links_total").await, 2);
     assert_eq!(metric(&nodes[0], "dominion_forwarded_links_total").await, 0);
@@ -274,8 +295,7 @@ async fn a_killed_node_s_room_is_taken_over_and_its_game_goes_on() {
         "failover: room {room} resumed {:.0} ms after kill -9 of its node (lease {LEASE})",
         resumed_after.as_secs_f64() * 1000.0
     );
-    let reader = env.reader();
-    let (claims, _, writers) = audit(&reader, &room);
+    let (claims, _, writers) = audit(&env.ledger(&room).await);
     assert_eq!(claims, 2, "claimed by n1, then by its new owner");
     assert_eq!(writers, 2);
     let taken: u64 = metric(&nodes[0], "dominion_rooms_taken_over_total").await
@@ -318,11 +338,10 @@ async fn sigterm_hands_a_node_s_rooms_over_without_ending_a_game() {
         resumed.as_secs_f64() * 1000.0
     );
     assert_eq!(metric(&nodes[0], "dominion_rooms_taken_over_total").await, 1);
-    let reader = env.reader();
-    let (claims, _, _) = audit(&reader, &room);
+    let ledger = env.ledger(&room).await;
+    let (claims, _, _) = audit(&ledger);
     assert_eq!(claims, 2);
-    let claims = reader.view().claims(&room).unwrap();
-    assert_eq!(claims[1].node, "n0");
+    assert_eq!(ledger.claims[1].node, "n0");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -372,12 +391,12 @@ async fn a_node_paused_past_its_lease_cannot_write_its_room_again() {
     }
     let over = ann2.play_to_end(Duration::ZERO).await;
     assert_eq!(over["type"], "game_over");
-    let reader = env.reader();
-    let (claims, replies, _) = audit(&reader, &room);
+    let ledger = env.ledger(&room).await;
+    let (claims, replies, _) = audit(&ledger);
     assert_eq!(claims, 2);
     // Every reply after the takeover is n1's.
-    let n1 = reader.view().claims(&room).unwrap()[1].token;
-    let writers = reader.view().reply_writers(&room).unwrap();
+    let n1 = ledger.claims[1].token;
+    let writers = &ledger.writers;
     let first_n1 = writers.iter().position(|w| w.token == Some(n1)).unwrap();
     assert!(
         writers[first_n1..].iter().all(|w| w.token == Some(n1)),

@@ -1,13 +1,12 @@
 //! `kill -9` at random moments, again and again, while four games are played: every
 //! reply a client saw the result of survives, every game reopens under its room id and
 //! ends, each log replays through the engine to the scores and state digest the server
-//! reported, and the SQLite file passes its integrity check.
+//! reported, and the database passes its integrity check. On SQLite and on PostgreSQL.
 
 use crate::common::{Client, simple_reply};
 use crate::process::{
-    ServerProcess, SplitMix, db_path, engine_reply, integrity_check, parse_digest,
-    record_from_history, score_fields, stored_game, stored_reply, try_connect, try_send,
-    wire_scores,
+    Backend, ServerProcess, SplitMix, TestStore, engine_reply, on_both_backends, parse_digest,
+    record_from_history, score_fields, stored_reply, try_connect, try_send, wire_scores,
 };
 use dominion_engine::{Game, PlayerId};
 use serde_json::{Value, json};
@@ -433,16 +432,20 @@ pub(crate) async fn verify_logs(
     replayed
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
+on_both_backends!(
+    kill_9_at_random_moments_loses_no_acknowledged_reply,
+    a_room_whose_log_does_not_replay_is_marked_broken_and_the_others_reopen,
+);
+
+async fn kill_9_at_random_moments_loses_no_acknowledged_reply(backend: Backend) {
     let seed = std::env::var("CRASH_TEST_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(DEFAULT_SEED);
     let mut rng = SplitMix::new(seed);
-    let dir = tempfile::tempdir().expect("tempdir");
+    let store = TestStore::new(backend);
     let started = Instant::now();
-    let mut server = ServerProcess::start(dir.path()).await;
+    let mut server = store.start(&[]).await;
     let mut players = set_up(&server).await;
     let rooms: BTreeSet<String> = players.iter().map(|p| p.room.clone()).collect();
 
@@ -548,19 +551,20 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
             }
         }
         // Not waiting for it to be ready: the next kill may land while it recovers.
-        server = ServerProcess::spawn(dir.path(), &[]).await;
+        server = store.spawn(&[]).await;
         restarts += 1;
     }
 
     let replayed = verify_logs(&server, &rooms, &players).await;
 
-    // The file itself, after one more kill -9.
+    // The database itself, after one more kill -9.
     server.kill();
-    let db = db_path(dir.path());
-    assert_eq!(integrity_check(&db), "ok");
+    assert_eq!(store.integrity_check(), "ok");
     let mut logged = 0;
     for (room, record, hash) in &replayed {
-        let stored = stored_game(&db, room).unwrap_or_else(|| panic!("no game row for {room}"));
+        let stored = store
+            .stored_game(room)
+            .unwrap_or_else(|| panic!("no game row for {room}"));
         assert!(
             stored.finished,
             "room {room}: not marked finished in the store"
@@ -594,7 +598,7 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
     let in_doubt: u64 = players.iter().map(|p| p.in_doubt).sum();
     let resumes: u64 = players.iter().map(|p| p.resumes).sum();
     eprintln!(
-        "crash test (seed {seed}): {kills} kill -9 mid-game, {restarts} restarts, {resumes} resumes; \
+        "crash test ({backend:?}, seed {seed}): {kills} kill -9 mid-game, {restarts} restarts, {resumes} resumes; \
          {acked} acknowledged replies from {} clients in {} rooms, all in the logs \
          ({in_doubt} more in flight at a kill); {logged} replies logged in all; {:.1} s",
         players.len(),
@@ -607,10 +611,9 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_room_whose_log_does_not_replay_is_marked_broken_and_the_others_reopen() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut server = ServerProcess::start(dir.path()).await;
+async fn a_room_whose_log_does_not_replay_is_marked_broken_and_the_others_reopen(backend: Backend) {
+    let store = TestStore::new(backend);
+    let mut server = store.start(&[]).await;
     let mut clients = Vec::new();
     for name in ["Ann", "Bea"] {
         let mut c = Client::connect(server.addr, name).await;
@@ -630,28 +633,10 @@ async fn a_room_whose_log_does_not_replay_is_marked_broken_and_the_others_reopen
     let (bad, good) = (ann.room.clone().unwrap(), bea.room.clone().unwrap());
 
     // Ann's log now holds a reply the game refuses: buying a Province with no coins.
-    let db = db_path(dir.path());
-    {
-        let conn = rusqlite::Connection::open(&db).expect("open the database");
-        let n = conn
-            .execute(
-                "UPDATE replies SET reply = ?2 WHERE room_id = ?1
-                 AND seq = (SELECT MAX(seq) FROM replies WHERE room_id = ?1)",
-                rusqlite::params![bad, r#"{"type":"buy","value":"province"}"#],
-            )
-            .expect("corrupt the log");
-        assert_eq!(n, 1);
-    }
+    store.replace_last_reply(&bad, r#"{"type":"buy","value":"province"}"#);
 
-    let server = ServerProcess::start(dir.path()).await;
-    let status: (String, Option<String>) = rusqlite::Connection::open(&db)
-        .unwrap()
-        .query_row(
-            "SELECT status, broken_reason FROM rooms WHERE id = ?1",
-            [&bad],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
+    let server = store.start(&[]).await;
+    let status = store.room_status(&bad);
     assert_eq!(status.0, "broken", "{status:?}");
     assert!(
         status.1.as_deref().is_some_and(|r| !r.is_empty()),

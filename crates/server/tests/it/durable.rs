@@ -6,8 +6,9 @@
 
 use crate::common::{Client, simple_reply};
 use crate::process::{
-    BIN, ServerProcess, db_path, engine_reply, integrity_check, listening_addr, parse_digest,
-    record_from_history, stored_game, stored_reply, stored_setup, try_send,
+    BIN, Backend, ServerProcess, TestStore, db_path, engine_reply, listening_addr,
+    on_both_backends, parse_digest, record_from_history, stored_game, stored_reply, stored_setup,
+    try_send,
 };
 use dominion_engine::view::Observation;
 use dominion_engine::{Edition, Game, GameRecord, Kingdom, PlayerId, Setup, bots};
@@ -79,17 +80,21 @@ async fn play_until_killed(
     Ok((c, acked))
 }
 
+on_both_backends!(
+    replies_of_many_rooms_are_committed_together_and_survive_kill_9,
+    a_seats_last_command_survives_a_restart,
+);
+
 /// Many rooms reply at once, so the writer commits the replies of several rooms in each
 /// transaction; `kill -9` then lands amid the batches. Every reply a client saw
 /// acknowledged is in the file, at its place in its game's log.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn replies_of_many_rooms_are_committed_together_and_survive_kill_9() {
+async fn replies_of_many_rooms_are_committed_together_and_survive_kill_9(backend: Backend) {
     const ROOMS: usize = 24;
     // About a third of the way through the games (each has some 30 replies of its
     // player), so the kill lands while every room is replying.
     const ACKS_BEFORE_KILL: u64 = 240;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut server = ServerProcess::start(dir.path()).await;
+    let store = TestStore::new(backend);
+    let mut server = store.start(&[]).await;
     let mut clients = Vec::new();
     for i in 0..ROOMS {
         let mut c = Client::connect(server.addr, &format!("P{i}")).await;
@@ -129,12 +134,13 @@ async fn replies_of_many_rooms_are_committed_together_and_survive_kill_9() {
         players.push(r.unwrap_or_else(|e| panic!("{e}")));
     }
     assert_eq!(players.len(), ROOMS);
-    let db = db_path(dir.path());
-    assert_eq!(integrity_check(&db), "ok");
+    assert_eq!(store.integrity_check(), "ok");
     let (mut acked_total, mut logged_total) = (0, 0);
     for (c, acked) in &players {
         let room = c.room.as_deref().unwrap();
-        let stored = stored_game(&db, room).unwrap_or_else(|| panic!("no game for {room}"));
+        let stored = store
+            .stored_game(room)
+            .unwrap_or_else(|| panic!("no game for {room}"));
         let record = GameRecord {
             setup: stored_setup(&stored.setup),
             seed: stored.seed.parse().unwrap(),
@@ -598,10 +604,9 @@ async fn an_unattended_game_is_abandoned_frees_its_room_and_stays_in_history() {
 /// The command ids a seat used survive `kill -9`: after the restart `seated` reports the
 /// last one, and the last reply re-sent with its id is refused as a duplicate, not
 /// judged again.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_seats_last_command_survives_a_restart() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut server = ServerProcess::start(dir.path()).await;
+async fn a_seats_last_command_survives_a_restart(backend: Backend) {
+    let store = TestStore::new(backend);
+    let mut server = store.start(&[]).await;
     let mut ann = Client::connect(server.addr, "Ann").await;
     let room = ann.create_room_with(waiting_room(Some("big_money"))).await;
     ann.take_seat(&room).await;
@@ -613,17 +618,9 @@ async fn a_seats_last_command_survives_a_restart() {
     let ack = ann.answer(last).await;
     assert_eq!(ack["type"], "ack", "{ack}");
     server.kill();
-    let stored: i64 = rusqlite::Connection::open(db_path(dir.path()))
-        .unwrap()
-        .query_row(
-            "SELECT last_command FROM seats WHERE room_id = ?1 AND seat = 0",
-            [&room],
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert_eq!(stored as u64, last);
+    assert_eq!(store.last_command(&room, 0), last);
 
-    let server = ServerProcess::start(dir.path()).await;
+    let server = store.start(&[]).await;
     let mut again = Client::connect(server.addr, "Ann").await;
     let seated = again
         .ask(json!({"type": "resume", "room": room, "token": ann.token}))

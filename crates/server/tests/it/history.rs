@@ -3,7 +3,10 @@
 //! record survives a restart, and the metrics count replies and SQLite writes.
 
 use crate::common::Client;
-use crate::process::{ServerProcess, engine_reply, record_from_history, score_fields, wire_scores};
+use crate::process::{
+    Backend, TestStore, engine_reply, on_both_backends, record_from_history, score_fields,
+    wire_scores,
+};
 use dominion_engine::{Game, PlayerId};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -22,10 +25,13 @@ fn keys(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_finished_games_replay_reproduces_its_scores_and_nothing_leaks_before_the_end() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = ServerProcess::start(dir.path()).await;
+on_both_backends!(a_finished_games_replay_reproduces_its_scores_and_nothing_leaks_before_the_end,);
+
+async fn a_finished_games_replay_reproduces_its_scores_and_nothing_leaks_before_the_end(
+    backend: Backend,
+) {
+    let store = TestStore::new(backend);
+    let server = store.start(&[]).await;
     let mut ann = Client::connect(server.addr, "Ann").await;
     let room = ann
         .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "militia"}]))
@@ -138,6 +144,6 @@ async fn a_finished_games_replay_reproduces_its_scores_and_nothing_leaks_before_
     server.terminate();
     let status = server.wait_exit(Duration::from_secs(10)).await;
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
-    let server = ServerProcess::start(dir.path()).await;
+    let server = store.start(&[]).await;
     assert_eq!(server.get_json(&path).await, history);
 }

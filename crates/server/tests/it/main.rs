@@ -4,9 +4,12 @@
 mod abuse;
 mod backup;
 mod catalogue;
+mod chaos;
 mod client_vp;
+mod cluster;
 mod common;
 mod crash;
+mod database;
 mod deploy;
 mod durable;
 mod game;

@@ -512,6 +512,237 @@ pub fn stored_game(db: &Path, room: &str) -> Option<StoredGame> {
     Some(StoredGame { replies, ..game })
 }
 
+/// Which store a test's servers use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite in the data directory: the default.
+    Sqlite,
+    /// A fresh database of the test binary's PostgreSQL (`dominion-testkit`), given with
+    /// `--database`.
+    Postgres,
+}
+
+/// Runs async tests, `async fn NAME(backend: Backend)`, once per backend, as
+/// `MODULE::sqlite::NAME` and `MODULE::postgres::NAME`. One invocation per module.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(crate::process::Backend::Sqlite).await
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(crate::process::Backend::Postgres).await
+                }
+            )*
+        }
+    };
+}
+pub(crate) use on_both_backends;
+
+/// A test's store: its data directory and, with PostgreSQL, its database; the flags that
+/// point a server at it; and reads past the server, straight from the database.
+pub struct TestStore {
+    dir: tempfile::TempDir,
+    url: Option<String>,
+}
+
+impl TestStore {
+    pub fn new(backend: Backend) -> TestStore {
+        TestStore {
+            dir: tempfile::tempdir().expect("tempdir"),
+            url: (backend == Backend::Postgres)
+                .then(|| dominion_testkit::TempPostgres::shared().fresh_database()),
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        if self.url.is_some() {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+
+    /// The data directory (a PostgreSQL server is given one too; it writes nothing there).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The store as `dominion-store` names it (for a `StoreLog` opened by the test).
+    pub fn database(&self) -> dominion_store::Database {
+        match &self.url {
+            Some(url) => dominion_store::Database::Postgres { url: url.clone() },
+            None => dominion_store::Database::Sqlite {
+                dir: self.dir().to_path_buf(),
+                durability: dominion_store::Durability::Full,
+            },
+        }
+    }
+
+    /// The PostgreSQL URL, if this store is one.
+    pub fn url(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
+    /// `--database URL` for PostgreSQL, nothing for SQLite.
+    pub fn args(&self) -> Vec<&str> {
+        match &self.url {
+            Some(url) => vec!["--database", url],
+            None => Vec::new(),
+        }
+    }
+
+    /// Starts a server on this store (see [`ServerProcess::start_with`]).
+    pub async fn start(&self, extra: &[&str]) -> ServerProcess {
+        let args = [self.args().as_slice(), extra].concat();
+        ServerProcess::start_with(self.dir(), &args).await
+    }
+
+    /// Spawns a server on this store (see [`ServerProcess::spawn`]).
+    pub async fn spawn(&self, extra: &[&str]) -> ServerProcess {
+        let args = [self.args().as_slice(), extra].concat();
+        ServerProcess::spawn(self.dir(), &args).await
+    }
+
+    /// SQLite's `integrity_check`; for PostgreSQL, every table answers (the server must
+    /// not be running for SQLite).
+    pub fn integrity_check(&self) -> String {
+        match &self.url {
+            None => integrity_check(&db_path(self.dir())),
+            Some(url) => on_pg(url, |c| {
+                c.batch_execute(
+                    "SELECT 1 FROM rooms; SELECT 1 FROM seats; SELECT 1 FROM games; \
+                     SELECT 1 FROM replies;",
+                )
+                .map(|()| "ok".to_string())
+            }),
+        }
+    }
+
+    /// A room's game as stored, read with plain SQL.
+    pub fn stored_game(&self, room: &str) -> Option<StoredGame> {
+        let Some(url) = &self.url else {
+            return stored_game(&db_path(self.dir()), room);
+        };
+        let room = room.to_string();
+        on_pg(url, move |c| {
+            let Some(r) = c.query_opt(
+                "SELECT setup, seed, last_hash, finished_at FROM games WHERE room_id = $1",
+                &[&room],
+            )?
+            else {
+                return Ok(None);
+            };
+            let replies = c
+                .query(
+                    "SELECT player, reply, state_hash FROM replies WHERE room_id = $1 \
+                     ORDER BY seq",
+                    &[&room],
+                )?
+                .iter()
+                .map(|r| (r.get::<_, i64>(0) as u8, r.get(1), r.get(2)))
+                .collect();
+            Ok(Some(StoredGame {
+                setup: r.get(0),
+                seed: r.get(1),
+                replies,
+                last_hash: r.get(2),
+                finished: r.get::<_, Option<i64>>(3).is_some(),
+            }))
+        })
+    }
+
+    /// A room's status and broken reason, read with plain SQL.
+    pub fn room_status(&self, room: &str) -> (String, Option<String>) {
+        const SQL: &str = "SELECT status, broken_reason FROM rooms WHERE id = ";
+        match &self.url {
+            None => rusqlite::Connection::open(db_path(self.dir()))
+                .unwrap()
+                .query_row(&format!("{SQL}?1"), [room], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap(),
+            Some(url) => {
+                let room = room.to_string();
+                on_pg(url, move |c| {
+                    let r = c.query_one(&format!("{SQL}$1"), &[&room])?;
+                    Ok((r.get(0), r.get(1)))
+                })
+            }
+        }
+    }
+
+    /// The last command id stored for a seat.
+    pub fn last_command(&self, room: &str, seat: i64) -> u64 {
+        const SQL: &str = "SELECT last_command FROM seats WHERE room_id = {room} AND seat = {seat}";
+        let n: i64 = match &self.url {
+            None => rusqlite::Connection::open(db_path(self.dir()))
+                .unwrap()
+                .query_row(
+                    &SQL.replace("{room}", "?1").replace("{seat}", "?2"),
+                    rusqlite::params![room, seat],
+                    |r| r.get(0),
+                )
+                .unwrap(),
+            Some(url) => {
+                let room = room.to_string();
+                on_pg(url, move |c| {
+                    let sql = SQL.replace("{room}", "$1").replace("{seat}", "$2");
+                    Ok(c.query_one(&sql, &[&room, &seat])?.get(0))
+                })
+            }
+        };
+        n as u64
+    }
+
+    /// Overwrites the last stored reply of `room` (a log the engine will refuse).
+    pub fn replace_last_reply(&self, room: &str, reply: &str) {
+        const SQL: &str = "UPDATE replies SET reply = {reply} WHERE room_id = {room} \
+                           AND seq = (SELECT MAX(seq) FROM replies WHERE room_id = {room})";
+        let n = match &self.url {
+            None => rusqlite::Connection::open(db_path(self.dir()))
+                .unwrap()
+                .execute(
+                    &SQL.replace("{reply}", "?2").replace("{room}", "?1"),
+                    rusqlite::params![room, reply],
+                )
+                .unwrap() as u64,
+            Some(url) => {
+                let (room, reply) = (room.to_string(), reply.to_string());
+                on_pg(url, move |c| {
+                    c.execute(
+                        &SQL.replace("{reply}", "$2").replace("{room}", "$1"),
+                        &[&room, &reply],
+                    )
+                })
+            }
+        };
+        assert_eq!(n, 1, "one reply replaced in {room}");
+    }
+}
+
+/// Runs `f` with a PostgreSQL connection to `url`, on a thread of its own: the blocking
+/// client panics on an async runtime's threads, where the tests run.
+pub fn on_pg<T: Send>(
+    url: &str,
+    f: impl FnOnce(&mut postgres::Client) -> Result<T, postgres::Error> + Send,
+) -> T {
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut c = postgres::Client::connect(url, postgres::NoTls)
+                .unwrap_or_else(|e| panic!("connect to {url}: {e}"));
+            f(&mut c).unwrap_or_else(|e| panic!("on {url}: {e:?}"))
+        })
+        .join()
+        .expect("the PostgreSQL thread panicked")
+    })
+}
+
 /// A stored state digest: `d1:` and 16 hex digits (docs/storage.md).
 pub fn parse_digest(text: &str) -> u64 {
     let hex = text

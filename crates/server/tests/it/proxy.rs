@@ -538,7 +538,7 @@ async fn the_cluster_s_nginx_balances_three_nodes_and_survives_losing_one() {
     ann.take_seat(&room).await;
     ann.start().await;
     ann.play_decisions(5).await;
-    let owner = env.reader().view().claims(&room).unwrap()[0].node.clone();
+    let owner = env.ledger(&room).await.claims[0].node.clone();
     let i = ["node1", "node2", "node3"]
         .iter()
         .position(|n| *n == owner)

@@ -3,7 +3,7 @@
 //! refused with `undo_refused` when there is nothing the player may take back.
 
 use crate::common::{Client, config, simple_reply, start};
-use crate::process::{ServerProcess, db_path, stored_game};
+use crate::process::{Backend, TestStore, on_both_backends};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -27,10 +27,13 @@ async fn play_treasures(c: &mut Client) -> (Value, Value) {
     (first, next)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn against_a_bot_a_move_is_taken_back_at_once_and_stays_taken_back_after_a_crash() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = ServerProcess::start(dir.path()).await;
+on_both_backends!(against_a_bot_a_move_is_taken_back_at_once_and_stays_taken_back_after_a_crash,);
+
+async fn against_a_bot_a_move_is_taken_back_at_once_and_stays_taken_back_after_a_crash(
+    backend: Backend,
+) {
+    let store = TestStore::new(backend);
+    let mut server = store.start(&[]).await;
     let mut ann = Client::connect(server.addr, "Ann").await;
     let room = ann
         .create_room_with(first_game(
@@ -40,10 +43,7 @@ async fn against_a_bot_a_move_is_taken_back_at_once_and_stays_taken_back_after_a
     ann.take_seat(&room).await;
     ann.start().await;
     let (first, _) = play_treasures(&mut ann).await;
-    let stored_before = stored_game(&db_path(dir.path()), &room)
-        .unwrap()
-        .replies
-        .len();
+    let stored_before = store.stored_game(&room).unwrap().replies.len();
 
     let ack = ann.ask(json!({"type": "undo"})).await;
     assert_eq!(ack["type"], "ack", "{ack}");
@@ -58,7 +58,7 @@ async fn against_a_bot_a_move_is_taken_back_at_once_and_stays_taken_back_after_a
         "the same decision is asked again"
     );
     assert_eq!(again["prompt"], first["prompt"]);
-    let stored = stored_game(&db_path(dir.path()), &room).unwrap();
+    let stored = store.stored_game(&room).unwrap();
     assert_eq!(
         stored.replies.len(),
         stored_before - 1,
@@ -67,7 +67,7 @@ async fn against_a_bot_a_move_is_taken_back_at_once_and_stays_taken_back_after_a
 
     // kill -9 and a restart: the game reopens as it was after the undo.
     server.kill();
-    let server = ServerProcess::start(dir.path()).await;
+    let server = store.start(&[]).await;
     let mut back = Client::connect(server.addr, "Ann").await;
     let seated = back
         .ask(json!({"type": "resume", "room": room, "token": ann.token, "last_event": ann.last_event}))

@@ -1,4 +1,4 @@
-//! The schema and its migrations, versioned by `PRAGMA user_version`.
+//! The SQLite schema and its migrations, versioned by `PRAGMA user_version`.
 //!
 //! Each migration runs once, in order, in a transaction; a database written by a newer
 //! server is refused rather than misread. docs/storage.md describes every version.
@@ -73,6 +73,25 @@ const MIGRATIONS: &[&str] = &[
     // 4: the room's host (the seat that may put bots in open seats before the start);
     // NULL for rooms stored before, which then get one when a seat is next taken.
     "ALTER TABLE rooms ADD COLUMN host INTEGER;",
+    // 5: fencing, for several nodes sharing one database. `room_fences` holds each
+    // room's current owner and token; `room_claims` every claim ever made, for audit;
+    // each reply keeps the fence it was written under (NULL: written unfenced, as a
+    // single server does, and every reply stored before).
+    "CREATE TABLE room_fences (
+        room_id TEXT PRIMARY KEY,
+        token INTEGER NOT NULL,
+        node TEXT NOT NULL,
+        at INTEGER NOT NULL
+    );
+    CREATE TABLE room_claims (
+        room_id TEXT NOT NULL,
+        token INTEGER NOT NULL,
+        node TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (room_id, token)
+    );
+    ALTER TABLE replies ADD COLUMN writer_node TEXT;
+    ALTER TABLE replies ADD COLUMN writer_token INTEGER;",
 ];
 
 /// The schema version this build writes.

@@ -1,0 +1,531 @@
+//! The PostgreSQL backend, for several server nodes sharing one database.
+//!
+//! Through the blocking `postgres` client, which fits the server's writer thread: one
+//! connection writes, every statement of every write kind prepared once when it
+//! connects; the reader is a second connection. The client runs a small tokio runtime
+//! of its own and panics if called, or dropped, on a thread of another runtime: callers
+//! keep it on plain threads (the server's writer and reader threads).
+//!
+//! A batch is one transaction, committed with `synchronous_commit` on (forced on for the
+//! session if the database's default is `off`), so a batch that returned is on disk. A
+//! refused write fails alone the same way SQLite's does: the batch is first applied
+//! without savepoints, and after a refusal rolled back and applied again with a
+//! savepoint per write (a failed statement aborts the whole transaction in PostgreSQL
+//! until its savepoint is rolled back).
+//!
+//! Fences: before its first statement, a batch locks and reads the fence rows of every
+//! room it writes under a fence or claims, in room order (`SELECT … ORDER BY room_id FOR
+//! UPDATE`), then checks each fenced write against them. Two nodes' batches thus take
+//! the locks they share in the same order and cannot deadlock on them, and a claim by
+//! another node waits for the batch's commit (or the batch waits for the claim's, and
+//! then sees the new token and is refused).
+
+pub mod read;
+pub mod schema;
+
+use crate::{Fence, MAX_TAKEN_BACK, Result, Step, StoreError, Write, now_secs, redact_url};
+use postgres::{Client, NoTls, Statement, Transaction};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// How long a connection attempt may take when the URL does not say
+/// (`connect_timeout`): a wrong host fails the start instead of hanging it.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Parses a `postgres://` or `postgresql://` URL into the client's configuration.
+pub fn parse_url(url: &str) -> Result<postgres::Config> {
+    let not_url = |reason: String| StoreError::NotPostgresUrl {
+        url: redact_url(url),
+        reason,
+    };
+    let scheme = url.split("://").next().unwrap_or_default();
+    if !url.contains("://") || !matches!(scheme, "postgres" | "postgresql") {
+        return Err(not_url(
+            "it must start with postgres:// or postgresql://".into(),
+        ));
+    }
+    let mut config: postgres::Config = url
+        .parse()
+        .map_err(|e: postgres::Error| not_url(describe_error(&e)))?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("dominion-server");
+    }
+    Ok(config)
+}
+
+/// The error and every cause under it: the client's own text is only "db error".
+pub fn describe_error(e: &postgres::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// Connects (blocking) and makes sure commits wait for the disk.
+fn open_client(url: &str) -> Result<Client> {
+    let config = parse_url(url)?;
+    let mut client = config
+        .connect(NoTls)
+        .map_err(|source| StoreError::Connect {
+            database: redact_url(url),
+            source,
+        })?;
+    // `on`, `local`, `remote_write`, `remote_apply` all wait for the local disk; only
+    // `off` does not, and an acknowledged reply must never be lost.
+    let sync: String = client.query_one("SHOW synchronous_commit", &[])?.get(0);
+    if sync == "off" {
+        client.batch_execute("SET synchronous_commit TO on")?;
+    }
+    Ok(client)
+}
+
+/// A reading connection to a database whose schema is current.
+pub fn connect_reader(url: &str) -> Result<Client> {
+    let mut client = open_client(url)?;
+    let version = schema::stored_version(&mut client)?;
+    crate::sqlite::schema::check_current(version.unwrap_or(0))?;
+    Ok(client)
+}
+
+/// Defines the prepared statements of the writer, one field each.
+macro_rules! statements {
+    ($($name:ident = $sql:expr;)*) => {
+        struct Statements { $($name: Statement,)* }
+        impl Statements {
+            fn prepare(c: &mut Client) -> Result<Statements> {
+                Ok(Statements { $($name: c.prepare($sql)?,)* })
+            }
+        }
+    };
+}
+
+statements! {
+    upsert_room = "INSERT INTO rooms (id, settings, status, broken_reason, created_at, host)
+                   VALUES ($1, $2, $3, $4, $5, $6)
+                   ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, host = EXCLUDED.host";
+    delete_seats = "DELETE FROM seats WHERE room_id = $1";
+    insert_seat = "INSERT INTO seats (room_id, seat, name, token_hash, bot, last_command)
+                   VALUES ($1, $2, $3, $4, $5, $6)";
+    close_seats = "DELETE FROM seats WHERE room_id = $1
+                   AND NOT EXISTS (SELECT 1 FROM games WHERE room_id = $1)";
+    close_room = "DELETE FROM rooms WHERE id = $1
+                  AND NOT EXISTS (SELECT 1 FROM games WHERE room_id = $1)";
+    set_status = "UPDATE rooms SET status = $2, broken_reason = $3 WHERE id = $1";
+    insert_game = "INSERT INTO games (room_id, setup, seed, last_hash, started_at,
+                                      record_format, rules_version)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7)";
+    mark_playing = "UPDATE rooms SET status = 'playing' WHERE id = $1";
+    // A reply in one round trip (a reply is most of what the server writes, and each
+    // statement is a round trip): the next number, and only if it is `$2` the game's
+    // digest, the reply and the seat's command id. It answers the number expected and
+    // whether the game row was there; all parts see one snapshot, each part the rows
+    // the one before it returned.
+    append_reply = "WITH next AS (
+                        SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM replies WHERE room_id = $1
+                    ), game AS (
+                        UPDATE games SET last_hash = $5
+                        WHERE room_id = $1 AND (SELECT n FROM next) = $2
+                        RETURNING room_id
+                    ), reply AS (
+                        INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
+                                             writer_node, writer_token)
+                        SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM game
+                        RETURNING room_id
+                    ), command AS (
+                        UPDATE seats SET last_command = GREATEST(last_command, $9)
+                        WHERE room_id = $1 AND seat = $3 AND $9::BIGINT IS NOT NULL
+                          AND EXISTS (SELECT 1 FROM reply)
+                        RETURNING seat
+                    )
+                    SELECT (SELECT n FROM next), EXISTS (SELECT 1 FROM game),
+                           (SELECT COUNT(*) FROM command)";
+    note_command = "UPDATE seats SET last_command = GREATEST(last_command, $3)
+                    WHERE room_id = $1 AND seat = $2";
+    finish_game = "UPDATE games SET scores = $2, finished_at = $3 WHERE room_id = $1";
+    mark_finished = "UPDATE rooms SET status = 'finished' WHERE id = $1";
+    abandon_game = "UPDATE games SET finished_at = $2 WHERE room_id = $1 AND finished_at IS NULL";
+    mark_abandoned = "UPDATE rooms SET status = 'abandoned' WHERE id = $1";
+    truncate_hash = "UPDATE games SET last_hash = $2 WHERE room_id = $1 AND finished_at IS NULL";
+    truncate_replies = "DELETE FROM replies WHERE room_id = $1 AND seq >= $2";
+    count_replies = "SELECT COUNT(*) FROM replies WHERE room_id = $1";
+    rewrite_game = "UPDATE games SET record_format = $2, setup = $3, scores = COALESCE($4, scores)
+                    WHERE room_id = $1";
+    rewrite_reply = "UPDATE replies SET reply = $3 WHERE room_id = $1 AND seq = $2";
+    lock_fences = "SELECT room_id, token, node FROM room_fences WHERE room_id = ANY($1)
+                   ORDER BY room_id FOR UPDATE";
+    claim = "INSERT INTO room_fences (room_id, token, node, at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (room_id) DO UPDATE
+                SET token = EXCLUDED.token, node = EXCLUDED.node, at = EXCLUDED.at
+                WHERE room_fences.token < EXCLUDED.token";
+    fence_token = "SELECT token FROM room_fences WHERE room_id = $1";
+    insert_claim = "INSERT INTO room_claims (room_id, token, node, at) VALUES ($1, $2, $3, $4)";
+}
+
+pub struct PgStore {
+    url: String,
+    /// In a cell so that `Store::reader` can lend it to a `ReadView` by `&self`; writes
+    /// take it by `&mut self`.
+    client: RefCell<Client>,
+    statements: Statements,
+    /// Set by `set_lock_timeout`, and set again on a new connection.
+    lock_timeout: Option<Duration>,
+}
+
+impl PgStore {
+    /// See `Store::connect`.
+    pub fn connect(url: &str) -> Result<PgStore> {
+        let mut client = open_client(url)?;
+        schema::migrate(&mut client)?;
+        write_check(&mut client)?;
+        let statements = Statements::prepare(&mut client)?;
+        Ok(PgStore {
+            url: url.to_string(),
+            client: RefCell::new(client),
+            statements,
+            lock_timeout: None,
+        })
+    }
+
+    pub fn client(&self) -> &RefCell<Client> {
+        &self.client
+    }
+
+    /// `lock_timeout` for this session (PostgreSQL's 0 means "forever", so the shortest
+    /// wait is 1 ms).
+    pub fn set_lock_timeout(&mut self, wait: Duration) -> Result<()> {
+        let ms = wait.as_millis().clamp(1, i32::MAX as u128);
+        self.client
+            .get_mut()
+            .batch_execute(&format!("SET lock_timeout = {ms}"))?;
+        self.lock_timeout = Some(wait);
+        Ok(())
+    }
+
+    /// A connection PostgreSQL closed (a restart, a network cut, an administrator's
+    /// `pg_terminate_backend`) is replaced before the next batch, so the server's rooms
+    /// go on once the database is back; the batch that saw it fail has failed.
+    fn reconnect_if_closed(&mut self) -> Result<()> {
+        if !self.client.get_mut().is_closed() {
+            return Ok(());
+        }
+        let mut client = open_client(&self.url)?;
+        self.statements = Statements::prepare(&mut client)?;
+        *self.client.get_mut() = client;
+        if let Some(wait) = self.lock_timeout {
+            self.set_lock_timeout(wait)?;
+        }
+        Ok(())
+    }
+
+    /// See `Store::write_batch`.
+    pub fn write_batch<S: Step>(&mut self, steps: &[S]) -> Result<Vec<Result<()>>> {
+        self.reconnect_if_closed()?;
+        let st = &self.statements;
+        let client = self.client.get_mut();
+        let mut fenced: Vec<&str> = steps
+            .iter()
+            .filter(|s| s.fence().is_some() || matches!(s.write(), Write::Claim { .. }))
+            .map(|s| s.write().room())
+            .collect();
+        fenced.sort_unstable();
+        fenced.dedup();
+
+        let mut tx = client.transaction()?;
+        let mut fences = lock_fences(&mut tx, st, &fenced)?;
+        let mut refused = false;
+        for s in steps {
+            if apply(&mut tx, st, &mut fences, s.fence(), s.write()).is_err() {
+                refused = true;
+                break;
+            }
+        }
+        if !refused {
+            tx.commit()?;
+            return Ok(steps.iter().map(|_| Ok(())).collect());
+        }
+        tx.rollback()?;
+
+        let mut tx = client.transaction()?;
+        let mut fences = lock_fences(&mut tx, st, &fenced)?;
+        let mut results = Vec::with_capacity(steps.len());
+        for s in steps {
+            let mut savepoint = tx.savepoint("w")?;
+            // A refused write changes nothing, the fences it read included (a claim
+            // records its fence only once it is applied).
+            let r = apply(&mut savepoint, st, &mut fences, s.fence(), s.write());
+            if r.is_ok() {
+                savepoint.commit()?;
+            } else {
+                savepoint.rollback()?;
+            }
+            results.push(r);
+        }
+        tx.commit()?;
+        Ok(results)
+    }
+}
+
+/// A real write, committed: proves the role may write (not a read-only replica or a
+/// read-only user). Nothing reads the row.
+fn write_check(client: &mut Client) -> Result<()> {
+    client.execute(
+        "INSERT INTO write_check (id, at) VALUES (1, $1)
+         ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at",
+        &[&now_secs()],
+    )?;
+    Ok(())
+}
+
+/// The fences of the rooms a batch writes under a fence or claims, as this transaction
+/// sees them: room → (token, node).
+type Fences = HashMap<String, (i64, String)>;
+
+/// Locks the fence rows of `rooms` (sorted, so that every batch takes them in one order)
+/// and reads them. Locked until the transaction ends, they can change only by this
+/// batch's own claims, which update the map: so each fenced write is checked against it
+/// without a round trip of its own.
+fn lock_fences(tx: &mut Transaction, st: &Statements, rooms: &[&str]) -> Result<Fences> {
+    if rooms.is_empty() {
+        return Ok(Fences::new());
+    }
+    Ok(tx
+        .query(&st.lock_fences, &[&rooms])?
+        .iter()
+        .map(|r| (r.get(0), (r.get(1), r.get(2))))
+        .collect())
+}
+
+/// Refuses a write under `fence` unless the room's fence is that very one.
+fn check_fence(fences: &Fences, room: &str, fence: &Fence) -> Result<()> {
+    match fences.get(room) {
+        Some((token, node)) if *token == fence.token && *node == fence.node => Ok(()),
+        other => Err(StoreError::Fenced {
+            room: room.to_string(),
+            token: fence.token,
+            current: other.map(|(token, _)| *token),
+        }),
+    }
+}
+
+/// Applies one write inside the batch's transaction (or the caller's savepoint).
+fn apply(
+    tx: &mut Transaction,
+    st: &Statements,
+    fences: &mut Fences,
+    fence: Option<&Fence>,
+    w: &Write,
+) -> Result<()> {
+    if let Some(fence) = fence
+        && !matches!(w, Write::Claim { .. })
+    {
+        check_fence(fences, w.room(), fence)?;
+    }
+    match w {
+        Write::SaveRoom { room, seats } => {
+            tx.execute(
+                &st.upsert_room,
+                &[
+                    &room.id,
+                    &room.settings,
+                    &room.status.as_str(),
+                    &room.broken_reason,
+                    &room.created_at,
+                    &room.host.map(i64::from),
+                ],
+            )?;
+            tx.execute(&st.delete_seats, &[&room.id])?;
+            for s in seats {
+                tx.execute(
+                    &st.insert_seat,
+                    &[
+                        &room.id,
+                        &i64::from(s.seat),
+                        &s.name,
+                        &s.token_hash,
+                        &s.bot,
+                        &(s.last_command as i64),
+                    ],
+                )?;
+            }
+        }
+        Write::CloseRoom { id } => {
+            tx.execute(&st.close_seats, &[id])?;
+            tx.execute(&st.close_room, &[id])?;
+        }
+        Write::SetStatus { id, status, reason } => {
+            let n = tx.execute(&st.set_status, &[id, &status.as_str(), reason])?;
+            if n == 0 {
+                return Err(StoreError::NoRoom(id.clone()));
+            }
+        }
+        Write::StartGame {
+            room_id,
+            setup,
+            version,
+            seed,
+            hash,
+            now,
+            command,
+        } => {
+            tx.execute(
+                &st.insert_game,
+                &[
+                    room_id,
+                    setup,
+                    &seed.to_string(),
+                    hash,
+                    now,
+                    &i64::from(version.format),
+                    &i64::from(version.rules),
+                ],
+            )?;
+            tx.execute(&st.mark_playing, &[room_id])?;
+            if let Some((seat, id)) = command {
+                note_command(tx, st, room_id, *seat, *id)?;
+            }
+        }
+        Write::AppendReply {
+            room_id,
+            seq,
+            player,
+            reply,
+            hash,
+            now,
+            command,
+        } => {
+            let row = tx.query_one(
+                &st.append_reply,
+                &[
+                    room_id,
+                    &(*seq as i64),
+                    &i64::from(*player),
+                    reply,
+                    hash,
+                    now,
+                    &fence.map(|f| f.node.as_str()),
+                    &fence.map(|f| f.token),
+                    &command.map(|id| id as i64),
+                ],
+            )?;
+            let (next, game): (i64, bool) = (row.get(0), row.get(1));
+            if next as u64 != *seq {
+                return Err(StoreError::OutOfOrder {
+                    room: room_id.clone(),
+                    expected: next as u64,
+                    got: *seq,
+                });
+            }
+            if !game {
+                return Err(StoreError::NoGame(room_id.clone()));
+            }
+        }
+        Write::FinishGame {
+            room_id,
+            scores,
+            now,
+        } => {
+            let n = tx.execute(&st.finish_game, &[room_id, scores, now])?;
+            if n == 0 {
+                return Err(StoreError::NoGame(room_id.clone()));
+            }
+            tx.execute(&st.mark_finished, &[room_id])?;
+        }
+        Write::AbandonGame { room_id, now } => {
+            let n = tx.execute(&st.abandon_game, &[room_id, now])?;
+            if n == 0 {
+                return Err(StoreError::NoGame(room_id.clone()));
+            }
+            tx.execute(&st.mark_abandoned, &[room_id])?;
+        }
+        Write::TruncateReplies {
+            room_id,
+            keep,
+            hash,
+        } => {
+            let n = tx.execute(&st.truncate_hash, &[room_id, hash])?;
+            if n == 0 {
+                return Err(StoreError::NoGame(room_id.clone()));
+            }
+            let deleted = tx.execute(&st.truncate_replies, &[room_id, &(*keep as i64)])?;
+            if deleted == 0 || deleted as usize > MAX_TAKEN_BACK {
+                return Err(StoreError::Rewrite {
+                    room: room_id.clone(),
+                    reason: format!("taking back {deleted} replies after {keep}"),
+                });
+            }
+        }
+        Write::RewriteRecord {
+            room_id,
+            format,
+            setup,
+            replies,
+            scores,
+        } => {
+            let stored: i64 = tx.query_one(&st.count_replies, &[room_id])?.get(0);
+            if stored != replies.len() as i64 {
+                return Err(StoreError::Rewrite {
+                    room: room_id.clone(),
+                    reason: format!("{} replies given for {stored} stored", replies.len()),
+                });
+            }
+            let n = tx.execute(
+                &st.rewrite_game,
+                &[room_id, &i64::from(*format), setup, scores],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NoGame(room_id.clone()));
+            }
+            for (seq, reply) in replies.iter().enumerate() {
+                if tx.execute(&st.rewrite_reply, &[room_id, &(seq as i64), reply])? != 1 {
+                    return Err(StoreError::Rewrite {
+                        room: room_id.clone(),
+                        reason: format!("reply {seq} is missing from the log"),
+                    });
+                }
+            }
+        }
+        Write::Claim {
+            room_id,
+            node,
+            token,
+            now,
+        } => {
+            let n = tx.execute(&st.claim, &[room_id, token, node, now])?;
+            if n == 0 {
+                let current: Option<i64> =
+                    tx.query_opt(&st.fence_token, &[room_id])?.map(|r| r.get(0));
+                return Err(StoreError::Fenced {
+                    room: room_id.clone(),
+                    token: *token,
+                    current,
+                });
+            }
+            tx.execute(&st.insert_claim, &[room_id, token, node, now])?;
+            fences.insert(room_id.clone(), (*token, node.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// Raises a seat's last command id (never lowers it).
+fn note_command(
+    tx: &mut Transaction,
+    st: &Statements,
+    room_id: &str,
+    seat: u8,
+    id: u64,
+) -> Result<()> {
+    tx.execute(
+        &st.note_command,
+        &[&room_id, &i64::from(seat), &(id as i64)],
+    )?;
+    Ok(())
+}

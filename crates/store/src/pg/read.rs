@@ -1,0 +1,194 @@
+//! The queries of `ReadView`, in PostgreSQL. Reads are rare (recovery, the history API),
+//! so they are not kept prepared.
+
+use crate::{
+    ClaimRow, Fence, FinishedGame, GameRow, RecordVersion, ReplyWriter, Result, RoomRow,
+    RoomStatus, SeatRow,
+};
+use postgres::{Client, Row};
+
+pub fn room(c: &mut Client, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>> {
+    let row = c.query_opt(
+        "SELECT id, settings, status, broken_reason, created_at, host FROM rooms WHERE id = $1",
+        &[&id],
+    )?;
+    let Some(row) = row else { return Ok(None) };
+    let seats = seats(c, id)?;
+    Ok(Some((room_row(&row), seats)))
+}
+
+fn seats(c: &mut Client, room_id: &str) -> Result<Vec<SeatRow>> {
+    let rows = c.query(
+        "SELECT seat, name, token_hash, bot, last_command FROM seats
+         WHERE room_id = $1 ORDER BY seat",
+        &[&room_id],
+    )?;
+    Ok(rows
+        .iter()
+        .map(|r| SeatRow {
+            seat: r.get::<_, i64>(0) as u8,
+            name: r.get(1),
+            token_hash: r.get(2),
+            bot: r.get(3),
+            last_command: r.get::<_, i64>(4).max(0) as u64,
+        })
+        .collect())
+}
+
+pub fn rooms_to_reopen(
+    c: &mut Client,
+    finished_since: i64,
+) -> Result<Vec<(RoomRow, Vec<SeatRow>)>> {
+    let rows = c.query(
+        "SELECT id, settings, status, broken_reason, created_at, host FROM rooms
+         WHERE status IN ('open', 'playing')
+            OR (status = 'finished' AND id IN
+                (SELECT room_id FROM games WHERE finished_at >= $1))
+         ORDER BY created_at, id",
+        &[&finished_since],
+    )?;
+    rows.iter()
+        .map(|r| {
+            let room = room_row(r);
+            let seats = seats(c, &room.id)?;
+            Ok((room, seats))
+        })
+        .collect()
+}
+
+pub fn game(c: &mut Client, room_id: &str) -> Result<Option<GameRow>> {
+    let row = c.query_opt(
+        "SELECT g.room_id, g.setup, g.seed, g.last_hash, g.started_at, g.finished_at,
+                g.scores, r.status = 'abandoned', g.record_format, g.rules_version
+         FROM games g JOIN rooms r ON r.id = g.room_id WHERE g.room_id = $1",
+        &[&room_id],
+    )?;
+    let Some(r) = row else { return Ok(None) };
+    let seed: String = r.get(2);
+    let replies = c
+        .query(
+            "SELECT player, reply FROM replies WHERE room_id = $1 ORDER BY seq",
+            &[&room_id],
+        )?
+        .iter()
+        .map(|r| (r.get::<_, i64>(0) as u8, r.get(1)))
+        .collect();
+    Ok(Some(GameRow {
+        room_id: r.get(0),
+        setup: r.get(1),
+        version: version(&r, 8),
+        seed: seed.parse().unwrap_or_default(),
+        replies,
+        last_hash: r.get(3),
+        started_at: r.get(4),
+        finished_at: r.get(5),
+        scores: r.get(6),
+        abandoned: r.get(7),
+    }))
+}
+
+pub fn finished_games(c: &mut Client, limit: u32) -> Result<Vec<FinishedGame>> {
+    let rows = c.query(
+        "SELECT g.room_id, g.finished_at, g.scores, g.setup, r.status = 'abandoned',
+                g.record_format, g.rules_version
+         FROM games g JOIN rooms r ON r.id = g.room_id
+         WHERE g.finished_at IS NOT NULL
+         ORDER BY g.finished_at DESC, g.room_id LIMIT $1",
+        &[&i64::from(limit)],
+    )?;
+    rows.iter()
+        .map(|r| {
+            let room_id: String = r.get(0);
+            Ok(FinishedGame {
+                seats: seats(c, &room_id)?,
+                room_id,
+                finished_at: r.get(1),
+                scores: r.get(2),
+                setup: r.get(3),
+                version: version(r, 5),
+                abandoned: r.get(4),
+            })
+        })
+        .collect()
+}
+
+pub fn broken_rooms(c: &mut Client, limit: u32) -> Result<Vec<(String, String)>> {
+    let rows = c.query(
+        "SELECT id, COALESCE(broken_reason, '') FROM rooms WHERE status = 'broken'
+         ORDER BY created_at DESC, id LIMIT $1",
+        &[&i64::from(limit)],
+    )?;
+    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+}
+
+pub fn fence(c: &mut Client, room_id: &str) -> Result<Option<Fence>> {
+    let row = c.query_opt(
+        "SELECT node, token FROM room_fences WHERE room_id = $1",
+        &[&room_id],
+    )?;
+    Ok(row.map(|r| Fence {
+        node: r.get(0),
+        token: r.get(1),
+    }))
+}
+
+pub fn claims(c: &mut Client, room_id: &str) -> Result<Vec<ClaimRow>> {
+    let rows = c.query(
+        "SELECT token, node, at FROM room_claims WHERE room_id = $1 ORDER BY token",
+        &[&room_id],
+    )?;
+    Ok(rows
+        .iter()
+        .map(|r| ClaimRow {
+            token: r.get(0),
+            node: r.get(1),
+            at: r.get(2),
+        })
+        .collect())
+}
+
+pub fn reply_writers(c: &mut Client, room_id: &str) -> Result<Vec<ReplyWriter>> {
+    let rows = c.query(
+        "SELECT seq, writer_node, writer_token FROM replies WHERE room_id = $1 ORDER BY seq",
+        &[&room_id],
+    )?;
+    Ok(rows
+        .iter()
+        .map(|r| ReplyWriter {
+            seq: r.get::<_, i64>(0).max(0) as u64,
+            node: r.get(1),
+            token: r.get(2),
+        })
+        .collect())
+}
+
+/// PostgreSQL has no built-in counterpart of SQLite's `integrity_check` (`amcheck` is an
+/// extension, and checksums are checked page by page as they are read): "ok" once every
+/// table answers a query.
+pub fn integrity_check(c: &mut Client) -> Result<String> {
+    c.batch_execute(
+        "SELECT 1 FROM rooms LIMIT 1; SELECT 1 FROM seats LIMIT 1; SELECT 1 FROM games LIMIT 1;
+         SELECT 1 FROM replies LIMIT 1; SELECT 1 FROM room_fences LIMIT 1;
+         SELECT 1 FROM room_claims LIMIT 1;",
+    )?;
+    Ok("ok".into())
+}
+
+fn room_row(r: &Row) -> RoomRow {
+    let status: String = r.get(2);
+    RoomRow {
+        id: r.get(0),
+        settings: r.get(1),
+        status: RoomStatus::parse(&status),
+        broken_reason: r.get(3),
+        created_at: r.get(4),
+        host: r.get::<_, Option<i64>>(5).map(|h| h as u8),
+    }
+}
+
+fn version(r: &Row, at: usize) -> RecordVersion {
+    RecordVersion {
+        format: r.get::<_, i64>(at) as u32,
+        rules: r.get::<_, i64>(at + 1) as u32,
+    }
+}

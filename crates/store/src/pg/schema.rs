@@ -1,0 +1,155 @@
+//! The PostgreSQL schema and its versions: the same numbers as SQLite's (docs/storage.md),
+//! kept in the one-row table `schema_version` instead of `PRAGMA user_version`.
+//!
+//! PostgreSQL came with schema version 5, so no PostgreSQL database holds an older one:
+//! an empty database is created straight at version 5 by [`CREATE`], the five SQLite
+//! steps as one. Every later version adds one step to [`STEPS`] here and one migration
+//! to SQLite's list, under the same number. A database newer than the build is refused
+//! (`SchemaTooNew`), never misread.
+//!
+//! Nodes starting together against one database must not create or migrate it twice:
+//! the whole check-and-migrate is one transaction that first takes a transaction-level
+//! advisory lock, so the others wait and then find the schema current.
+
+use crate::{Result, StoreError};
+use postgres::{Client, GenericClient};
+
+/// The advisory lock key every node takes before it looks at the schema ("dominion" in
+/// ASCII).
+const MIGRATION_LOCK: i64 = 0x646f_6d69_6e69_6f6e;
+
+/// The version [`CREATE`] makes.
+const CREATED_AT: i64 = 5;
+
+/// Schema version 5: what SQLite reaches after its migrations 1 to 5, with PostgreSQL's
+/// types (`BIGINT` for every number, `BYTEA` for the token hashes).
+const CREATE: &str = "
+CREATE TABLE schema_version (version BIGINT NOT NULL);
+CREATE TABLE rooms (
+    id TEXT PRIMARY KEY,
+    settings TEXT NOT NULL,
+    status TEXT NOT NULL
+        CHECK (status IN ('open', 'playing', 'finished', 'broken', 'abandoned')),
+    broken_reason TEXT,
+    created_at BIGINT NOT NULL,
+    host BIGINT
+);
+CREATE TABLE seats (
+    room_id TEXT NOT NULL REFERENCES rooms(id),
+    seat BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    token_hash BYTEA,
+    bot TEXT,
+    last_command BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (room_id, seat)
+);
+CREATE TABLE games (
+    room_id TEXT PRIMARY KEY REFERENCES rooms(id),
+    setup TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    last_hash TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    finished_at BIGINT,
+    scores TEXT,
+    record_format BIGINT NOT NULL DEFAULT 1,
+    rules_version BIGINT NOT NULL DEFAULT 1
+);
+CREATE INDEX games_finished ON games(finished_at);
+CREATE TABLE replies (
+    room_id TEXT NOT NULL REFERENCES games(room_id),
+    seq BIGINT NOT NULL,
+    player BIGINT NOT NULL,
+    reply TEXT NOT NULL,
+    state_hash TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    writer_node TEXT,
+    writer_token BIGINT,
+    PRIMARY KEY (room_id, seq)
+);
+CREATE TABLE write_check (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at BIGINT NOT NULL
+);
+CREATE TABLE room_fences (
+    room_id TEXT PRIMARY KEY,
+    token BIGINT NOT NULL,
+    node TEXT NOT NULL,
+    at BIGINT NOT NULL
+);
+CREATE TABLE room_claims (
+    room_id TEXT NOT NULL,
+    token BIGINT NOT NULL,
+    node TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (room_id, token)
+);
+";
+
+/// The steps after [`CREATE`], in order: `(version, SQL)`, one version apart.
+const STEPS: &[(i64, &str)] = &[];
+
+/// The schema version this build writes.
+pub const VERSION: i64 = CREATED_AT + STEPS.len() as i64;
+
+// Both backends speak the same schema versions.
+const _: () = assert!(VERSION == crate::sqlite::schema::VERSION);
+
+/// The stored version, or `None` for a database without `schema_version`.
+pub fn stored_version(client: &mut impl GenericClient) -> Result<Option<i64>> {
+    let exists: bool = client
+        .query_one("SELECT to_regclass('schema_version') IS NOT NULL", &[])?
+        .get(0);
+    if !exists {
+        return Ok(None);
+    }
+    let row = client.query_opt("SELECT version FROM schema_version", &[])?;
+    Ok(row.map(|r| r.get(0)))
+}
+
+/// Creates the schema in an empty database, or brings an older one up to [`VERSION`];
+/// refuses a newer one. One transaction, under the advisory lock.
+pub fn migrate(client: &mut Client) -> Result<()> {
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+    let from = match stored_version(&mut tx)? {
+        Some(found) if found > VERSION => {
+            return Err(StoreError::SchemaTooNew {
+                found,
+                supported: VERSION,
+            });
+        }
+        Some(found) => found,
+        None => {
+            let foreign: bool = tx
+                .query_one("SELECT to_regclass('rooms') IS NOT NULL", &[])?
+                .get(0);
+            if foreign {
+                return Err(StoreError::Migration {
+                    version: CREATED_AT,
+                    reason: "the database has a table `rooms` but no `schema_version`: it was \
+                             not created by this server; give it an empty database"
+                        .into(),
+                });
+            }
+            tx.batch_execute(CREATE)
+                .map_err(|e| StoreError::Migration {
+                    version: CREATED_AT,
+                    reason: super::describe_error(&e),
+                })?;
+            tx.execute(
+                "INSERT INTO schema_version (version) VALUES ($1)",
+                &[&CREATED_AT],
+            )?;
+            CREATED_AT
+        }
+    };
+    for (version, sql) in STEPS.iter().filter(|(v, _)| *v > from) {
+        tx.batch_execute(sql).map_err(|e| StoreError::Migration {
+            version: *version,
+            reason: super::describe_error(&e),
+        })?;
+        tx.execute("UPDATE schema_version SET version = $1", &[version])?;
+    }
+    tx.commit()?;
+    Ok(())
+}
