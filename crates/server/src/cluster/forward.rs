@@ -211,6 +211,9 @@ async fn pump(
                     }
                 }
                 Some(Ok(Message::Close(frame))) => {
+                    // Complete the close handshake (tungstenite queued the answer), so
+                    // the owner does not wait for it.
+                    let _ = sink.close().await;
                     let (code, reason) = match frame {
                         Some(f) => (close_code(f.code), f.reason.to_string()),
                         None => (CloseCode::ServiceRestart, gone.to_string()),

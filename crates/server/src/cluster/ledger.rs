@@ -2,7 +2,7 @@
 //! over, and one room rebuilt from its log.
 
 use super::{Claim, Ledger};
-use crate::persist::{Recovered, RecoverError, StoreLog};
+use crate::persist::{RecoverError, Recovered, StoreLog};
 use crate::store::LogError;
 use futures_util::future::BoxFuture;
 use std::time::Duration;
@@ -55,7 +55,10 @@ impl Ledger for StoreLog {
         Box::pin(StoreLog::is_live(self, room, finished_ttl))
     }
 
-    fn live_room_ids(&self, finished_ttl: Duration) -> BoxFuture<'_, Result<Vec<String>, LogError>> {
+    fn live_room_ids(
+        &self,
+        finished_ttl: Duration,
+    ) -> BoxFuture<'_, Result<Vec<String>, LogError>> {
         Box::pin(StoreLog::live_room_ids(self, finished_ttl))
     }
 }

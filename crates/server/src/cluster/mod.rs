@@ -52,8 +52,12 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(1);
 pub trait Ledger: Send + Sync + 'static {
     /// Claims `room` for `node` under `token`; from then on the store refuses the room's
     /// writes under any other token (and this node's log writes it under this one).
-    fn claim<'a>(&'a self, room: &'a str, node: &'a str, token: i64)
-    -> BoxFuture<'a, Result<Claim, LogError>>;
+    fn claim<'a>(
+        &'a self,
+        room: &'a str,
+        node: &'a str,
+        token: i64,
+    ) -> BoxFuture<'a, Result<Claim, LogError>>;
     /// Rebuilds one room from its log (None: it is not live any more).
     fn recover_one<'a>(
         &'a self,
@@ -62,10 +66,14 @@ pub trait Ledger: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Option<Recovered>, LogError>>;
     /// Whether the store has `room` live (what a restart would reopen): checked before a
     /// client's request may take a lease, so that ids nobody created leave no trace.
-    fn is_live<'a>(&'a self, room: &'a str, finished_ttl: Duration)
-    -> BoxFuture<'a, Result<bool, LogError>>;
+    fn is_live<'a>(
+        &'a self,
+        room: &'a str,
+        finished_ttl: Duration,
+    ) -> BoxFuture<'a, Result<bool, LogError>>;
     /// The rooms a restart would reopen: open, playing, or finished within the ttl.
-    fn live_room_ids(&self, finished_ttl: Duration) -> BoxFuture<'_, Result<Vec<String>, LogError>>;
+    fn live_room_ids(&self, finished_ttl: Duration)
+    -> BoxFuture<'_, Result<Vec<String>, LogError>>;
 }
 
 /// The store's answer to a claim.

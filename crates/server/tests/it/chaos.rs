@@ -29,7 +29,12 @@ const NAMES: [&str; 3] = ["n0", "n1", "n2"];
 async fn set_up(nodes: &[ServerProcess]) -> Vec<Player> {
     let first_game = json!({"type": "recommended", "id": "base_2e/first_game"});
     let mut players = Vec::new();
-    let bots = [("Ann", "big_money"), ("Bea", "militia"), ("Cid", "smithy"), ("Gus", "witch")];
+    let bots = [
+        ("Ann", "big_money"),
+        ("Bea", "militia"),
+        ("Cid", "smithy"),
+        ("Gus", "witch"),
+    ];
     for (i, (name, bot)) in bots.into_iter().enumerate() {
         let mut creator = Client::connect(nodes[i % 3].addr, "Host").await;
         let room = creator
@@ -119,10 +124,11 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
         drop(tx);
         let mut results = Vec::new();
         if kills < KILLS {
-            // The kill moment: after a few acknowledged replies, or a little time.
+            // The kill moment: after a few acknowledged replies, or a few milliseconds
+            // (a game's replies take a few ms each: the games must outlast the kills).
             let (acks_wanted, wait_ms) = match rng.between(0, 3) {
-                0 => (u64::MAX, rng.between(0, 300)),
-                _ => (rng.between(1, 10), 3000),
+                0 => (u64::MAX, rng.between(0, 20)),
+                _ => (rng.between(1, 4), 3000),
             };
             let deadline = tokio::time::Instant::now() + Duration::from_millis(wait_ms);
             while acks.load(Ordering::SeqCst) < acks_wanted && results.len() < live.len() {
@@ -140,9 +146,14 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
             if results.len() < live.len() {
                 kills += 1;
             }
-            // The other nodes' players play on through the failover for a moment, then
-            // every player drops its connection and comes back through a random node.
-            tokio::time::sleep(Duration::from_millis(rng.between(0, 1500))).await;
+            // The other nodes' players play on through the failover for a moment (now and
+            // then for most of a lease), then every player drops its connection and
+            // comes back through a random node.
+            let linger = match rng.between(0, 9) {
+                0 => rng.between(200, 800),
+                _ => rng.between(0, 20),
+            };
+            tokio::time::sleep(Duration::from_millis(linger)).await;
             let _ = stop_tx.send(true);
             nodes[victim] = env.spawn_node(NAMES[victim]).await;
         }
@@ -153,7 +164,10 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
             }
         })
         .await;
-        assert!(collected.is_ok(), "players still running 120 s into a round");
+        assert!(
+            collected.is_ok(),
+            "players still running 120 s into a round"
+        );
         assert_eq!(results.len(), live.len(), "a player task panicked");
         for (i, r) in results {
             match r {
@@ -174,8 +188,7 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
     let reporter_dir = tempfile::tempdir().expect("tempdir");
     let reporter = ServerProcess::start_with(
         reporter_dir.path(),
-        &env
-            .flags("reporter")
+        &env.flags("reporter")
             .iter()
             .map(String::as_str)
             .collect::<Vec<_>>(),

@@ -117,7 +117,13 @@ pub(crate) async fn metric(node: &ServerProcess, name: &str) -> u64 {
     let (status, text) = node.get("/metrics").await;
     assert_eq!(status, 200, "{text}");
     text.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok())
+        .find_map(|l| {
+            l.strip_prefix(name)?
+                .strip_prefix(' ')?
+                .trim()
+                .parse::<f64>()
+                .ok()
+        })
         .unwrap_or_else(|| panic!("no {name} in /metrics:\n{text}")) as u64
 }
 
@@ -135,7 +141,11 @@ async fn resume(addr: SocketAddr, old: &Client) -> Client {
         msg["last_event"] = json!(last);
     }
     let seated = c.ask(msg).await;
-    assert_eq!(seated["type"], "seated", "{}: resume answered {seated}", old.name);
+    assert_eq!(
+        seated["type"], "seated",
+        "{}: resume answered {seated}",
+        old.name
+    );
     c.number_from(seated["last_command"].as_u64().unwrap_or(0));
     c.token = old.token.clone();
     c
@@ -321,23 +331,26 @@ async fn sigterm_hands_a_node_s_rooms_over_without_ending_a_game() {
     let asked = Instant::now();
     let closed = play_until_closed(&mut ann).await;
     assert_eq!(closed, Some(crate::common::Closed::Code(1012)));
+    // n0 took the room over when n1 released it, before any lease expired.
+    let mut ann = resume(nodes[0].addr, &ann).await;
+    let resumed = asked.elapsed();
     let status = nodes[1]
         .wait_exit(Duration::from_secs(15))
         .await
         .expect("the drained node exits");
     assert!(status.success(), "drained node exit status {status:?}");
     let exited = asked.elapsed();
-    // n0 took the room over when n1 released it, well before a lease would expire.
-    let mut ann = resume(nodes[0].addr, &ann).await;
-    let resumed = asked.elapsed();
     let over = ann.play_to_end(Duration::ZERO).await;
     assert_eq!(over["type"], "game_over");
     eprintln!(
-        "drain: node exited {:.0} ms after SIGTERM; the game resumed on the other node {:.0} ms after it",
-        exited.as_secs_f64() * 1000.0,
-        resumed.as_secs_f64() * 1000.0
+        "drain: the game resumed on the other node {:.0} ms after SIGTERM; the drained node exited after {:.0} ms",
+        resumed.as_secs_f64() * 1000.0,
+        exited.as_secs_f64() * 1000.0
     );
-    assert_eq!(metric(&nodes[0], "dominion_rooms_taken_over_total").await, 1);
+    assert_eq!(
+        metric(&nodes[0], "dominion_rooms_taken_over_total").await,
+        1
+    );
     let ledger = env.ledger(&room).await;
     let (claims, _, _) = audit(&ledger);
     assert_eq!(claims, 2);
@@ -366,7 +379,9 @@ async fn a_node_paused_past_its_lease_cannot_write_its_room_again() {
     let mut ann2 = resume(nodes[1].addr, &ann).await;
     let asked = ann2.until(|v| v["type"] == "decision").await;
     assert_eq!(asked["decision"].as_u64(), Some(decision));
-    let id = ann2.reply(decision, crate::common::simple_reply(&asked)).await;
+    let id = ann2
+        .reply(decision, crate::common::simple_reply(&asked))
+        .await;
     let ack = ann2.answer(id).await;
     assert_eq!(ack["type"], "ack", "{ack}");
 

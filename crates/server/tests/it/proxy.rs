@@ -492,7 +492,11 @@ async fn the_cluster_s_nginx_balances_three_nodes_and_survives_losing_one() {
     conf = replace_once(&conf, "    listen 80;\n", &format!("    listen {proxy};\n"));
     conf = replace_once(&conf, "    listen [::]:80;\n", "");
     std::fs::write(d.join("dominion.conf"), &conf).unwrap();
-    std::fs::write(d.join("nginx.conf"), nginx_main(d, &d.join("dominion.conf"))).unwrap();
+    std::fs::write(
+        d.join("nginx.conf"),
+        nginx_main(d, &d.join("dominion.conf")),
+    )
+    .unwrap();
     let mut cmd = Command::new(&nginx);
     cmd.arg("-c")
         .arg(d.join("nginx.conf"))
