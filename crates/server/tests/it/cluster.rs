@@ -272,7 +272,7 @@ async fn every_node_lists_every_room_and_plays_it_through_any_node() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_node_s_room_is_taken_over_and_its_game_goes_on() {
     let mut env = Backends::start();
-    let mut nodes = vec![
+    let mut nodes = [
         env.node("n0").await,
         env.node("n1").await,
         env.node("n2").await,
@@ -316,7 +316,7 @@ async fn a_killed_node_s_room_is_taken_over_and_its_game_goes_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_hands_a_node_s_rooms_over_without_ending_a_game() {
     let mut env = Backends::start();
-    let mut nodes = vec![env.node("n0").await, env.node("n1").await];
+    let mut nodes = [env.node("n0").await, env.node("n1").await];
     let mut creator = Client::connect(nodes[1].addr, "Host").await;
     let room = creator
         .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "militia"}]))
