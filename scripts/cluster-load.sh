@@ -59,18 +59,17 @@ trap cleanup EXIT
 mkdir -p "$work/pg"
 [ "$(id -u)" = 0 ] && chown postgres "$work/pg"
 as_pg "$PGBIN/initdb" -D "$work/pg" -U postgres --auth=trust >/dev/null
-as_pg "$PGBIN/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
+as_pg "$PGBIN/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
   -o "-p $PGPORT -k $work/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
 redis-server --port "$REDISPORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
   >"$work/redis.log" 2>&1 &
 redis_pid=$!
 
-db=0
+# fresh_db NAME: a new database (and an empty Redis) for one run.
 fresh_db() {
-  db=$((db + 1))
-  psql -q -h 127.0.0.1 -p "$PGPORT" -U postgres -c "CREATE DATABASE load_$db" >/dev/null
+  psql -q -h 127.0.0.1 -p "$PGPORT" -U postgres -c "CREATE DATABASE $1" >/dev/null
   redis-cli -p "$REDISPORT" flushall >/dev/null
-  echo "postgres://postgres@127.0.0.1:$PGPORT/load_$db"
+  echo "postgres://postgres@127.0.0.1:$PGPORT/$1"
 }
 
 # start_nodes N STORE: N nodes; STORE is "sqlite" or a postgres URL (with Redis when N > 1).
@@ -99,7 +98,7 @@ start_nodes() {
 run() { # run NAME NODES STORE VIA
   local name=$1 n=$2 store=$3 via=$4 r addrs pids_csv
   for ((r = 1; r <= RUNS; r++)); do
-    [ "$store" = postgres ] && store_url=$(fresh_db) || store_url=sqlite
+    [ "$store" = postgres ] && store_url=$(fresh_db "load_${name//-/_}_$r") || store_url=sqlite
     rm -rf "$work"/data*
     start_nodes "$n" "$store_url"
     addrs=$(for ((i = 0; i < n; i++)); do printf '127.0.0.1:%d,' $((PORT + i)); done)
@@ -116,7 +115,8 @@ cores = (s.get("server") or {}).get("cpu_cores")
 print(f"   {s['decisions_per_s']:.0f} decisions/s  p50 {lat['p50_us'] / 1000:.2f} ms  "
       f"p99 {lat['p99_us'] / 1000:.2f} ms  servers {cores if cores is None else round(cores, 2)} cores  "
       f"rooms failed {s['rooms_failed']}")
-PY    stop_nodes
+PY
+    stop_nodes
   done
 }
 

@@ -346,7 +346,10 @@ impl Cluster {
                 // Redis lost its counter (a restart without persistence): the store
                 // remembers higher tokens. Raise the counter; the next try succeeds.
                 let _ = self.leases.raise(&mut self.redis(), room, current).await;
-                format!("token {token} is older than the store's {current}")
+                format!(
+                    "token {token} is not newer than the store's {current} (Redis lost its \
+                     counters?); raised, the next try takes a newer one"
+                )
             }
             Err(e) => e.to_string(),
         };
