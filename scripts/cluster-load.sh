@@ -95,32 +95,35 @@ start_nodes() {
   done
 }
 
-run() { # run NAME NODES STORE VIA
-  local name=$1 n=$2 store=$3 via=$4 r addrs pids_csv
-  for ((r = 1; r <= RUNS; r++)); do
-    [ "$store" = postgres ] && store_url=$(fresh_db "load_${name//-/_}_$r") || store_url=sqlite
-    rm -rf "$work"/data*
-    start_nodes "$n" "$store_url"
-    addrs=$(for ((i = 0; i < n; i++)); do printf '127.0.0.1:%d,' $((PORT + i)); done)
-    pids_csv=$(IFS=,; echo "${pids[*]}")
-    echo "== $name, run $r"
-    "$LOAD" play --addr "${addrs%,}" --pid "$pids_csv" --players-via "$via" \
-      --rooms "$ROOMS" --duration "$DURATION" --think "$THINK" --json >"$OUT/$name-$r.json" \
-      || echo "(run failed: see $OUT/$name-$r.json)"
-    python3 - "$OUT/$name-$r.json" <<'PY'
+run() { # run NAME NODES STORE VIA RUN
+  local name=$1 n=$2 store=$3 via=$4 r=$5 addrs pids_csv store_url
+  if [ "$store" = postgres ]; then store_url=$(fresh_db "load_${name//-/_}_$r"); else store_url=sqlite; fi
+  rm -rf "$work"/data*
+  start_nodes "$n" "$store_url"
+  addrs=$(for ((i = 0; i < n; i++)); do printf '127.0.0.1:%d,' $((PORT + i)); done)
+  pids_csv=$(IFS=,; echo "${pids[*]}")
+  echo "== $name, run $r"
+  "$LOAD" play --addr "${addrs%,}" --pid "$pids_csv" --players-via "$via" \
+    --rooms "$ROOMS" --duration "$DURATION" --think "$THINK" --json >"$OUT/$name-$r.json" \
+    || echo "(run failed: see $OUT/$name-$r.json)"
+  python3 - "$OUT/$name-$r.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 lat = s["reply_to_next_decision"]
 cores = (s.get("server") or {}).get("cpu_cores")
+load = s.get("load_average_before") or [None]
 print(f"   {s['decisions_per_s']:.0f} decisions/s  p50 {lat['p50_us'] / 1000:.2f} ms  "
       f"p99 {lat['p99_us'] / 1000:.2f} ms  servers {cores if cores is None else round(cores, 2)} cores  "
-      f"rooms failed {s['rooms_failed']}")
+      f"rooms failed {s['rooms_failed']}  load before {load[0]}")
 PY
-    stop_nodes
-  done
+  stop_nodes
 }
 
-run one-node-sqlite 1 sqlite owner
-run one-node-postgres 1 postgres owner
-run three-nodes-owner 3 postgres owner
-run three-nodes-forwarded 3 postgres other
+# The configurations take turns, run by run, so that whatever else the machine does
+# falls on all of them alike.
+for ((r = 1; r <= RUNS; r++)); do
+  run one-node-sqlite 1 sqlite owner "$r"
+  run one-node-postgres 1 postgres owner "$r"
+  run three-nodes-owner 3 postgres owner "$r"
+  run three-nodes-forwarded 3 postgres other "$r"
+done
