@@ -27,7 +27,7 @@ use crate::outbound::ConnHandle;
 use crate::persist::Recovered;
 use crate::projection::{self, Topic, decision_id};
 use crate::refusal::Refusal;
-use crate::store::{RoomLog, SeatRecord};
+use crate::store::{LogError, RoomLog, SeatRecord};
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
 use dominion_engine::{Agent, Game, Kingdom, PlayerId, Purpose, Reply, Setup, Viewer, bots};
@@ -40,6 +40,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
+
+/// Why an evicted room's viewers are closed.
+const MOVED: &str = "this room moved to another server; reconnect and resume with your token";
 
 /// Messages a room waits for at most; a connection sending to a full room waits its turn.
 const INBOX: usize = 256;
@@ -406,6 +409,10 @@ impl Room {
                 };
                 let role = match result {
                     Ok(role) => Some(role),
+                    Err(_) if self.evicted => {
+                        conn.close(CloseCode::ServiceRestart, MOVED);
+                        None
+                    }
                     Err(refusal) => {
                         conn.send(&refusal.to_message(Some(cmd)));
                         None
@@ -451,6 +458,11 @@ impl Room {
                         Command::Rematch { room } => self.rematch(conn.id, cmd, room),
                     }
                 };
+                if self.evicted {
+                    // The room runs elsewhere now and its viewers are being closed (1012):
+                    // the command's fate is theirs to learn by resuming, not an error.
+                    return;
+                }
                 match result {
                     Ok(()) => conn.send(&ServerMessage::Ack { re: cmd }),
                     Err(refusal) => conn.send(&refusal.to_message(Some(cmd))),
@@ -518,7 +530,7 @@ impl Room {
         if let Err(e) = self.log.room_saved(&self.state.record()).await {
             self.state.seats[idx] = Seat::Open;
             self.state.host = host_before;
-            self.fail(&e.to_string());
+            self.log_failed(&e);
             return Err(broken());
         }
         self.seat_conns[idx] = Some(conn.clone());
@@ -934,7 +946,7 @@ impl Room {
             Some((idx as u8, cmd)),
         );
         if let Err(e) = started.await {
-            self.fail(&e.to_string());
+            self.log_failed(&e);
             return Err(broken());
         }
         for (i, seat) in self.state.seats.iter().enumerate() {
@@ -1033,7 +1045,7 @@ impl Room {
             self.log
                 .reply_accepted(&self.state.id, index, player, &reply, digest, command);
         if let Err(e) = committed.await {
-            self.fail(&e.to_string());
+            self.log_failed(&e);
             return Err(broken());
         }
         self.metrics.replies.inc();
@@ -1362,7 +1374,7 @@ impl Room {
     /// room closes, so it stops counting against `--max-rooms`. Spectators are told.
     async fn abandon(&mut self) {
         if let Err(e) = self.log.game_abandoned(&self.state.id).await {
-            self.fail(&e.to_string());
+            self.log_failed(&e);
             return;
         }
         self.metrics.games_abandoned.inc();
@@ -1433,7 +1445,7 @@ impl Room {
 
     async fn save_room(&mut self) {
         if let Err(e) = self.log.room_saved(&self.state.record()).await {
-            self.fail(&e.to_string());
+            self.log_failed(&e);
         }
     }
 
@@ -1441,13 +1453,23 @@ impl Room {
     /// the game's log is already complete up to the last acknowledged reply.
     fn evict(&mut self) {
         for (_, conn) in self.viewers() {
-            conn.close(
-                CloseCode::ServiceRestart,
-                "this room moved to another server; reconnect and resume with your token",
-            );
+            conn.close(CloseCode::ServiceRestart, MOVED);
         }
         self.evicted = true;
         self.closing = true;
+    }
+
+    /// A durable step failed: the room stops. If it failed because another node owns the
+    /// room now (fenced), the room is evicted — its game goes on there; otherwise it is
+    /// broken.
+    fn log_failed(&mut self, e: &LogError) {
+        match e {
+            LogError::Fenced { .. } => {
+                tracing::warn!(room = %self.state.id, "another node owns this room now; stopping here");
+                self.evict();
+            }
+            LogError::Failed(_) => self.fail(&e.to_string()),
+        }
     }
 
     /// Stops the room after an internal failure: its game cannot be trusted any more.

@@ -149,7 +149,7 @@ impl Room {
             .replies_taken_back(&self.state.id, keep, digest)
             .await
         {
-            self.fail(&e.to_string());
+            self.log_failed(&e);
             return Err(broken());
         }
         tracing::info!(room = %self.state.id, seat, keep, "a move was taken back");

@@ -419,3 +419,44 @@ async fn a_node_paused_past_its_lease_cannot_write_its_room_again() {
     );
     assert_eq!(writers.len(), replies);
 }
+
+/// Sends one inline command to Redis and returns its one-line answer.
+fn redis_command(port: u16, command: &str) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect to Redis");
+    s.write_all(format!("{command}\r\n").as_bytes()).unwrap();
+    let mut line = String::new();
+    BufReader::new(s).read_line(&mut line).unwrap();
+    line.trim_end().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_losing_everything_costs_a_resume_and_nothing_else() {
+    let mut env = Backends::start();
+    let nodes = [env.node("n0").await, env.node("n1").await];
+    let mut creator = Client::connect(nodes[0].addr, "Host").await;
+    let room = creator
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    drop(creator);
+    let mut ann = Client::connect(nodes[1].addr, "Ann").await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    ann.play_decisions(4).await;
+
+    // Ann's decision is pending (she waits), when Redis restarts empty: leases, fencing
+    // counters, the lobby, the nodes' addresses. n0 finds its lease gone at its next
+    // renewal and hands the room on; Ann's connection is closed to resume.
+    ann.until(|v| v["type"] == "decision").await;
+    assert_eq!(redis_command(env.redis.port(), "FLUSHALL"), "+OK");
+    assert_eq!(ann.closed().await, crate::common::Closed::Code(1012));
+    let mut ann = resume(nodes[1].addr, &ann).await;
+    let over = ann.play_to_end(Duration::ZERO).await;
+    assert_eq!(over["type"], "game_over");
+    // The room was claimed again under a token above the first, though Redis counted
+    // from zero again; every reply is under a claim of its writer.
+    let ledger = env.ledger(&room).await;
+    let (claims, _, _) = audit(&ledger);
+    assert!(claims >= 2, "{:?}", ledger.claims);
+    wait_listed(nodes[0].addr, &[]).await;
+}
