@@ -13,7 +13,7 @@ use crate::hub::{Admission, Hub, ROOM_WINDOW};
 use crate::metrics::Metrics;
 use crate::outbound::{ConnHandle, Kill, OutFrame, Queued};
 use crate::refusal::Refusal;
-use crate::room::{Command, Join, Role, RoomMsg};
+use crate::room::{Command, Join, Role, RoomHandle, RoomMsg};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use dominion_protocol::{
     self as wire, ClientMessage, CloseCode, ErrorCode, Limits, PROTOCOL_VERSION,
@@ -479,12 +479,58 @@ impl Connection {
             self.refuse(Some(id), Refusal::new(ErrorCode::AlreadyInRoom, message));
             return;
         }
-        let handle = match self.hub.room(&room) {
-            Some(handle) => handle,
-            None => match self.hub.cluster().cloned() {
+        let mut tries = 0;
+        loop {
+            let Some(handle) = self.find_room(id, &room, frame).await else {
+                return;
+            };
+            let (done, joined) = oneshot::channel();
+            let msg = RoomMsg::Join {
+                conn: self.handle.clone(),
+                cmd: id,
+                join: join.clone(),
+                done,
+            };
+            let answer = match handle.tx.send(msg).await {
+                Ok(()) => joined.await.ok(),
+                Err(_) => None,
+            };
+            match answer {
+                Some(Some(role)) => {
+                    self.room = Some(Attached {
+                        room,
+                        tx: handle.tx,
+                        role,
+                    });
+                    return;
+                }
+                Some(None) => return, // the room has answered (an error, or closed us)
+                None if self.handle.is_closing() => return,
                 None => {
+                    // The room ended as the command reached it. In a cluster it may have
+                    // just moved to another node: look again, briefly.
+                    if self.hub.cluster().is_some() && tries < 3 {
+                        tries += 1;
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
                     self.refuse(Some(id), unknown_room(&self.hub, &room));
                     return;
+                }
+            }
+        }
+    }
+
+    /// The room a `take_seat`, `resume` or `spectate` names, if it runs here (taken over
+    /// if need be); None when this has answered the command already — refused it, or
+    /// linked the connection to the node that runs the room, `frame` sent on.
+    async fn find_room(&mut self, id: u64, room: &str, frame: &str) -> Option<RoomHandle> {
+        match self.hub.room(room) {
+            Some(handle) => Some(handle),
+            None => match self.hub.cluster().cloned() {
+                None => {
+                    self.refuse(Some(id), unknown_room(&self.hub, room));
+                    None
                 }
                 Some(cluster) => {
                     let link = forward::LinkArgs {
@@ -494,16 +540,16 @@ impl Connection {
                         conn: self.handle.clone(),
                         heartbeat: self.hub.config.heartbeat,
                     };
-                    match cluster.reach(&room, link).await {
-                        Reached::Local(handle) => handle,
+                    match cluster.reach(room, link).await {
+                        Reached::Local(handle) => Some(handle),
                         Reached::Unknown => {
-                            self.refuse(Some(id), unknown_room(&self.hub, &room));
-                            return;
+                            self.refuse(Some(id), unknown_room(&self.hub, room));
+                            None
                         }
                         Reached::Linked(up) => {
                             self.hub.metrics.forwarded_links.inc();
                             self.upstream = Some(up);
-                            return;
+                            None
                         }
                         Reached::Unreachable(why) => {
                             tracing::warn!(room = %room, "cannot forward: {why}");
@@ -514,33 +560,11 @@ impl Connection {
                                     format!("the server running room {room:?} cannot be reached just now; try again in a moment"),
                                 ),
                             );
-                            return;
+                            None
                         }
                     }
                 }
             },
-        };
-        let (done, joined) = oneshot::channel();
-        let msg = RoomMsg::Join {
-            conn: self.handle.clone(),
-            cmd: id,
-            join,
-            done,
-        };
-        if handle.tx.send(msg).await.is_err() {
-            self.refuse(Some(id), unknown_room(&self.hub, &room));
-            return;
-        }
-        match joined.await {
-            Ok(Some(role)) => {
-                self.room = Some(Attached {
-                    room,
-                    tx: handle.tx,
-                    role,
-                });
-            }
-            Ok(None) => {} // the room has sent the error
-            Err(_) => self.refuse(Some(id), unknown_room(&self.hub, &room)),
         }
     }
 
@@ -563,7 +587,11 @@ impl Connection {
         if attached.tx.send(msg).await.is_err() {
             let refusal = unknown_room(&self.hub, &attached.room);
             self.room = None;
-            self.refuse(Some(id), refusal);
+            // A room that closed this connection as it ended (handed to another node:
+            // 1012) owes it no error: the close says what to do.
+            if !self.handle.is_closing() {
+                self.refuse(Some(id), refusal);
+            }
         }
     }
 

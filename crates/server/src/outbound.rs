@@ -69,6 +69,11 @@ impl Kill {
         self.notify.notify_one();
     }
 
+    /// Whether [`Kill::fire`] was called.
+    pub fn is_fired(&self) -> bool {
+        self.reason.lock().map(|r| r.is_some()).unwrap_or(true)
+    }
+
     /// Waits until [`Kill::fire`] is called (or returns at once if it was).
     pub async fn fired(&self) -> (CloseCode, String) {
         loop {
@@ -148,6 +153,11 @@ impl ConnHandle {
                 false
             }
         }
+    }
+
+    /// Whether the connection is being closed (its room closed it, or its queue filled).
+    pub fn is_closing(&self) -> bool {
+        self.kill.is_fired()
     }
 
     /// Ends the connection with `code` (used when another connection takes over its seat).

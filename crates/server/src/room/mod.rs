@@ -71,6 +71,7 @@ pub enum RoomMsg {
     Evict,
 }
 
+#[derive(Clone)]
 pub enum Join {
     TakeSeat {
         seat: Option<u8>,

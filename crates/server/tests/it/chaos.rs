@@ -1,6 +1,6 @@
 //! Three nodes on one PostgreSQL and one Redis; players spread over them, playing five
-//! games; one node killed (`kill -9`) at random moments and started again, over and
-//! over. Every game must finish, every reply a player saw acknowledged must be in its
+//! games; one node killed (`kill -9`, or now and then SIGTERM: a drain) at random
+//! moments and started again, over and over. Every game must finish, every reply a player saw acknowledged must be in its
 //! room's log at its place, and no room may ever have been written by two owners: each
 //! reply carries the fencing token it was written under, and a room's tokens must follow
 //! its claims and never go back.
@@ -18,11 +18,15 @@ use tokio::sync::{Notify, mpsc, watch};
 
 /// The whole test fails past this.
 const WALL_CAP: Duration = Duration::from_secs(300);
-/// Kills that must land while games are being played.
+/// Kills that must land while games are being played (a SIGTERM drain now and then
+/// comes on top).
 const KILLS: u32 = 12;
 /// The kill moments come from this seed unless `CHAOS_TEST_SEED` says otherwise.
 const DEFAULT_SEED: u64 = 0x0c1a_0503_2026;
 const NAMES: [&str; 3] = ["n0", "n1", "n2"];
+/// Each player's pause before a reply: the games must outlast the kills, and a failover
+/// round lets the players of the other rooms play on meanwhile.
+const PACE: Duration = Duration::from_millis(5);
 
 /// Rooms created through one node, their players seated through others (so from the
 /// start some play through a forwarding node), every game started.
@@ -81,7 +85,7 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
     let mut players = set_up(&nodes).await;
     let rooms: BTreeSet<String> = players.iter().map(|p| p.room.clone()).collect();
 
-    let (mut kills, mut rounds) = (0u32, 0u32);
+    let (mut kills, mut drains, mut rounds, mut lives) = (0u32, 0u32, 0u32, 0u32);
     loop {
         let live: Vec<usize> = (0..players.len())
             .filter(|&i| players[i].over.is_none())
@@ -117,7 +121,7 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
                 stop.clone(),
             );
             tokio::spawn(async move {
-                let r = play_one_life(addr, p, acks, notify, stop).await;
+                let r = play_one_life(addr, p, acks, notify, stop, PACE).await;
                 let _ = tx.send((i, r));
             });
         }
@@ -142,20 +146,36 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
                 }
             }
             let victim = rng.between(0, 2) as usize;
-            nodes[victim].kill();
-            if results.len() < live.len() {
-                kills += 1;
+            let drain = rng.between(0, 3) == 0;
+            if drain {
+                nodes[victim].terminate();
+                drains += 1;
+            } else {
+                nodes[victim].kill();
+                if results.len() < live.len() {
+                    kills += 1;
+                }
             }
             // The other nodes' players play on through the failover for a moment (now and
             // then for most of a lease), then every player drops its connection and
             // comes back through a random node.
             let linger = match rng.between(0, 9) {
-                0 => rng.between(200, 800),
+                0 => rng.between(100, 400),
                 _ => rng.between(0, 20),
             };
             tokio::time::sleep(Duration::from_millis(linger)).await;
             let _ = stop_tx.send(true);
-            nodes[victim] = env.spawn_node(NAMES[victim]).await;
+            if drain {
+                let exited = nodes[victim].wait_exit(Duration::from_secs(20)).await;
+                assert!(
+                    exited.is_some_and(|s| s.success()),
+                    "a drained node did not exit cleanly ({exited:?}):\n{}",
+                    nodes[victim].output_tail(60)
+                );
+            }
+            // A new process, a new name (as the default random node id gives).
+            lives += 1;
+            nodes[victim] = env.spawn_node(&format!("{}-{lives}", NAMES[victim])).await;
         }
         // (After the last kill nothing stops the players: they play to the end.)
         let collected = tokio::time::timeout(Duration::from_secs(120), async {
@@ -168,7 +188,19 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
             collected.is_ok(),
             "players still running 120 s into a round"
         );
-        assert_eq!(results.len(), live.len(), "a player task panicked");
+        assert_eq!(
+            results.len(),
+            live.len(),
+            "a player task panicked (see above); players: {:?}\n{}",
+            players
+                .iter()
+                .map(|p| (&p.name, &p.room, p.last_event, p.over.is_some()))
+                .collect::<Vec<_>>(),
+            nodes
+                .iter()
+                .map(|n| format!("--- node at {}:\n{}", n.addr, n.output_tail(80)))
+                .collect::<String>()
+        );
         for (i, r) in results {
             match r {
                 Ok(p) => players[i] = p,
@@ -209,7 +241,7 @@ async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_o
     let in_doubt: u64 = players.iter().map(|p| p.in_doubt).sum();
     let resumes: u64 = players.iter().map(|p| p.resumes).sum();
     eprintln!(
-        "chaos test (seed {seed}): 3 nodes, {kills} kill -9 mid-game in {rounds} rounds, {} games, \
+        "chaos test (seed {seed}): 3 nodes, {kills} kill -9 mid-game and {drains} drains in {rounds} rounds, {} games, \
          {resumes} resumes; {acked} acknowledged replies, all in the logs at their place \
          ({in_doubt} in flight when a connection ended), 0 lost; {logged} replies logged under \
          {claims} claims by {owners} successive owners, 0 written by two owners; \

@@ -105,7 +105,7 @@ impl Player {
 
 /// One server life for one client: resume the seat, play with [`simple_reply`], until
 /// the connection dies (the server was killed), `stop` turns true (the test drops the
-/// connection) or the game is over. Protocol violations
+/// connection) or the game is over; `pace` is a pause before each reply. Protocol violations
 /// and lost acknowledged replies are errors; a dead server is not.
 pub(crate) async fn play_one_life(
     addr: SocketAddr,
@@ -113,6 +113,7 @@ pub(crate) async fn play_one_life(
     acks: Arc<AtomicU64>,
     notify: Arc<Notify>,
     mut stop: watch::Receiver<bool>,
+    pace: Duration,
 ) -> Result<Player, String> {
     let Ok(mut c) = try_connect(addr, &p.name).await else {
         return Ok(p); // the server died under the handshake
@@ -212,6 +213,9 @@ pub(crate) async fn play_one_life(
                         ));
                     }
                     p.acknowledge(&mut out, &acks, &notify);
+                }
+                if !pace.is_zero() {
+                    tokio::time::sleep(pace).await;
                 }
                 let reply = simple_reply(&v);
                 p.last_id += 1;
@@ -478,7 +482,7 @@ async fn kill_9_at_random_moments_loses_no_acknowledged_reply(backend: Backend) 
             let addr = server.addr;
             let never = never_stop.clone();
             tokio::spawn(async move {
-                let r = play_one_life(addr, p, acks, notify, never).await;
+                let r = play_one_life(addr, p, acks, notify, never, Duration::ZERO).await;
                 let _ = tx.send((i, r));
             });
         }
