@@ -556,13 +556,18 @@ impl Cluster {
         loop {
             tokio::time::sleep(period).await;
             let mut redis = self.redis();
-            let beat: redis::RedisResult<()> = redis::cmd("SET")
-                .arg(node_key(&self.node))
-                .arg(&self.advertise)
-                .arg("PX")
-                .arg(self.ttl.as_millis() as u64 * 2)
-                .query_async(&mut redis)
-                .await;
+            // A draining node is no longer announced: nobody forwards to it any more.
+            let beat: redis::RedisResult<()> = if self.is_draining() {
+                Ok(())
+            } else {
+                redis::cmd("SET")
+                    .arg(node_key(&self.node))
+                    .arg(&self.advertise)
+                    .arg("PX")
+                    .arg(self.ttl.as_millis() as u64 * 2)
+                    .query_async(&mut redis)
+                    .await
+            };
             let rooms: Vec<(String, i64)> =
                 self.owned().iter().map(|(r, t)| (r.clone(), *t)).collect();
             let renewals = futures_util::future::join_all(rooms.iter().map(|(room, token)| {
@@ -707,6 +712,12 @@ impl Cluster {
     /// who take the rooms over at once. Waits at most `grace` for the rooms to close.
     pub async fn drain(&self, grace: Duration) {
         self.draining.store(true, Ordering::Release);
+        // First withdraw the node's address: the other nodes then wait for its leases
+        // (released just below) instead of forwarding players to a node about to close.
+        let _: redis::RedisResult<i64> = redis::cmd("DEL")
+            .arg(node_key(&self.node))
+            .query_async(&mut self.redis())
+            .await;
         let rooms: Vec<String> = self.owned().keys().cloned().collect();
         tracing::info!(
             rooms = rooms.len(),
@@ -721,10 +732,6 @@ impl Cluster {
         while self.owned_count() > 0 && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        let _: redis::RedisResult<i64> = redis::cmd("DEL")
-            .arg(node_key(&self.node))
-            .query_async(&mut self.redis())
-            .await;
         tracing::info!(left = self.owned_count(), "drained");
     }
 }

@@ -693,6 +693,25 @@ impl Truth {
         }
     }
 
+    /// The step a view with `n` events was made at. Replies that emit no event (a
+    /// Reaction declined, say) leave several steps with the same events; they differ only
+    /// in whom the game waits for, so the one the view names is taken (a snapshot is
+    /// taken whenever the viewer arrives, at any of them), else the first.
+    fn step_for_view(&self, n: u64, view: &Value, who: &str) -> usize {
+        let first = self.step_after_events(n, who);
+        let end = self
+            .by_events
+            .range(n as usize + 1..)
+            .next()
+            .map_or(self.steps.len(), |(_, s)| *s);
+        (first..end)
+            .find(|&s| {
+                let asked = self.steps[s].pending.as_ref().map(|r| r.player.0);
+                view.get("waiting_for").and_then(Value::as_u64) == asked.map(u64::from)
+            })
+            .unwrap_or(first)
+    }
+
     /// The number of replies after which the game had first emitted `n` events.
     fn step_after_events(&self, n: u64, who: &str) -> usize {
         *self
@@ -749,7 +768,7 @@ fn check_frames(
                 }
             }
             "snapshot" => {
-                let step = truth.step_after_events(v["next_event"].as_u64().unwrap(), who);
+                let step = truth.step_for_view(v["next_event"].as_u64().unwrap(), &v["view"], who);
                 check_view(truth, &v["view"], step, seat, who);
             }
             _ => {}
