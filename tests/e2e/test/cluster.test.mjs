@@ -246,10 +246,14 @@ describe('the browser on two nodes', { timeout: 300000 }, () => {
       await watchIndicator(page);
       const seated = p.rec.received.filter((m) => m.type === 'seated').length;
 
+      const routedBefore = s.balancer.routed.length;
       const killedAt = Date.now();
       const exit = await nodeA.kill('SIGKILL');
       assert.equal(exit.signal, 'SIGKILL');
       await finishOnB(s, seated, killedAt, t, 'cluster-after-failover.png');
+      // The balancer, offered both nodes, skipped the dead one for every new connection.
+      const routedSince = s.balancer.routed.slice(routedBefore);
+      assert.ok(routedSince.length > 0 && routedSince.every((port) => port === nodeB.port), `new connections went to node b only (${routedSince.join(', ')})`);
 
       const { status, notices } = await seen(page);
       assert.ok(
