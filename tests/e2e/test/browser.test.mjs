@@ -568,7 +568,7 @@ describe('web client', { timeout: 900000 }, () => {
     await page.waitForSelector('[data-testid=conn-status][data-status=down]');
     assert.match(await page.getByTestId('conn-status').textContent() ?? '', /Connection lost/);
     assert.ok(await page.getByTestId('retry-now').isVisible());
-    server = await startServer([], port);
+    server = await startServer([], { port });
     await page.waitForSelector('[data-testid=conn-status][data-status=online]', { timeout: 20000 });
     // The browser logs failed WebSocket attempts while the server is away.
     assertClean(p, /WebSocket connection to .* failed/);
