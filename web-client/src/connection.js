@@ -14,6 +14,8 @@ const PING_AFTER_MS = 15000;
 const DEAD_AFTER_MS = 35000;
 
 export const CLOSE_REPLACED = 4004;
+/** The server restarts, or (several nodes) hands this page's room to another node. */
+export const CLOSE_RESTART = 1012;
 export const CLOSE_UNSUPPORTED = 4000;
 
 export class Connection {
@@ -80,6 +82,7 @@ export class Connection {
       this.failWaiting();
       if (ev.code === CLOSE_REPLACED) this.setStatus('replaced');
       else if (ev.code === CLOSE_UNSUPPORTED) this.setStatus('unsupported');
+      else if (ev.code === CLOSE_RESTART && this.attempt === 0) this.reconnectSoon();
       else this.scheduleRetry();
     };
     ws.onerror = () => {
@@ -174,6 +177,19 @@ export class Connection {
     this.setStatus('down', at);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  /**
+   * After a 1012 the game is safe and goes on elsewhere (another node, or this server
+   * once restarted): reconnect almost at once, shown as connecting rather than lost. If
+   * that fails, the usual backoff follows (the attempt is counted).
+   */
+  reconnectSoon() {
+    clearInterval(this.watchdog);
+    this.attempt++;
+    this.setStatus('connecting');
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.open(), 100 + Math.round(Math.random() * 200));
   }
 
   /** Retries at once after a drop (not after being replaced: that needs the person's word). */

@@ -257,7 +257,7 @@ describe('the browser on two nodes', { timeout: 300000 }, () => {
 
       const { status, notices } = await seen(page);
       assert.ok(
-        status.some((x) => /^(down|connecting): Connection lost/.test(x)),
+        status.some((x) => /^(down|connecting): (Connection lost|Connecting)/.test(x)),
         `the page showed it was reconnecting (it showed: ${status.join(' / ')})`,
       );
       assert.deepEqual(notices, [], 'no error was shown');
