@@ -272,6 +272,11 @@ impl Hub {
         self.connections.load(Ordering::Acquire)
     }
 
+    /// Rooms running here now.
+    pub fn room_count(&self) -> usize {
+        self.rooms().len()
+    }
+
     pub fn room(&self, id: &str) -> Option<RoomHandle> {
         self.rooms().get(id).cloned()
     }

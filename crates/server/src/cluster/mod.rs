@@ -220,7 +220,7 @@ impl Cluster {
             .arg(node_key(&node))
             .arg(&advertise)
             .arg("PX")
-            .arg(config.lease.max(Duration::from_millis(300)).as_millis() as u64 * 2)
+            .arg(config.lease.max(Duration::from_millis(300)).as_millis() as u64)
             .query_async(&mut redis)
             .await
             .map_err(unreachable)?;
@@ -500,6 +500,10 @@ impl Cluster {
         if let Some(handle) = hub.room(room) {
             return TakeOver::Taken(handle);
         }
+        if hub.room_count() >= hub.config.max_rooms {
+            // Full: another node takes it (a client asking here is forwarded there).
+            return TakeOver::Busy;
+        }
         let mut redis = self.redis();
         let token = match self
             .leases
@@ -564,7 +568,7 @@ impl Cluster {
                     .arg(node_key(&self.node))
                     .arg(&self.advertise)
                     .arg("PX")
-                    .arg(self.ttl.as_millis() as u64 * 2)
+                    .arg(self.ttl.as_millis() as u64)
                     .query_async(&mut redis)
                     .await
             };
@@ -640,6 +644,10 @@ impl Cluster {
         }
     }
 
+    /// Takes over this node's share of the live rooms nobody holds: the orphans divided by
+    /// the nodes alive, rounded up, so that the rooms of a node that died spread over the
+    /// others instead of all going to whichever swept first. The rest are left to the
+    /// other nodes' sweeps (or to this node's next one).
     async fn sweep(&self) -> Result<(), String> {
         let ids = self
             .ledger
@@ -651,6 +659,7 @@ impl Cluster {
             .into_iter()
             .filter(|id| hub.room(id).is_none())
             .collect();
+        let mut orphans = Vec::new();
         for chunk in candidates.chunks(256) {
             let mut redis = self.redis();
             let leases: Vec<Option<String>> = redis::cmd("MGET")
@@ -658,13 +667,51 @@ impl Cluster {
                 .query_async(&mut redis)
                 .await
                 .map_err(|e| e.to_string())?;
-            for (id, lease) in chunk.iter().zip(leases) {
-                if lease.is_none() && !self.is_draining() {
-                    self.take_over(id).await;
-                }
+            orphans.extend(
+                chunk
+                    .iter()
+                    .zip(leases)
+                    .filter(|(_, lease)| lease.is_none())
+                    .map(|(id, _)| id.clone()),
+            );
+        }
+        if orphans.is_empty() {
+            return Ok(());
+        }
+        let share = orphans.len().div_ceil(self.live_nodes().await);
+        let mut taken = 0;
+        for id in &orphans {
+            if taken >= share || self.is_draining() {
+                break;
+            }
+            if let TakeOver::Taken(_) = self.take_over(id).await {
+                taken += 1;
             }
         }
         Ok(())
+    }
+
+    /// The nodes announced in Redis now (this one included), at least 1.
+    async fn live_nodes(&self) -> usize {
+        let mut redis = self.redis();
+        let mut cursor: u64 = 0;
+        let mut count = 0;
+        loop {
+            let page: redis::RedisResult<(u64, Vec<String>)> = redis::cmd("SCAN")
+                .arg(cursor)
+                .arg("MATCH")
+                .arg(node_key("*"))
+                .arg("COUNT")
+                .arg(100)
+                .query_async(&mut redis)
+                .await;
+            let Ok((next, keys)) = page else { return 1 };
+            count += keys.len();
+            if next == 0 || count > 10_000 {
+                return count.max(1);
+            }
+            cursor = next;
+        }
     }
 
     /// Listens to the other nodes' announcements (reconnecting when Redis goes away).

@@ -430,6 +430,22 @@ fn redis_command(port: u16, command: &str) -> String {
     line.trim_end().to_string()
 }
 
+/// `GET key` from Redis: the value, or None.
+fn redis_get(port: u16, key: &str) -> Option<String> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect to Redis");
+    s.write_all(format!("GET {key}\r\n").as_bytes()).unwrap();
+    let mut reader = BufReader::new(s);
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    if line.starts_with("$-1") {
+        return None;
+    }
+    let mut value = String::new();
+    reader.read_line(&mut value).unwrap();
+    Some(value.trim_end().to_string())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_losing_everything_costs_a_resume_and_nothing_else() {
     let mut env = Backends::start();
@@ -459,4 +475,59 @@ async fn redis_losing_everything_costs_a_resume_and_nothing_else() {
     let (claims, _, _) = audit(&ledger);
     assert!(claims >= 2, "{:?}", ledger.claims);
     wait_listed(nodes[0].addr, &[]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_node_s_rooms_are_shared_among_the_others() {
+    let mut env = Backends::start();
+    let mut nodes = [
+        env.node("n0").await,
+        env.node("n1").await,
+        env.node("n2").await,
+    ];
+    let mut host = Client::connect(nodes[0].addr, "Host").await;
+    let mut rooms = Vec::new();
+    for _ in 0..6 {
+        rooms.push(
+            host.create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+                .await,
+        );
+    }
+    nodes[0].kill();
+    // Nobody asks for them: the sweeps alone bring every room back, shared out.
+    let started = Instant::now();
+    let owners = loop {
+        let owners: Vec<Option<String>> = rooms
+            .iter()
+            .map(|r| redis_get(env.redis.port(), &format!("dominion:owner:{r}")))
+            .collect();
+        if owners
+            .iter()
+            .all(|o| o.as_deref().is_some_and(|o| !o.starts_with("n0|")))
+        {
+            break owners;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "not every room was taken over: {owners:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let taken = [
+        metric(&nodes[1], "dominion_rooms_taken_over_total").await,
+        metric(&nodes[2], "dominion_rooms_taken_over_total").await,
+    ];
+    eprintln!(
+        "6 rooms of a killed node taken over in {:.0} ms, {taken:?} (owner replies {owners:?})",
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    assert_eq!(taken[0] + taken[1], 6);
+    assert!(taken.iter().all(|&t| t >= 2), "shared: {taken:?}");
+    for n in &nodes[1..] {
+        wait_listed(
+            n.addr,
+            &rooms.iter().map(String::as_str).collect::<Vec<_>>(),
+        )
+        .await;
+    }
 }
