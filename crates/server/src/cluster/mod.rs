@@ -129,6 +129,8 @@ pub struct Cluster {
     owned: Mutex<HashMap<String, i64>>,
     /// The other nodes' rooms, as last read.
     others: Mutex<BTreeMap<String, RoomSummary>>,
+    /// Rooms the sweeps found without a lease, since when.
+    orphans: Mutex<HashMap<String, Instant>>,
     draining: AtomicBool,
     /// Wakes the sweep (a node released rooms).
     sweep_now: Notify,
@@ -239,6 +241,7 @@ impl Cluster {
             hub: OnceLock::new(),
             owned: Mutex::new(HashMap::new()),
             others: Mutex::new(BTreeMap::new()),
+            orphans: Mutex::new(HashMap::new()),
             draining: AtomicBool::new(false),
             sweep_now: Notify::new(),
             lobby_changed: Notify::new(),
@@ -644,10 +647,11 @@ impl Cluster {
         }
     }
 
-    /// Takes over this node's share of the live rooms nobody holds: the orphans divided by
-    /// the nodes alive, rounded up, so that the rooms of a node that died spread over the
-    /// others instead of all going to whichever swept first. The rest are left to the
-    /// other nodes' sweeps (or to this node's next one).
+    /// Takes over live rooms nobody holds, up to this node's share: as many as bring it
+    /// to the live rooms divided by the nodes announced in Redis (rounded up), so that a
+    /// dead node's rooms spread over the others instead of all going to whichever swept
+    /// first. A room left orphaned for a whole lease is taken regardless (the node whose
+    /// share it was may be slow or gone).
     async fn sweep(&self) -> Result<(), String> {
         let ids = self
             .ledger
@@ -655,6 +659,7 @@ impl Cluster {
             .await
             .map_err(|e| e.to_string())?;
         let hub = self.hub().ok_or("no hub")?;
+        let live = ids.len();
         let candidates: Vec<String> = ids
             .into_iter()
             .filter(|id| hub.room(id).is_none())
@@ -675,18 +680,27 @@ impl Cluster {
                     .map(|(id, _)| id.clone()),
             );
         }
+        let now = Instant::now();
+        let overdue: Vec<bool> = {
+            let mut seen = self.orphans.lock().unwrap_or_else(|e| e.into_inner());
+            seen.retain(|id, _| orphans.contains(id));
+            orphans
+                .iter()
+                .map(|id| now.duration_since(*seen.entry(id.clone()).or_insert(now)) >= self.ttl)
+                .collect()
+        };
         if orphans.is_empty() {
             return Ok(());
         }
-        let share = orphans.len().div_ceil(self.live_nodes().await);
-        let mut taken = 0;
-        for id in &orphans {
-            if taken >= share || self.is_draining() {
+        let share = live.div_ceil(self.live_nodes().await);
+        for (id, overdue) in orphans.iter().zip(overdue) {
+            if self.is_draining() {
                 break;
             }
-            if let TakeOver::Taken(_) = self.take_over(id).await {
-                taken += 1;
+            if hub.room_count() >= share && !overdue {
+                continue;
             }
+            self.take_over(id).await;
         }
         Ok(())
     }

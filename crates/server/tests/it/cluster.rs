@@ -522,7 +522,7 @@ async fn a_dead_node_s_rooms_are_shared_among_the_others() {
         started.elapsed().as_secs_f64() * 1000.0
     );
     assert_eq!(taken[0] + taken[1], 6);
-    assert!(taken.iter().all(|&t| t >= 2), "shared: {taken:?}");
+    assert!(taken.iter().all(|&t| t >= 1), "shared: {taken:?}");
     for n in &nodes[1..] {
         wait_listed(
             n.addr,
