@@ -15,6 +15,10 @@ mod spawn;
 pub use pg::TempPostgres;
 pub use redis::TempRedis;
 
+use std::process::Child;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
 /// Why a server could not be started.
 #[derive(Debug, thiserror::Error)]
 pub enum KitError {
@@ -79,6 +83,52 @@ fn server_dir(prefix: &str) -> Result<std::path::PathBuf, KitError> {
         .tempdir_in(&tmp)
         .map_err(io("create a temporary directory"))?
         .keep())
+}
+
+/// Probes a just-started server until `probe` succeeds, at most `timeout`, polling every
+/// `every`; fails at once, with the end of `log`, if the server's process exits first.
+/// `what` names the server and what readiness means ("postgres … accept connections").
+fn wait_ready<E: std::fmt::Display>(
+    child: &Mutex<Option<Child>>,
+    log: &std::path::Path,
+    (name, ready): (&str, &str),
+    timeout: Duration,
+    every: Duration,
+    mut probe: impl FnMut() -> Result<(), E>,
+) -> Result<(), KitError> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+            .and_then(|c| c.try_wait().ok().flatten())
+        {
+            return Err(KitError::Failed {
+                what: format!("{name} exited at start ({status})"),
+                output: tail(log, 30),
+            });
+        }
+        match probe() {
+            Ok(()) => return Ok(()),
+            Err(e) if started.elapsed() > timeout => {
+                return Err(KitError::Failed {
+                    what: format!("{name} did not {ready} within {timeout:?} ({e})"),
+                    output: tail(log, 30),
+                });
+            }
+            Err(_) => std::thread::sleep(every),
+        }
+    }
+}
+
+/// Kills and reaps a server's process, if it still has one (not its directory: a failed
+/// start is retried in it).
+fn kill_child(child: &Mutex<Option<Child>>) {
+    if let Some(mut child) = child.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 }
 
 /// The last `lines` lines of a log file (for error messages).

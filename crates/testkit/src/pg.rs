@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest wait for a started PostgreSQL to accept connections.
 const READY_TIMEOUT: Duration = Duration::from_secs(60);
@@ -253,10 +253,7 @@ fn start_in(bin: &Path, root: &Path) -> Result<TempPostgres, KitError> {
             Ok(()) => return Ok(pg),
             Err(e) => {
                 // Not `stop`: that would delete the directory we retry in.
-                if let Some(mut child) = pg.child.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                }
+                crate::kill_child(&pg.child);
                 last = Some(e);
             }
         }
@@ -267,35 +264,14 @@ fn start_in(bin: &Path, root: &Path) -> Result<TempPostgres, KitError> {
 impl TempPostgres {
     /// Connects until it works (bounded); fails early if the server exited.
     fn wait_ready(&self, log: &Path) -> Result<(), KitError> {
-        let started = Instant::now();
         let url = format!("{}?connect_timeout=2", self.url("postgres"));
-        loop {
-            if let Some(status) = self
-                .child
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .as_mut()
-                .and_then(|c| c.try_wait().ok().flatten())
-            {
-                return Err(KitError::Failed {
-                    what: format!("postgres exited at start ({status})"),
-                    output: tail(log, 30),
-                });
-            }
-            let attempt =
-                off_runtime(|| postgres::Client::connect(&url, postgres::NoTls).map(drop));
-            match attempt {
-                Ok(()) => return Ok(()),
-                Err(e) if started.elapsed() > READY_TIMEOUT => {
-                    return Err(KitError::Failed {
-                        what: format!(
-                            "postgres did not accept connections within {READY_TIMEOUT:?} ({e})"
-                        ),
-                        output: tail(log, 30),
-                    });
-                }
-                Err(_) => std::thread::sleep(Duration::from_millis(50)),
-            }
-        }
+        crate::wait_ready(
+            &self.child,
+            log,
+            ("postgres", "accept connections"),
+            READY_TIMEOUT,
+            Duration::from_millis(50),
+            || off_runtime(|| postgres::Client::connect(&url, postgres::NoTls).map(drop)),
+        )
     }
 }

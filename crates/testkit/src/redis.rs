@@ -1,12 +1,12 @@
 //! A Redis of its own: `redis-server` on 127.0.0.1 and a free port, persisting nothing.
 
-use crate::{KitError, io, spawn, tail};
+use crate::{KitError, io, spawn};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest wait for a started Redis to answer PING.
 const READY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -96,12 +96,7 @@ fn start_in(bin: &Path, dir: &Path) -> Result<TempRedis, KitError> {
         match redis.wait_ready(&log) {
             Ok(()) => return Ok(redis),
             Err(e) => {
-                if let Some(mut child) =
-                    redis.child.lock().unwrap_or_else(|e| e.into_inner()).take()
-                {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                }
+                crate::kill_child(&redis.child);
                 last = Some(e);
             }
         }
@@ -111,33 +106,14 @@ fn start_in(bin: &Path, dir: &Path) -> Result<TempRedis, KitError> {
 
 impl TempRedis {
     fn wait_ready(&self, log: &Path) -> Result<(), KitError> {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self
-                .child
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .as_mut()
-                .and_then(|c| c.try_wait().ok().flatten())
-            {
-                return Err(KitError::Failed {
-                    what: format!("redis-server exited at start ({status})"),
-                    output: tail(log, 30),
-                });
-            }
-            match ping(self.port) {
-                Ok(()) => return Ok(()),
-                Err(e) if started.elapsed() > READY_TIMEOUT => {
-                    return Err(KitError::Failed {
-                        what: format!(
-                            "redis-server did not answer PING within {READY_TIMEOUT:?} ({e})"
-                        ),
-                        output: tail(log, 30),
-                    });
-                }
-                Err(_) => std::thread::sleep(Duration::from_millis(20)),
-            }
-        }
+        crate::wait_ready(
+            &self.child,
+            log,
+            ("redis-server", "answer PING"),
+            READY_TIMEOUT,
+            Duration::from_millis(20),
+            || ping(self.port),
+        )
     }
 }
 
