@@ -4,6 +4,7 @@
 // nodes new connections go to (`route`) and drop the open connections (`cut`), to put
 // a page on a node of its choosing.
 import net from 'node:net';
+import { splice } from './proxy.mjs';
 
 /** @param {number[]} ports  the nodes, by port on 127.0.0.1 */
 export async function startBalancer(ports) {
@@ -43,21 +44,8 @@ export async function startBalancer(ports) {
       sockets.delete(client);
       return;
     }
-    const { upstream, port } = chosen;
-    routed.push(port);
-    sockets.add(upstream);
-    const cleanup = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    for (const s of [client, upstream]) {
-      s.on('error', cleanup);
-      s.on('close', cleanup);
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
+    routed.push(chosen.port);
+    splice(client, chosen.upstream, sockets);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const { port } = /** @type {net.AddressInfo} */ (server.address());

@@ -2,6 +2,28 @@
 // restore: cutting drops every open connection and refuses new ones.
 import net from 'node:net';
 
+/**
+ * Joins two sockets both ways, kept in `sockets` (so a test can cut them) until either
+ * ends, which ends the other.
+ * @param {net.Socket} client @param {net.Socket} upstream @param {Set<net.Socket>} sockets
+ */
+export function splice(client, upstream, sockets) {
+  sockets.add(client);
+  sockets.add(upstream);
+  const cleanup = () => {
+    client.destroy();
+    upstream.destroy();
+    sockets.delete(client);
+    sockets.delete(upstream);
+  };
+  for (const s of [client, upstream]) {
+    s.on('error', cleanup);
+    s.on('close', cleanup);
+  }
+  client.pipe(upstream);
+  upstream.pipe(client);
+}
+
 /** @param {number} targetPort */
 export async function startProxy(targetPort) {
   /** @type {Set<net.Socket>} */
@@ -12,21 +34,7 @@ export async function startProxy(targetPort) {
       client.destroy();
       return;
     }
-    const upstream = net.connect(targetPort, '127.0.0.1');
-    sockets.add(client);
-    sockets.add(upstream);
-    const cleanup = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    for (const s of [client, upstream]) {
-      s.on('error', cleanup);
-      s.on('close', cleanup);
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
+    splice(client, net.connect(targetPort, '127.0.0.1'), sockets);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const { port } = /** @type {net.AddressInfo} */ (server.address());
