@@ -5,7 +5,8 @@
 
 use crate::common::{Client, config};
 use crate::process::{
-    BIN, Backend, ServerProcess, TestStore, http_get, on_both_backends, on_pg, replay_history,
+    Backend, ServerProcess, TestStore, http_get, on_both_backends, on_pg, replay_history,
+    server_command,
 };
 use dominion_engine::view::Observation;
 use dominion_engine::{Edition, Game, Kingdom, Setup, bots};
@@ -16,7 +17,6 @@ use dominion_server::token::TokenHash;
 use dominion_testkit::TempPostgres;
 use serde_json::json;
 use std::io::Read;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -109,20 +109,10 @@ async fn an_in_process_server_on_postgres_plays_reopens_and_serves_history() {
 /// everything it printed.
 fn run_to_exit(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = Command::new(BIN);
-    cmd.args(["--addr", "127.0.0.1:0", "--data-dir"])
+    let mut cmd = server_command(env);
+    cmd.arg("--data-dir")
         .arg(dir.path().join("data"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("DOMINION_") {
-            cmd.env_remove(key);
-        }
-    }
-    cmd.envs(env.iter().copied());
+        .args(args);
     let mut child = cmd.spawn().expect("start the server");
     let started = Instant::now();
     let status = loop {

@@ -7,8 +7,8 @@
 use crate::common::{Client, simple_reply};
 use crate::process::{
     BIN, Backend, ServerProcess, TestStore, db_path, engine_reply, listening_addr,
-    on_both_backends, parse_digest, record_from_history, stored_game, stored_reply, stored_setup,
-    try_send,
+    on_both_backends, parse_digest, record_from_history, server_command, stored_game, stored_reply,
+    stored_setup, try_send,
 };
 use dominion_engine::view::Observation;
 use dominion_engine::{Edition, Game, GameRecord, Kingdom, PlayerId, Setup, bots};
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -214,20 +214,10 @@ fn spawn_unprivileged_env(
     extra: &[&str],
     env: &[(&str, &str)],
 ) -> (std::process::Child, Arc<std::sync::Mutex<String>>) {
-    let mut cmd = Command::new(BIN);
-    cmd.args(["--addr", "127.0.0.1:0", "--log", "info", "--data-dir"])
+    let mut cmd = server_command(env);
+    cmd.args(["--log", "info", "--data-dir"])
         .arg(data_dir)
-        .args(extra)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("DOMINION_") {
-            cmd.env_remove(key);
-        }
-    }
-    cmd.envs(env.iter().copied());
+        .args(extra);
     if running_as_root() {
         use std::os::unix::process::CommandExt;
         cmd.uid(NOBODY).gid(NOBODY);

@@ -29,6 +29,25 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// Lines of the server's output kept for failure messages.
 const KEPT_LINES: usize = 400;
 
+/// The server binary on any free port of 127.0.0.1, without colour, its output piped,
+/// and only `env` of the `DOMINION_*` variables: the test's own environment must not
+/// change the settings under test. Callers add the rest of the command line.
+pub fn server_command(env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["--addr", "127.0.0.1:0"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("DOMINION_") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd.envs(env.iter().copied());
+    cmd
+}
+
 /// A running `dominion-server`. Dropping it kills the process.
 pub struct ServerProcess {
     child: Child,
@@ -83,10 +102,8 @@ impl ServerProcess {
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> ServerProcess {
-        let mut cmd = Command::new(BIN);
-        cmd.arg("--addr")
-            .arg("127.0.0.1:0")
-            .arg("--data-dir")
+        let mut cmd = server_command(env);
+        cmd.arg("--data-dir")
             .arg(data_dir)
             .args(["--bot-delay", "0"])
             .args(["--rate-messages", "100000", "--rate-window", "1s"])
@@ -95,18 +112,7 @@ impl ServerProcess {
             } else {
                 &["--log", "info"][..]
             })
-            .args(extra)
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        // The environment must not change the settings under test.
-        for (key, _) in std::env::vars_os() {
-            if key.to_string_lossy().starts_with("DOMINION_") {
-                cmd.env_remove(key);
-            }
-        }
-        cmd.envs(env.iter().copied());
+            .args(extra);
         let mut child = cmd
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
