@@ -203,6 +203,25 @@ fn nginx_main(dir: &Path, snippet: &Path) -> String {
     )
 }
 
+/// nginx on `snippet` inside its main configuration ([`nginx_main`]), both written to
+/// `dir`, every path of nginx's in `dir`.
+fn nginx_command(nginx: &Path, dir: &Path, snippet: &str) -> Command {
+    std::fs::write(dir.join("dominion.conf"), snippet).unwrap();
+    std::fs::write(
+        dir.join("nginx.conf"),
+        nginx_main(dir, &dir.join("dominion.conf")),
+    )
+    .unwrap();
+    let mut cmd = Command::new(nginx);
+    cmd.arg("-c")
+        .arg(dir.join("nginx.conf"))
+        .arg("-p")
+        .arg(dir)
+        .arg("-e")
+        .arg(dir.join("error.log"));
+    cmd
+}
+
 /// deploy/nginx.conf as shipped passes `nginx -t` (with a throwaway self-signed
 /// certificate in place of the Let's Encrypt paths).
 #[test]
@@ -237,20 +256,8 @@ fn the_nginx_snippet_passes_nginx_t() {
         "/etc/letsencrypt/live/dominion.example.org/privkey.pem",
         &d.join("key.pem").display().to_string(),
     );
-    std::fs::write(d.join("dominion.conf"), snippet).unwrap();
-    std::fs::write(
-        d.join("nginx.conf"),
-        nginx_main(d, &d.join("dominion.conf")),
-    )
-    .unwrap();
-    let out = Command::new(nginx)
+    let out = nginx_command(&nginx, d, &snippet)
         .arg("-t")
-        .arg("-c")
-        .arg(d.join("nginx.conf"))
-        .arg("-p")
-        .arg(d)
-        .arg("-e")
-        .arg(d.join("error.log"))
         .output()
         .unwrap();
     let said = format!(
@@ -297,19 +304,7 @@ async fn a_whole_game_is_played_through_the_nginx_snippet() {
         .filter(|l| !l.trim_start().starts_with("ssl_certificate"))
         .map(|l| format!("{l}\n"))
         .collect();
-    std::fs::write(d.join("dominion.conf"), &snippet).unwrap();
-    std::fs::write(
-        d.join("nginx.conf"),
-        nginx_main(d, &d.join("dominion.conf")),
-    )
-    .unwrap();
-    let mut cmd = Command::new(nginx);
-    cmd.arg("-c")
-        .arg(d.join("nginx.conf"))
-        .arg("-p")
-        .arg(d)
-        .arg("-e")
-        .arg(d.join("error.log"));
+    let cmd = nginx_command(&nginx, d, &snippet);
     let mut nginx = Running::start(cmd, d.join("nginx.out"));
     wait_for(proxy, "/healthz", 200, &mut nginx).await;
 
@@ -491,19 +486,7 @@ async fn the_cluster_s_nginx_balances_three_nodes_and_survives_losing_one() {
     }
     conf = replace_once(&conf, "    listen 80;\n", &format!("    listen {proxy};\n"));
     conf = replace_once(&conf, "    listen [::]:80;\n", "");
-    std::fs::write(d.join("dominion.conf"), &conf).unwrap();
-    std::fs::write(
-        d.join("nginx.conf"),
-        nginx_main(d, &d.join("dominion.conf")),
-    )
-    .unwrap();
-    let mut cmd = Command::new(&nginx);
-    cmd.arg("-c")
-        .arg(d.join("nginx.conf"))
-        .arg("-p")
-        .arg(d)
-        .arg("-e")
-        .arg(d.join("error.log"));
+    let cmd = nginx_command(&nginx, d, &conf);
     let checked = Command::new(&nginx)
         .arg("-t")
         .args(cmd.get_args())
