@@ -151,6 +151,26 @@ async fn resume(addr: SocketAddr, old: &Client) -> Client {
     c
 }
 
+/// A room run by `owner` against `bot`, and Ann, who plays it through `via` (the same
+/// node or another): seated, the game started, her first `decisions` answered.
+async fn game_through(
+    owner: &ServerProcess,
+    via: &ServerProcess,
+    bot: &str,
+    decisions: usize,
+) -> (String, Client) {
+    let mut creator = Client::connect(owner.addr, "Host").await;
+    let room = creator
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": bot}]))
+        .await;
+    drop(creator);
+    let mut ann = Client::connect(via.addr, "Ann").await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    ann.play_decisions(decisions).await;
+    (room, ann)
+}
+
 /// Plays until the connection closes; returns its close, or None if the game ended.
 async fn play_until_closed(c: &mut Client) -> Option<crate::common::Closed> {
     loop {
@@ -278,15 +298,7 @@ async fn a_killed_node_s_room_is_taken_over_and_its_game_goes_on() {
         env.node("n2").await,
     ];
     // The room runs on n1; Ann plays it through n0.
-    let mut creator = Client::connect(nodes[1].addr, "Host").await;
-    let room = creator
-        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "smithy"}]))
-        .await;
-    drop(creator);
-    let mut ann = Client::connect(nodes[0].addr, "Ann").await;
-    ann.take_seat(&room).await;
-    ann.start().await;
-    ann.play_decisions(6).await;
+    let (room, mut ann) = game_through(&nodes[1], &nodes[0], "smithy", 6).await;
 
     nodes[1].kill();
     let killed = Instant::now();
@@ -317,15 +329,7 @@ async fn a_killed_node_s_room_is_taken_over_and_its_game_goes_on() {
 async fn sigterm_hands_a_node_s_rooms_over_without_ending_a_game() {
     let mut env = Backends::start();
     let mut nodes = [env.node("n0").await, env.node("n1").await];
-    let mut creator = Client::connect(nodes[1].addr, "Host").await;
-    let room = creator
-        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "militia"}]))
-        .await;
-    drop(creator);
-    let mut ann = Client::connect(nodes[0].addr, "Ann").await;
-    ann.take_seat(&room).await;
-    ann.start().await;
-    ann.play_decisions(4).await;
+    let (room, mut ann) = game_through(&nodes[1], &nodes[0], "militia", 4).await;
 
     nodes[1].terminate();
     let asked = Instant::now();
@@ -450,15 +454,7 @@ fn redis_get(port: u16, key: &str) -> Option<String> {
 async fn redis_losing_everything_costs_a_resume_and_nothing_else() {
     let mut env = Backends::start();
     let nodes = [env.node("n0").await, env.node("n1").await];
-    let mut creator = Client::connect(nodes[0].addr, "Host").await;
-    let room = creator
-        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
-        .await;
-    drop(creator);
-    let mut ann = Client::connect(nodes[1].addr, "Ann").await;
-    ann.take_seat(&room).await;
-    ann.start().await;
-    ann.play_decisions(4).await;
+    let (room, mut ann) = game_through(&nodes[0], &nodes[1], "big_money", 4).await;
 
     // Ann's decision is pending (she waits), when Redis restarts empty: leases, fencing
     // counters, the lobby, the nodes' addresses. n0 finds its lease gone at its next
