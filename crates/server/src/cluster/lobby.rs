@@ -28,8 +28,10 @@ pub fn events_channel() -> String {
     format!("{PREFIX}events")
 }
 
-/// The shortest time between two refreshes of the copy.
-pub const DEBOUNCE: Duration = Duration::from_millis(25);
+/// The shortest time between two refreshes of the copy. Each refresh reads the whole
+/// hash, and every room change on any node announces itself: this bounds that work per
+/// node to four reads a second, while browsers ask for the list every 3 s.
+pub const DEBOUNCE: Duration = Duration::from_millis(250);
 /// The longest time between two refreshes of the copy.
 pub const REFRESH: Duration = Duration::from_secs(2);
 
@@ -42,7 +44,9 @@ pub struct Entry {
 }
 
 /// Deletes a field only if it still holds the value the caller saw.
-const DELETE_IF: &str = r"
+static DELETE_IF: std::sync::LazyLock<Script> =
+    std::sync::LazyLock::new(|| Script::new(DELETE_IF_LUA));
+const DELETE_IF_LUA: &str = r"
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
   return redis.call('HDEL', KEYS[1], ARGV[1])
 end
@@ -68,7 +72,6 @@ pub async fn read_others(
         .query_async(redis)
         .await?;
     let mut rooms = BTreeMap::new();
-    let delete_if = Script::new(DELETE_IF);
     for ((id, text), lease) in raw.iter().zip(leases) {
         let entry: Option<Entry> = serde_json::from_str(text).ok();
         let live = match (&entry, &lease) {
@@ -77,7 +80,7 @@ pub async fn read_others(
         };
         if !live {
             // Unreadable, or written under a lease that is gone: nobody runs it now.
-            let _: i64 = delete_if
+            let _: i64 = DELETE_IF
                 .key(lobby_key())
                 .arg(id)
                 .arg(text)
@@ -131,7 +134,7 @@ pub async fn remove(
     let Some(text) = current else { return Ok(()) };
     let ours = serde_json::from_str::<Entry>(&text).is_ok_and(|e| e.lease == lease);
     if ours {
-        let _: i64 = Script::new(DELETE_IF)
+        let _: i64 = DELETE_IF
             .key(lobby_key())
             .arg(room)
             .arg(&text)
