@@ -634,7 +634,7 @@ impl Store {
     pub fn reader(&self) -> ReadView<'_> {
         match &self.0 {
             Backend::Sqlite(s) => ReadView(View::Sqlite(s.connection())),
-            Backend::Postgres(s) => ReadView(View::Postgres(s.client())),
+            Backend::Postgres(s) => ReadView(View::Postgres(s.client(), None)),
         }
     }
 }
@@ -650,6 +650,9 @@ enum ReaderBackend {
     Postgres {
         client: Box<RefCell<postgres::Client>>,
         url: String,
+        /// A query failed: the connection may be dead before the client knows it, so
+        /// the next view checks it (as the writer does after a failed batch).
+        suspect: std::cell::Cell<bool>,
     },
 }
 
@@ -667,6 +670,7 @@ impl Reader {
             Reader(ReaderBackend::Postgres {
                 client: Box::new(RefCell::new(c)),
                 url: url.to_string(),
+                suspect: std::cell::Cell::new(false),
             })
         })
     }
@@ -685,13 +689,21 @@ impl Reader {
     pub fn view(&self) -> ReadView<'_> {
         match &self.0 {
             ReaderBackend::Sqlite(c) => ReadView(View::Sqlite(c)),
-            ReaderBackend::Postgres { client, url } => {
-                if client.borrow().is_closed()
-                    && let Ok(fresh) = pg::connect_reader(url)
-                {
+            ReaderBackend::Postgres {
+                client,
+                url,
+                suspect,
+            } => {
+                let dead = client.borrow().is_closed()
+                    || (suspect.take()
+                        && client
+                            .borrow_mut()
+                            .is_valid(std::time::Duration::from_secs(2))
+                            .is_err());
+                if dead && let Ok(fresh) = pg::connect_reader(url) {
                     *client.borrow_mut() = fresh;
                 }
-                ReadView(View::Postgres(client))
+                ReadView(View::Postgres(client, Some(suspect)))
             }
         }
     }
@@ -704,7 +716,10 @@ enum View<'a> {
     Sqlite(&'a rusqlite::Connection),
     /// The blocking client needs `&mut` for every query; a view is shared, and queries
     /// never nest, so each borrows it for its own length.
-    Postgres(&'a RefCell<postgres::Client>),
+    Postgres(
+        &'a RefCell<postgres::Client>,
+        Option<&'a std::cell::Cell<bool>>,
+    ),
 }
 
 impl ReadView<'_> {
@@ -715,7 +730,15 @@ impl ReadView<'_> {
     ) -> Result<T> {
         match &self.0 {
             View::Sqlite(c) => sqlite(c),
-            View::Postgres(c) => pg(&mut c.borrow_mut()),
+            View::Postgres(c, suspect) => {
+                let result = pg(&mut c.borrow_mut());
+                if result.is_err()
+                    && let Some(suspect) = suspect
+                {
+                    suspect.set(true);
+                }
+                result
+            }
         }
     }
 

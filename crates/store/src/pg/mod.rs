@@ -177,6 +177,10 @@ pub struct PgStore {
     statements: Statements,
     /// Set by `set_lock_timeout`, and set again on a new connection.
     lock_timeout: Option<Duration>,
+    /// The last batch failed whole: the connection may be dead without the client knowing
+    /// yet (PostgreSQL's FATAL for a terminated backend can arrive before the socket
+    /// closes), so the next batch checks it first.
+    suspect: bool,
 }
 
 impl PgStore {
@@ -191,6 +195,7 @@ impl PgStore {
             client: RefCell::new(client),
             statements,
             lock_timeout: None,
+            suspect: false,
         })
     }
 
@@ -213,7 +218,11 @@ impl PgStore {
     /// `pg_terminate_backend`) is replaced before the next batch, so the server's rooms
     /// go on once the database is back; the batch that saw it fail has failed.
     fn reconnect_if_closed(&mut self) -> Result<()> {
-        if !self.client.get_mut().is_closed() {
+        let suspect = std::mem::take(&mut self.suspect);
+        let client = self.client.get_mut();
+        let dead =
+            client.is_closed() || (suspect && client.is_valid(Duration::from_secs(2)).is_err());
+        if !dead {
             return Ok(());
         }
         let mut client = open_client(&self.url)?;
@@ -228,6 +237,12 @@ impl PgStore {
     /// See `Store::write_batch`.
     pub fn write_batch<S: Step>(&mut self, steps: &[S]) -> Result<Vec<Result<()>>> {
         self.reconnect_if_closed()?;
+        let result = self.write_batch_once(steps);
+        self.suspect = result.is_err();
+        result
+    }
+
+    fn write_batch_once<S: Step>(&mut self, steps: &[S]) -> Result<Vec<Result<()>>> {
         let st = &self.statements;
         let client = self.client.get_mut();
         let mut fenced: Vec<&str> = steps
