@@ -159,6 +159,27 @@ impl<'a> Ctx<'a> {
             return Ok(r);
         }
         self.asked = true;
+        self.ask(req)
+    }
+
+    /// Asks a phase move (Action or Buy phase). From rules 2 it is asked even when its
+    /// only legal answer is to end the phase: every viewer sees that a phase move is
+    /// asked, so whether it is must follow from public counters (Actions and Buys left),
+    /// never from the hand (see `crate::rules`). A move with no real choice does not count
+    /// as asked for `State::stuck`.
+    pub(crate) fn choose_phase_move(&mut self, req: Request) -> Res<Reply> {
+        if !crate::rules::asks_every_phase_move(self.st) {
+            return self.choose(req);
+        }
+        if req.prompt.has_choice() {
+            self.asked = true;
+        }
+        self.ask(req)
+    }
+
+    /// Takes `req`'s answer from the logged replies (suspending when they run out) or
+    /// from its player's agent.
+    fn ask(&mut self, req: Request) -> Res<Reply> {
         let reply = match &mut self.answers {
             Answers::Log { replies, pos } => match replies.get(*pos) {
                 Some((p, r)) => {
@@ -198,7 +219,11 @@ impl<'a> Ctx<'a> {
         };
         let (_, reply) = replies.get(*pos)?;
         *pos += 1;
-        self.asked = true;
+        // Ending a phase may have been the only answer (rules 2 asks it all the same);
+        // `asked` only spares the `State::stuck` check, which is exact either way.
+        if *reply != Reply::EndPhase {
+            self.asked = true;
+        }
         Some(reply.clone())
     }
 
@@ -633,13 +658,18 @@ impl<'a> Ctx<'a> {
     /// `p` puts `card` from their discard pile onto their deck (Harbinger). Others see
     /// that one card moved, not which.
     pub fn discard_to_deck(&mut self, p: PlayerId, card: CardId) {
+        let lowest = crate::rules::harbinger_takes_the_lowest_copy(self.st);
         let pl = self.st.player_mut(p);
-        // The copy nearest the top: the cards are identical, so any copy is the same.
-        let i = pl
-            .discard
-            .iter()
-            .rposition(|c| *c == card)
-            .unwrap_or_else(|| panic!("{card} not in player {p}'s discard pile"));
+        // Copies are identical, so which one moves changes only what others see: only
+        // the pile's top is public, and taking the lowest copy changes the top only when
+        // the card was nowhere else — so the top never tells which card moved when it
+        // could have come from below (rules 2; rules 1 took the copy nearest the top).
+        let found = if lowest {
+            pl.discard.iter().position(|c| *c == card)
+        } else {
+            pl.discard.iter().rposition(|c| *c == card)
+        };
+        let i = found.unwrap_or_else(|| panic!("{card} not in player {p}'s discard pile"));
         pl.discard.remove(i);
         pl.deck.push(card);
         self.emit(|| Event::TopDecked {

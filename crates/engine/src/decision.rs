@@ -203,6 +203,15 @@ impl Prompt {
         }
     }
 
+    /// Whether more than one answer is legal: [`Prompt::forced`] has none, and an
+    /// Action phase with nothing to play (only "end the phase") has none either.
+    pub fn has_choice(&self) -> bool {
+        match self {
+            Prompt::ActionPhase { playable } => !playable.is_empty(),
+            p => p.forced().is_none(),
+        }
+    }
+
     /// The answer, when exactly one legal answer exists: such questions are not asked.
     #[inline]
     pub fn forced(&self) -> Option<Reply> {

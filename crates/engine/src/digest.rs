@@ -152,7 +152,8 @@ mod tests {
             kingdom: crate::setup::Kingdom::Recommended("base_2e/first_game".into()),
             edition: Edition::Second,
         };
-        Game::new(&setup, 7).unwrap()
+        // Under rules 1, whose first decision these pinned values were taken at.
+        Game::new_under(&setup, 7, 1).unwrap()
     }
 
     /// The digest is part of the storage format: these values are what version 1 gives

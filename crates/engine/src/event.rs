@@ -154,6 +154,33 @@ pub enum Event {
 }
 
 impl Event {
+    /// The player the event is about (who acted or was acted on), if any.
+    pub fn player(&self) -> Option<PlayerId> {
+        match self {
+            Event::GameStarted { .. } | Event::GameEnded { .. } => None,
+            Event::TurnStarted { player, .. }
+            | Event::PhaseStarted { player, .. }
+            | Event::Drew { player, .. }
+            | Event::Shuffled { player }
+            | Event::Played { player, .. }
+            | Event::PlayedAgain { player, .. }
+            | Event::Bought { player, .. }
+            | Event::Gained { player, .. }
+            | Event::Discarded { player, .. }
+            | Event::DeckDiscarded { player, .. }
+            | Event::SetAside { player, .. }
+            | Event::PutInHand { player, .. }
+            | Event::LookedAt { player, .. }
+            | Event::GainedFromTrash { player, .. }
+            | Event::Trashed { player, .. }
+            | Event::Revealed { player, .. }
+            | Event::TopDecked { player, .. }
+            | Event::Named { player, .. }
+            | Event::Passed { player, .. }
+            | Event::Blocked { player, .. } => Some(*player),
+        }
+    }
+
     /// The copy of this event that `viewer` may see.
     pub fn for_viewer(&self, viewer: Viewer) -> Event {
         let mut e = self.clone();

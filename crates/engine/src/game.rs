@@ -18,7 +18,7 @@ use crate::afford::Affordable;
 use crate::agent::Agent;
 use crate::card::CardId;
 use crate::ctx::{Answers, Ctx, Suspend};
-use crate::decision::{InvalidReply, Purpose, Reply, Request};
+use crate::decision::{InvalidReply, Reply, Request};
 use crate::event::{Event, Viewer};
 use crate::score::{self, Score};
 use crate::setup::{self, Setup, SetupError};
@@ -37,6 +37,14 @@ pub struct GameRecord {
     pub setup: Setup,
     pub seed: u64,
     pub replies: Vec<(PlayerId, Reply)>,
+    /// The rules version the game was played under (records written before the field
+    /// existed were all played under version 1).
+    #[serde(default = "first_rules")]
+    pub rules: u32,
+}
+
+fn first_rules() -> u32 {
+    1
 }
 
 /// A replay that does not reproduce its game.
@@ -87,17 +95,28 @@ pub struct Game {
 impl Game {
     /// Sets up a game and runs it to its first decision.
     pub fn new(setup: &Setup, seed: u64) -> Result<Game, SetupError> {
-        Game::build(setup, seed, true)
+        Game::build(setup, seed, true, crate::RULES_VERSION)
+    }
+
+    /// [`Game::new`] under an earlier rules version (one of [`crate::SUPPORTED_RULES`]):
+    /// for games stored by an earlier release, which go on under the rules they began
+    /// with.
+    pub fn new_under(setup: &Setup, seed: u64, rules: u32) -> Result<Game, SetupError> {
+        if !crate::SUPPORTED_RULES.contains(&rules) {
+            return Err(SetupError::Rules(rules));
+        }
+        Game::build(setup, seed, true, rules)
     }
 
     /// A game that records neither events nor replies: for simulations, where only the
     /// outcome matters and speed does.
     pub fn new_unrecorded(setup: &Setup, seed: u64) -> Result<Game, SetupError> {
-        Game::build(setup, seed, false)
+        Game::build(setup, seed, false, crate::RULES_VERSION)
     }
 
-    fn build(setup: &Setup, seed: u64, record: bool) -> Result<Game, SetupError> {
+    fn build(setup: &Setup, seed: u64, record: bool, rules: u32) -> Result<Game, SetupError> {
         let (mut state, kingdom) = setup::build(setup, seed)?;
+        state.rules = rules;
         let mut events = Vec::new();
         if record {
             events.push(Event::GameStarted {
@@ -163,7 +182,7 @@ impl Game {
 
     /// Replays a record from its setup and seed.
     pub fn replay(record: &GameRecord) -> Result<Game, ReplayError> {
-        let mut g = Game::new(&record.setup, record.seed)?;
+        let mut g = Game::new_under(&record.setup, record.seed, record.rules)?;
         for (index, (p, r)) in record.replies.iter().enumerate() {
             g.answer(*p, r.clone())
                 .map_err(|error| ReplayError::Reply { index, error })?;
@@ -251,22 +270,6 @@ impl Game {
         } else {
             self.advance(Some(agents));
         }
-    }
-
-    /// Restores the state at the current turn's first decision (undo: only a turn with a
-    /// reply may be undone, and its first reply took the snapshot).
-    fn restore_turn_start(&mut self) {
-        if let Some(snap) = &mut self.snapshots
-            && let (true, Some(turn)) = (snap.turn_taken, &snap.turn)
-        {
-            self.state.clone_from(turn);
-            snap.resume_at_turn = true;
-        }
-        self.events.truncate(self.turn_events_start);
-        self.resume_log = self.turn_log_start;
-        self.run_log = self.turn_log_start;
-        self.run_at_decision = true;
-        self.resume_events = self.turn_events_start;
     }
 
     fn drive_through_replies(&mut self, agents: &mut [Box<dyn Agent + Send>]) {
@@ -372,9 +375,68 @@ impl Game {
         self.pending.as_ref()
     }
 
-    /// What `viewer` may see now.
+    /// What `viewer` may see now: the game as it is, unless a private question of
+    /// another player is pending — then the game as it was at the last public decision
+    /// (see [`Game::visible`]).
     pub fn view(&self, viewer: Viewer) -> PlayerView {
-        PlayerView::build(&self.state, viewer, self.pending.as_ref())
+        match self.veiled_for(viewer) {
+            Some(mark) => PlayerView::build(mark, viewer, None, Some(mark.current)),
+            None => {
+                let waiting = self.pending.as_ref().map(|r| r.player);
+                PlayerView::build(&self.state, viewer, self.pending.as_ref(), waiting)
+            }
+        }
+    }
+
+    /// How far `viewer` may see the game now.
+    ///
+    /// **The veil.** Whether a card's question is asked at all can depend on a hidden
+    /// card: only a player holding a Reaction is asked whether to reveal it, Baron asks
+    /// only a player holding an Estate, Library only when it drew an Action, a Militia
+    /// victim whose hand is one kind of card has nothing to choose. So while such a
+    /// private question is pending (every question but the phase moves, see
+    /// [`is_public`]), everyone but the asked player sees the game as it was at the last
+    /// public decision: its events, its view, its number. When the question is answered
+    /// and the game reaches the next public decision, they see everything that happened
+    /// meanwhile at once — exactly what they would have seen had the question never been
+    /// asked. The asked player sees the game as it is. A viewer is to be sent a frame
+    /// exactly when this changes; what it is sent is then [`Game::view`] and the events
+    /// up to `events`, so every frame is a function of what the viewer may know (the
+    /// property test `tests/noninterference.rs` checks it).
+    ///
+    /// The last public decision is always the last resume point: a card's question
+    /// follows the phase move that played the card, whose state the game keeps anyway.
+    pub fn visible(&self, viewer: Viewer) -> Visible {
+        match &self.pending {
+            Some(_) if self.veiled_for(viewer).is_some() => Visible {
+                events: self.resume_events,
+                step: self.numbers.last_public(),
+            },
+            Some(req) => Visible {
+                events: self.events.len(),
+                step: self.numbers.of(req),
+            },
+            None => Visible {
+                events: self.events.len(),
+                step: self.numbers.settled * DecisionNumbers::STRIDE,
+            },
+        }
+    }
+
+    /// The state at the last public decision, when `viewer` must not see further.
+    fn veiled_for(&self, viewer: Viewer) -> Option<&State> {
+        let req = self.pending.as_ref()?;
+        if is_public(req) || viewer.is(req.player) {
+            return None;
+        }
+        let mark = self.snapshots.as_ref()?.resume_state();
+        debug_assert!(mark.is_some(), "a private question before any phase move");
+        mark
+    }
+
+    /// Whether the pending question is a private one (see [`Game::visible`]).
+    pub fn pending_is_private(&self) -> bool {
+        self.pending.as_ref().is_some_and(|r| !is_public(r))
     }
 
     pub fn is_over(&self) -> bool {
@@ -408,15 +470,17 @@ impl Game {
         &self.events
     }
 
-    /// The public number of the pending decision, if any. Clients name it in their reply.
+    /// The number of the pending decision, if any. Clients name it in their reply.
     ///
-    /// It is not simply the count of replies: only players holding a Reaction are asked
-    /// whether to reveal it, so if that question moved the numbers every other player
-    /// sees, a declined Moat would give its holder away. Every other decision is numbered
-    /// `1000 × (replies to non-Reaction questions so far)`, the same whether or not
-    /// Reaction questions were asked; a Reaction question, which only its player sees,
-    /// takes one of the numbers in between. Numbers are unique but, around Reaction
-    /// questions, not increasing.
+    /// It is not simply the count of replies: whether a private question is asked may
+    /// depend on a hidden card (see [`Game::visible`]), so private questions must not
+    /// move the numbers anyone else sees. A public decision (a phase move) is numbered
+    /// `1000 × (public replies so far)`, the same whether or not private questions were
+    /// asked; a private question, which only its player is told, takes a number in
+    /// between from its seat's own share (`+ 1 + 166 × seat + the seat's private answers
+    /// since the last public reply`), so not even another asked player can count the
+    /// questions of others. Numbers are unique but, around private questions, not
+    /// increasing.
     pub fn decision_number(&self) -> Option<u64> {
         self.pending.as_ref().map(|r| self.numbers.of(r))
     }
@@ -436,6 +500,7 @@ impl Game {
             setup: self.setup.clone(),
             seed: self.seed,
             replies: self.log.clone(),
+            rules: self.state.rules,
         }
     }
 
@@ -532,50 +597,82 @@ fn is_resume_point(req: &Request) -> bool {
     )
 }
 
+/// Whether everyone may know that `req` is asked. The phase moves are asked whenever the
+/// public counters say so (rules 2, `crate::rules`); every card's question may depend on
+/// a card only its player knows (a Reaction in hand, an Estate for Baron, an Action drawn
+/// by Library, a hand of one kind of card), so all of them are private: see
+/// [`Game::visible`].
+pub fn is_public(req: &Request) -> bool {
+    is_resume_point(req)
+}
+
+/// How far one viewer's picture of the game goes: see [`Game::visible`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visible {
+    /// How many of [`Game::events`] the viewer may see.
+    pub events: usize,
+    /// The decision the viewer's picture is at: the pending one when it is public or
+    /// the viewer's own, else the last public one answered. A viewer is sent a frame
+    /// exactly when this pair changes.
+    pub step: u64,
+}
+
 /// Counts behind [`Game::decision_number`].
 #[derive(Default)]
 struct DecisionNumbers {
-    /// Replies to questions other than "reveal a Reaction?".
+    /// Replies to public questions (the phase moves) so far.
     settled: u64,
-    /// Reaction questions answered since the last other reply.
-    reacts: u64,
+    /// Private questions each seat has answered since the last public reply.
+    own: [u16; MAX_SEATS],
     /// The number of every accepted reply's question.
     answered: Vec<u64>,
-    /// (`settled`, `reacts`) before each accepted reply: what taking it back restores.
-    before: Vec<(u64, u64)>,
+    /// (`settled`, `own`) before each accepted reply: what taking it back restores.
+    before: Vec<(u64, [u16; MAX_SEATS])>,
 }
+
+/// The most seats a game has.
+const MAX_SEATS: usize = 6;
 
 impl DecisionNumbers {
     /// Forgets the last accepted reply (an undo).
     fn take_back(&mut self) {
         self.answered.pop();
-        if let Some((settled, reacts)) = self.before.pop() {
+        if let Some((settled, own)) = self.before.pop() {
             self.settled = settled;
-            self.reacts = reacts;
+            self.own = own;
         }
     }
 
-    /// Room for Reaction questions between two other decisions.
+    /// Room for private questions between two public ones.
     const STRIDE: u64 = 1000;
+    /// Each seat's share of that room: six seats × 166 fit below the next public number.
+    const SLOT: u64 = 166;
 
     fn of(&self, req: &Request) -> u64 {
         let base = self.settled * Self::STRIDE;
-        if req.purpose == Purpose::React {
-            base + 1 + self.reacts.min(Self::STRIDE - 2)
-        } else {
+        if is_public(req) {
             base
+        } else {
+            let own = u64::from(self.own[req.player.idx()]).min(Self::SLOT - 1);
+            base + 1 + req.player.0 as u64 * Self::SLOT + own
         }
+    }
+
+    /// The number of the last public decision answered (the veil's mark).
+    fn last_public(&self) -> u64 {
+        self.settled.saturating_sub(1) * Self::STRIDE
     }
 
     fn answered(&mut self, req: &Request) {
         let n = self.of(req);
         self.answered.push(n);
-        self.before.push((self.settled, self.reacts));
-        if req.purpose == Purpose::React {
-            self.reacts += 1;
-        } else {
+        self.before.push((self.settled, self.own));
+        if is_public(req) {
             self.settled += 1;
-            self.reacts = 0;
+            self.own = [0; MAX_SEATS];
+        } else {
+            let own = &mut self.own[req.player.idx()];
+            *own = own.saturating_add(1);
         }
     }
 }

@@ -25,7 +25,7 @@
 /// stored under the old number, or the server will refuse to reopen them. Changes that
 /// only add (new cards, new kingdoms, new events) keep it. The server stores it with
 /// every game (docs/storage.md) and publishes it in every replay.
-pub const RULES_VERSION: u32 = 1;
+pub const RULES_VERSION: u32 = 2;
 
 /// The rules versions this engine can replay: a stored game under any other is refused,
 /// never replayed under rules it was not played by.
@@ -43,6 +43,7 @@ pub mod event;
 pub mod game;
 #[cfg(test)]
 mod game_end_tests;
+pub(crate) mod rules;
 pub mod score;
 pub mod setup;
 pub mod state;
@@ -53,7 +54,7 @@ pub use agent::Agent;
 pub use card::{CardId, Edition, Set, Types};
 pub use decision::{InvalidReply, Mode, Prompt, Purpose, Reply, Request, Zone};
 pub use event::{Destination, Event, Viewer};
-pub use game::{Game, GameRecord, ReplayError, UndoRefused};
+pub use game::{Game, GameRecord, ReplayError, UndoRefused, Visible};
 pub use score::Score;
 pub use setup::{Kingdom, Setup, SetupError};
 pub use state::{Phase, PlayerId};

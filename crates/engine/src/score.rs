@@ -103,20 +103,23 @@ fn vp_of(pl: &PlayerState, extra: Option<CardId>) -> i32 {
     t.fixed + t.gardens * card_vp(CardId::Gardens, deck) + t.dukes * card_vp(CardId::Duke, deck)
 }
 
-/// The sum of [`card_vp`] over any `cards` (the rare case of a deck that is not a
-/// player's zones: VP as a viewer can know them, see `view::known_vp`).
-pub fn vp_of_cards(cards: impl Iterator<Item = CardId>) -> i32 {
-    let mut t = Tally::default();
-    let mut size = 0;
-    for c in cards {
-        tally(&mut t, c);
-        size += 1;
-    }
+/// The sum of [`card_vp`] over a deck given as a count per card kind, where a count may
+/// be negative: VP as a viewer can know them (see `view::known_vp`), where a card passed
+/// secretly still counts for its giver, even once its receiver has passed it on.
+pub fn vp_of_counts(counts: &[i32; CARD_COUNT]) -> i32 {
+    let fixed: i32 = counts
+        .iter()
+        .zip(FIXED_VP.iter())
+        .map(|(n, vp)| n * i32::from(*vp))
+        .sum();
+    let count = |c: CardId| counts[c as usize];
     let deck = Deck {
-        size,
-        duchies: t.duchies,
+        size: counts.iter().sum::<i32>().max(0) as usize,
+        duchies: count(CardId::Duchy).max(0) as usize,
     };
-    t.fixed + t.gardens * card_vp(CardId::Gardens, deck) + t.dukes * card_vp(CardId::Duke, deck)
+    fixed
+        + count(CardId::Gardens) * card_vp(CardId::Gardens, deck)
+        + count(CardId::Duke) * card_vp(CardId::Duke, deck)
 }
 
 /// Scores and winners for the state as it stands.

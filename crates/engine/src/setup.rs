@@ -68,6 +68,8 @@ pub struct Setup {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
+    #[error("rules version {0} is not one this engine plays")]
+    Rules(u32),
     #[error("a game needs 2 to 6 players, not {0}")]
     PlayerCount(u8),
     #[error("a kingdom needs exactly 10 different cards, got {0}")]
@@ -636,6 +638,7 @@ pub(crate) fn build(setup: &Setup, seed: u64) -> Result<(State, Vec<CardId>), Se
         game_over: false,
         rng,
         passes: Vec::new(),
+        rules: crate::RULES_VERSION,
     };
     Ok((st, kingdom))
 }

@@ -216,6 +216,13 @@ pub struct State {
     /// (so no stored game's hash moves), and a replay rebuilds it.
     #[serde(skip)]
     pub passes: Vec<SecretPass>,
+    /// The rules version this game is played under ([`crate::RULES_VERSION`] for new
+    /// games; a stored game keeps the one it was played under). Version 1 skipped phase
+    /// moves with one legal answer, offered each *kind* of Reaction once per Attack and
+    /// took Harbinger's card from the top of the discard pile; see `crate::rules`. Left
+    /// out of the serialization and the digest, like `passes`: stored hashes never move.
+    #[serde(skip, default = "crate::rules::current")]
+    pub rules: u32,
 }
 
 /// One card passed by Masquerade, known only to `from` and `to`.
@@ -240,6 +247,7 @@ impl Clone for State {
             game_over,
             rng,
             passes,
+            rules,
         } = self;
         State {
             edition: *edition,
@@ -252,6 +260,7 @@ impl Clone for State {
             game_over: *game_over,
             rng: rng.clone(),
             passes: passes.clone(),
+            rules: *rules,
         }
     }
 
@@ -267,6 +276,7 @@ impl Clone for State {
             game_over,
             rng,
             passes,
+            rules,
         } = src;
         self.edition = *edition;
         self.supply.clone_from(supply);
@@ -278,6 +288,7 @@ impl Clone for State {
         self.game_over = *game_over;
         self.rng.clone_from(rng);
         self.passes.clone_from(passes);
+        self.rules = *rules;
     }
 }
 

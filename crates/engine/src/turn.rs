@@ -8,6 +8,7 @@ use crate::cards;
 use crate::ctx::{Ask, Ctx, Play, Res};
 use crate::decision::{Prompt, Purpose, Reply, Request, Zone};
 use crate::event::{Destination, Event};
+use crate::rules;
 use crate::state::{Phase, PlayerId, State, TurnState};
 
 /// Starts `p`'s turn: fresh counters, turn counts, and its Action phase. Runs outside
@@ -76,7 +77,7 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
                 let Some(req) = action_request(cx, p) else {
                     return Ok(());
                 };
-                cx.choose(req)?
+                cx.choose_phase_move(req)?
             }
         };
         match reply {
@@ -90,7 +91,9 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
     }
 }
 
-/// The Action-phase move, or None when nothing can be played (nothing to decide).
+/// The Action-phase move. Under rules 1, None when nothing can be played (nothing to
+/// decide); from rules 2 it is asked all the same, since whether it is asked would tell
+/// everyone whether the hand holds an Action card (`crate::rules`).
 fn action_request(cx: &mut Ctx, p: PlayerId) -> Option<Request> {
     let playable = distinct(
         cx.list(),
@@ -101,7 +104,7 @@ fn action_request(cx: &mut Ctx, p: PlayerId) -> Option<Request> {
             .copied()
             .filter(|c| c.is_action()),
     );
-    if playable.is_empty() {
+    if playable.is_empty() && !rules::asks_every_phase_move(cx.st) {
         cx.keep(playable);
         return None;
     }
@@ -130,7 +133,7 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
             Some(r) => r,
             None => {
                 let req = buy_request(cx, p);
-                cx.choose(req)?
+                cx.choose_phase_move(req)?
             }
         };
         match reply {
@@ -287,21 +290,45 @@ pub(crate) fn resolve(cx: &mut Ctx, mut play: Play) -> Res {
 
 /// Offers each other player, in turn order, the Reactions in their hand, one at a time,
 /// until they decline. Returns the players who are now unaffected (bit per seat).
+///
+/// Each *copy* of a Reaction may be revealed once per Attack (rules 2; rules 1 offered
+/// each kind once). Copies are indistinguishable, so the engine counts: a kind is offered
+/// while the hand holds more copies of it than were revealed. A revealed copy that
+/// leaves the hand (Secret Chamber puts cards back) may as well be the revealed one —
+/// the player could have chosen it — so the count revealed never exceeds the copies
+/// left in hand; a copy drawn meanwhile is a new one and is offered.
 fn reactions(cx: &mut Ctx, attack: CardId) -> Res<u8> {
     let me = cx.current();
     let mut immune = 0u8;
+    let per_copy = rules::reactions_per_copy(cx.st);
     for v in cx.st.others(me) {
         let mut revealed: Vec<CardId> = Vec::new();
         loop {
+            let hand = &cx.st.player(v).hand;
+            let held = |c: CardId| hand.iter().filter(|h| **h == c).count();
+            if per_copy && !revealed.is_empty() {
+                let mut capped: Vec<CardId> = Vec::with_capacity(revealed.len());
+                for &r in &revealed {
+                    if capped.iter().filter(|c| **c == r).count() < held(r) {
+                        capped.push(r);
+                    }
+                }
+                revealed = capped;
+            }
+            let shown = |c: CardId| revealed.iter().filter(|r| **r == c).count();
             // Usually no one holds a Reaction: an empty `Vec::new()` allocates nothing.
             let options: Vec<CardId> = distinct(
                 Vec::new(),
-                cx.st
-                    .player(v)
-                    .hand
-                    .iter()
+                hand.iter()
                     .copied()
-                    .filter(|c| c.is(Types::REACTION) && !revealed.contains(c))
+                    .filter(|c| {
+                        c.is(Types::REACTION)
+                            && if per_copy {
+                                held(*c) > shown(*c)
+                            } else {
+                                !revealed.contains(c)
+                            }
+                    })
                     .filter(|c| cards::can_react(cx.st, *c, v)),
             );
             if options.is_empty() {
@@ -578,7 +605,7 @@ mod tests {
             .discard(P0, &[Estate])
             .hand(P1, &[Copper])
             .start();
-        g.ok(P0, Reply::EndPhase);
+        end_turn(&mut g);
         assert_eq!(g.hand(P0), vec![Silver; 5]);
         assert_eq!(g.deck(P0), vec![]);
         assert_eq!(g.discard_pile(P0), vec![Estate, Copper]);
@@ -667,17 +694,55 @@ mod tests {
             .start();
         g.play(Festival);
         assert_eq!((g.actions(), g.buys(), g.coins()), (2, 2, 2));
-        g.ok(P0, Reply::EndPhase);
+        end_turn(&mut g);
         assert_eq!(g.view(Viewer::Spectator).current, P1);
         assert_eq!(g.req().player, P1);
         assert_eq!((g.actions(), g.buys(), g.coins()), (1, 1, 0));
     }
 
+    /// Ends the current player's turn from wherever it is: the Action phase, then the
+    /// Buy phase (each asked from rules 2 even with nothing to do).
+    fn end_turn(g: &mut crate::Game) {
+        let p = g.req().player;
+        while g.pending().is_some_and(|r| r.player == p) {
+            g.ok(p, Reply::EndPhase);
+        }
+    }
+
+    /// From rules 2 both phase moves are asked even when ending the phase is the only
+    /// answer: whether they are asked would otherwise tell everyone whether the hand holds
+    /// an Action card or a Treasure (`crate::rules`).
     #[test]
-    fn a_buy_phase_with_nothing_to_play_or_buy_is_not_asked() {
+    fn both_phase_moves_are_asked_even_with_nothing_to_play_or_buy() {
+        let mut g = table(2)
+            .hand(P0, &[Estate])
+            .deck(P0, &[Silver; 5])
+            .supply(Copper, 0)
+            .supply(Curse, 0)
+            .hand(P1, &[Copper])
+            .start();
+        assert_eq!(g.prompt(), &Prompt::ActionPhase { playable: vec![] });
+        assert!(!g.prompt().has_choice());
+        g.ok(P0, Reply::EndPhase);
+        assert_eq!(
+            g.prompt(),
+            &Prompt::BuyPhase {
+                treasures: vec![],
+                buyable: vec![]
+            }
+        );
+        g.ok(P0, Reply::EndPhase);
+        let r = g.req();
+        assert_eq!((r.player, r.purpose), (P1, Purpose::ActionPhase));
+        assert_eq!(g.replies().len(), 2);
+    }
+
+    #[test]
+    fn under_rules_1_a_phase_with_nothing_to_do_is_not_asked() {
         // No Treasure in hand, $0, and both $0 piles empty: ending the turn is the only
         // answer, so the turn ends without a question.
         let g = table(2)
+            .rules(1)
             .hand(P0, &[Estate])
             .deck(P0, &[Silver; 5])
             .supply(Copper, 0)
@@ -694,7 +759,11 @@ mod tests {
             turn: 1
         }));
         // With the Copper pile back, buying it is a choice, so the question is asked.
-        let g = table(2).hand(P0, &[Estate]).supply(Curse, 0).start();
+        let g = table(2)
+            .rules(1)
+            .hand(P0, &[Estate])
+            .supply(Curse, 0)
+            .start();
         assert_eq!(
             g.prompt(),
             &Prompt::BuyPhase {
@@ -737,12 +806,21 @@ mod tests {
         // is forced, so no question is ever asked and no pile ever empties.
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let g = table(2)
+            let mut g = table(2)
                 .hand(P0, &[Estate])
                 .hand(P1, &[Estate])
                 .supply(Copper, 0)
                 .supply(Curse, 0)
                 .start();
+            // From rules 2 the phase moves are asked all the same (with nothing to
+            // choose): the game ends after the first turn in which nothing had a choice.
+            let mut asked = 0;
+            while let Some(r) = g.pending().cloned() {
+                assert!(!r.prompt.has_choice(), "{r:?}");
+                g.ok(r.player, Reply::EndPhase);
+                asked += 1;
+            }
+            assert_eq!(asked, 2, "P0's two phase moves");
             let _ = tx.send((g.pending().cloned(), g.is_over(), g.scores()));
         });
         let (pending, over, scores) = rx
@@ -808,7 +886,7 @@ mod tests {
             .deck(P0, &[Silver; 5])
             .hand(P1, &[Copper])
             .start();
-        g.ok(P0, Reply::EndPhase);
+        end_turn(&mut g);
         assert_eq!(g.discard_pile(P0), vec![Estate, Duchy, Copper]);
         let discarded = g
             .events()

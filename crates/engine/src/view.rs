@@ -10,7 +10,7 @@
 //! `Knowledge` alone, so whatever it builds cannot depend on a hidden card.
 
 use crate::card::{CARD_COUNT, CARD_IDS, CardId, Edition};
-use crate::decision::{Purpose, Request};
+use crate::decision::Request;
 use crate::event::Viewer;
 use crate::score::{self, Score};
 use crate::state::{Phase, Pile, PlayerId, State, TurnState};
@@ -55,8 +55,9 @@ pub struct PlayerView {
     pub buys: u32,
     pub coins: u32,
     pub turn_count: u32,
-    /// Whose decision the game is waiting for (public), except while a player is asked
-    /// whether to reveal a Reaction: then only that player is told.
+    /// Whose decision the game is waiting for. While another player's private question
+    /// is pending, the view is the game at the last public decision, and this is whose
+    /// turn it is (see `Game::visible`).
     pub waiting_for: Option<PlayerId>,
     /// The pending request, only if it is the viewer's.
     pub pending: Option<Request>,
@@ -66,7 +67,14 @@ pub struct PlayerView {
 }
 
 impl PlayerView {
-    pub(crate) fn build(st: &State, viewer: Viewer, pending: Option<&Request>) -> PlayerView {
+    /// `viewer`'s view of `st`; `pending` is the question now asked (shown only to its
+    /// player) and `waiting_for` whose decision the viewer is told the game waits for.
+    pub(crate) fn build(
+        st: &State,
+        viewer: Viewer,
+        pending: Option<&Request>,
+        waiting_for: Option<PlayerId>,
+    ) -> PlayerView {
         let seats = st
             .players
             .iter()
@@ -108,7 +116,7 @@ impl PlayerView {
             buys: st.turn.buys,
             coins: st.turn.coins,
             turn_count: st.turn_count,
-            waiting_for: pending.and_then(|r| public_waiting_for(r, viewer)),
+            waiting_for,
             pending: pending.filter(|r| viewer.is(r.player)).cloned(),
             game_over: st.game_over,
             scores: st.game_over.then(|| score::scores(st)),
@@ -118,35 +126,36 @@ impl PlayerView {
 
 /// `p`'s VP as `viewer` can know it. Every gain and trash is public, so VP totals are,
 /// except for one thing: a card Masquerade passes between two players is seen only by
-/// them. For anyone else those passes are undone (the card still counts for its giver,
-/// not its receiver), so a Duchy passed between two others moves no visible VP.
-/// Final scores are public and exact: they come from the whole state.
+/// them. For anyone else each such pass is undone in the count — the card still counts
+/// for its giver, not its receiver — whatever became of the card since: passed on
+/// again (a pass the viewer saw or not), trashed, or passed back. Counting per card kind
+/// with signed counts makes this exact for chains of passes; undoing a pass on the cards
+/// a player holds now (as an earlier version did) failed when the receiver had passed
+/// the card on, and the VP others saw then moved by the card's worth on a frame that
+/// showed only hidden passes. Final scores are public and exact: they come from the
+/// whole state.
 fn known_vp(st: &State, p: PlayerId, viewer: Viewer) -> i32 {
-    let unseen = |s: &&crate::state::SecretPass| {
-        (s.from == p || s.to == p) && !viewer.is(s.from) && !viewer.is(s.to)
-    };
-    if !st.passes.iter().any(|s| unseen(&s)) {
+    let unseen = |s: &crate::state::SecretPass| !viewer.is(s.from) && !viewer.is(s.to);
+    if !st
+        .passes
+        .iter()
+        .any(|s| (s.from == p || s.to == p) && unseen(s))
+    {
         return score::player_vp(st.player(p));
     }
-    let mut cards: Vec<CardId> = st.player(p).all_cards().collect();
-    for pass in st.passes.iter().filter(unseen) {
-        if pass.to == p
-            && let Some(at) = cards.iter().position(|c| *c == pass.card)
-        {
-            cards.swap_remove(at);
+    let mut counts = [0i32; CARD_COUNT];
+    for c in st.player(p).all_cards() {
+        counts[c as usize] += 1;
+    }
+    for pass in st.passes.iter().filter(|s| unseen(s)) {
+        if pass.to == p {
+            counts[pass.card as usize] -= 1;
         }
         if pass.from == p {
-            cards.push(pass.card);
+            counts[pass.card as usize] += 1;
         }
     }
-    score::vp_of_cards(cards.into_iter())
-}
-
-/// Whose decision `viewer` is told the game waits for. Only players with a Reaction in
-/// hand are asked to reveal one, so naming them would tell everyone who holds a Moat
-/// they chose not to reveal: while a Reaction is asked for, only the asked player knows.
-fn public_waiting_for(req: &Request, viewer: Viewer) -> Option<PlayerId> {
-    (req.purpose != Purpose::React || viewer.is(req.player)).then_some(req.player)
+    score::vp_of_counts(&counts)
 }
 
 /// What one card counts towards a reference bot's "money" (shared bots.md): a Treasure
@@ -355,6 +364,8 @@ pub struct Knowledge {
     pub turn: TurnState,
     pub turn_count: u32,
     pub seats: Vec<SeatKnowledge>,
+    /// The rules version of the game (public).
+    pub rules: u32,
 }
 
 /// What the viewer knows of one seat (its own or another's).
@@ -450,6 +461,7 @@ impl Observation<'_> {
             turn: st.turn.clone(),
             turn_count: st.turn_count,
             seats,
+            rules: st.rules,
         }
     }
 }
@@ -459,7 +471,7 @@ mod tests {
     use super::*;
     use crate::card::CardId::*;
     use crate::cards::testkit::*;
-    use crate::decision::{Prompt, Zone};
+    use crate::decision::{Prompt, Purpose, Zone};
 
     #[test]
     fn others_see_sizes_discard_top_play_trash_and_supply_never_hands_or_deck_order() {
@@ -557,13 +569,26 @@ mod tests {
         assert_eq!(obs.piles_to_end(), 3);
     }
 
+    /// While a private question is pending (here: reveal Moat?), everyone but the asked
+    /// player sees the game exactly as at the last public decision (before Witch was
+    /// played): the same view, the same number, whose turn it is — nothing tells them
+    /// that anyone was asked.
     #[test]
-    fn while_a_reaction_is_asked_only_the_asked_player_is_told_whose_decision_it_is() {
+    fn while_a_private_question_is_asked_the_others_see_the_last_public_decision() {
         let mut g = table(3)
             .hand(P0, &[Witch])
             .deck(P0, &[Copper, Copper])
             .hand(P1, &[Moat, Copper])
             .start();
+        let others = [Viewer::Player(P0), Viewer::Player(P2), Viewer::Spectator];
+        let before: Vec<_> = others
+            .iter()
+            .map(|&v| {
+                let mut view = g.view(v);
+                view.pending = None;
+                (view, g.visible(v))
+            })
+            .collect();
         g.play(Witch);
         let req = g.req().clone();
         assert_eq!(
@@ -579,22 +604,28 @@ mod tests {
                 max: 1
             }
         );
-        for viewer in [Viewer::Player(P0), Viewer::Player(P2), Viewer::Spectator] {
-            let v = g.view(viewer);
-            assert_eq!((v.waiting_for, v.pending), (None, None), "{viewer:?}");
+        for (viewer, was) in others.iter().zip(&before) {
+            assert_eq!(&(g.view(*viewer), g.visible(*viewer)), was, "{viewer:?}");
+            assert_eq!(g.view(*viewer).waiting_for, Some(P0));
         }
         let asked = g.view(Viewer::Player(P1));
         assert_eq!(asked.waiting_for, Some(P1));
         assert_eq!(asked.pending, Some(req));
-        // Once the Reaction is answered, whose turn it is is public again.
+        assert_eq!(asked.seats[0].in_play, vec![Witch]);
+        assert_eq!(g.visible(Viewer::Player(P1)).events, g.events().len());
+        // Once the Reaction is answered, everyone sees it all: Witch played, the Curses.
         g.choose(P1, &[]);
-        assert_eq!(g.view(Viewer::Spectator).waiting_for, Some(P0));
+        let seen = g.view(Viewer::Spectator);
+        assert_eq!(seen.waiting_for, Some(P0));
+        assert_eq!(seen.seats[0].in_play, vec![Witch]);
+        assert_eq!(g.visible(Viewer::Spectator).events, g.events().len());
     }
 
+    /// The same position with Moat or Copper in P1's hand: after Militia, P1 discards and
+    /// then P0 decides. A declined Moat (and the discard, a private question too) must
+    /// leave everything the others see as it would be without it.
     #[test]
-    fn a_declined_reaction_moves_no_decision_number_anyone_else_sees() {
-        // The same position with Moat or Copper in P1's hand: after Militia, P1 discards
-        // and then P0 decides. A declined Moat must leave both numbers as they would be.
+    fn a_declined_reaction_changes_nothing_anyone_else_sees() {
         let run = |holds_moat: bool| {
             let card = if holds_moat { Moat } else { Copper };
             let mut g = table(2)
@@ -602,34 +633,50 @@ mod tests {
                 .deck(P0, &[Copper])
                 .hand(P1, &[card, Copper, Copper, Estate, Estate])
                 .start();
+            // What each of P0 and a spectator is shown, each time it changes.
+            let mut seen = vec![Vec::new(), Vec::new()];
+            let mut look = |g: &crate::Game| {
+                for (i, v) in [Viewer::Player(P0), Viewer::Spectator]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let events: Vec<_> = g.events()[..g.visible(v).events]
+                        .iter()
+                        .map(|e| e.for_viewer(v))
+                        .collect();
+                    let now = (g.visible(v).step, g.view(v), events);
+                    if seen[i].last() != Some(&now) {
+                        seen[i].push(now);
+                    }
+                }
+            };
+            look(&g);
             g.play(Village);
-            let before = g.decision_number().unwrap();
+            look(&g);
             g.play(Militia);
-            let mut numbers = vec![before];
             if holds_moat {
                 assert_eq!(g.req().purpose, Purpose::React);
                 let asked = g.decision_number().unwrap();
-                assert!(
-                    asked != before && !asked.is_multiple_of(1000),
-                    "in between: {asked}"
-                );
+                assert!(!asked.is_multiple_of(1000), "in between: {asked}");
+                look(&g);
                 g.choose(P1, &[]);
             }
             assert_eq!(g.req().purpose, Purpose::Discard);
-            numbers.push(g.decision_number().unwrap());
+            look(&g);
             g.choose(P1, &[Estate, Estate]);
             assert_eq!(g.req().player, P0);
-            numbers.push(g.decision_number().unwrap());
-            (numbers, g.reply_numbers().len())
+            look(&g);
+            (seen, g.reply_numbers().len())
         };
         let (with_moat, replies_with) = run(true);
         let (without, replies_without) = run(false);
-        assert_eq!(with_moat, without);
+        assert!(with_moat == without, "the others saw a difference");
         assert_eq!(
             replies_with,
             replies_without + 1,
             "one more reply was logged"
         );
-        assert_eq!(without, vec![1000, 2000, 3000]);
+        let steps: Vec<u64> = without[1].iter().map(|s| s.0).collect();
+        assert_eq!(steps, vec![0, 1000, 2000]);
     }
 }

@@ -43,8 +43,10 @@ fn check_pending(g: &Game) {
         return;
     };
     assert!(req.player.idx() < g.num_players());
+    // Only the phase moves are asked with a single legal answer (from rules 2: whether
+    // they are asked is public); a card's question never is.
     assert!(
-        req.prompt.forced().is_none(),
+        req.prompt.forced().is_none() || dominion_engine::game::is_public(req),
         "asked a question with a single legal answer: {req:?}"
     );
     match &req.prompt {
@@ -63,7 +65,13 @@ fn check_pending(g: &Game) {
             );
         }
         Prompt::ChoosePile { options, optional } => assert!(*optional || !options.is_empty()),
-        Prompt::ActionPhase { playable } => assert!(!playable.is_empty()),
+        // From rules 2 the Action phase is asked even with nothing to play (whether it is
+        // asked must not tell anyone whether the hand holds an Action): `end_phase` is
+        // then the one answer, and every card offered is in the hand.
+        Prompt::ActionPhase { playable } => {
+            let hand = &g.state().player(req.player).hand;
+            assert!(playable.iter().all(|c| c.is_action() && hand.contains(c)));
+        }
         _ => {}
     }
 }

@@ -42,6 +42,7 @@ mod tests {
         assert_eq!(g.in_play(P0), vec![GreatHall]);
         assert_eq!(g.discard(P0), vec![]);
         assert_eq!((g.coins(), g.buys()), (0, 1));
+        g.end_actions();
         assert_eq!(g.req().purpose, Purpose::BuyPhase, "no Action left to play");
     }
 

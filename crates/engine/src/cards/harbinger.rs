@@ -64,7 +64,8 @@ mod tests {
         assert_eq!(g.req(), &topdeck_ask(vec![Gold, Gold, Estate, Village]));
         g.choose(P0, &[Gold]);
         assert_eq!(g.deck(P0), vec![Gold, Silver]);
-        assert_eq!(g.discard_pile(P0), vec![Gold, Estate, Village]);
+        // The lowest Gold moved (copies are alike; see `Ctx::discard_to_deck`).
+        assert_eq!(g.discard_pile(P0), vec![Estate, Gold, Village]);
         assert_eq!(g.hand(P0), vec![Copper, Estate]);
         assert_eq!(g.in_play(P0), vec![Harbinger]);
         assert_eq!(g.aside(P0), vec![]);
@@ -100,6 +101,49 @@ mod tests {
         );
     }
 
+    /// With Silver, Estate, Silver (top) in the discard pile, the public top stays a
+    /// Silver whichever card goes onto the deck: nobody learns which one did. Under rules
+    /// 1 the top Silver moved, uncovering the Estate, so everyone could tell.
+    #[test]
+    fn the_public_top_does_not_tell_which_card_went_onto_the_deck() {
+        let top_after = |rules: u32, card: CardId| {
+            let mut g = table(2)
+                .rules(rules)
+                .hand(P0, &[Harbinger])
+                .deck(P0, &[Copper, Copper])
+                .discard(P0, &[Silver, Estate, Silver])
+                .start();
+            g.play(Harbinger).choose(P0, &[card]);
+            assert_eq!(g.deck(P0), vec![card, Copper]);
+            let seen = g.view(Viewer::Player(P1)).seats[0].clone();
+            (g.discard_pile(P0), seen.discard_top, seen.discard_count)
+        };
+        assert_eq!(
+            top_after(2, Silver),
+            (vec![Estate, Silver], Some(Silver), 2)
+        );
+        assert_eq!(
+            top_after(2, Estate),
+            (vec![Silver, Silver], Some(Silver), 2)
+        );
+        // Rules 1 (stored games keep it): the top told which.
+        assert_eq!(top_after(1, Silver).1, Some(Estate));
+        assert_eq!(top_after(1, Estate).1, Some(Silver));
+    }
+
+    /// The only copy of a card on top must come from the top: that it left is public.
+    #[test]
+    fn a_card_found_only_on_top_uncovers_the_next() {
+        let mut g = table(2)
+            .hand(P0, &[Harbinger])
+            .deck(P0, &[Copper, Copper])
+            .discard(P0, &[Silver, Estate, Gold])
+            .start();
+        g.play(Harbinger).choose(P0, &[Gold]);
+        assert_eq!(g.discard_pile(P0), vec![Silver, Estate]);
+        assert_eq!(g.deck(P0), vec![Gold, Copper]);
+    }
+
     #[test]
     fn putting_a_card_back_is_optional() {
         let mut g = table(2)
@@ -125,6 +169,7 @@ mod tests {
         let mut g = table(2).hand(P0, &[Harbinger]).discard(P0, &[Gold]).start();
         g.play(Harbinger);
         // The Gold was shuffled into the deck and drawn; the empty pile is not asked about.
+        g.end_actions();
         assert_eq!(
             g.prompt(),
             &Prompt::BuyPhase {

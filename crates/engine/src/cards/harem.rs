@@ -20,7 +20,8 @@ mod tests {
     #[test]
     fn is_played_as_a_treasure_for_two_coins() {
         let mut g = table(2).hand(P0, &[Harem, Estate]).start();
-        // No Action in hand: straight to the Buy phase, where Harem is a Treasure.
+        // No Action in hand: on to the Buy phase, where Harem is a Treasure.
+        g.end_actions();
         let Prompt::BuyPhase { treasures, .. } = g.prompt().clone() else {
             panic!("{:?}", g.prompt())
         };

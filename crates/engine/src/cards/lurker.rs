@@ -142,6 +142,7 @@ mod tests {
         g.play(Lurker);
         assert_eq!(g.prompt(), &both());
         g.ok(P0, Reply::Modes(vec![Mode::GainFromTrash]));
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!((g.trash(), g.discard_pile(P0)), (vec![Copper], vec![]));
         assert_eq!(g.actions(), 1);
@@ -150,6 +151,7 @@ mod tests {
         let mut g = table(2).hand(P0, &[Lurker]).start();
         g.play(Lurker)
             .ok(P0, Reply::Modes(vec![Mode::GainFromTrash]));
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!((g.trash(), g.discard_pile(P0)), (vec![], vec![]));
 
@@ -160,6 +162,7 @@ mod tests {
         let mut g = t.start();
         g.play(Lurker)
             .ok(P0, Reply::Modes(vec![Mode::TrashFromSupply]));
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.trash(), vec![]);
     }

@@ -294,6 +294,10 @@ mod tests {
         assert_eq!(g.hand(P0), vec![Copper, Curse]);
         assert_eq!(g.hand(P1), vec![Estate, Province]);
         assert_eq!(g.hand(P2), vec![Silver, Gold]);
+        // Until Masquerade is done, the others see the game as before it (a private
+        // question of P0's is pending: Game::visible).
+        assert_eq!(g.view(Viewer::Player(P1)).hand, Some(vec![Gold, Estate]));
+        g.choose(P0, &[]);
         // The receiver's view holds the card; nobody else's view or events name it.
         let p1 = g.view(Viewer::Player(P1));
         assert_eq!(p1.hand, Some(vec![Estate, Province]));

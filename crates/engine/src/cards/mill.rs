@@ -95,6 +95,7 @@ mod tests {
             .deck(P0, &[Gold])
             .start();
         g.play(Mill).ok(P0, Reply::YesNo(false));
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!((g.coins(), g.actions()), (0, 1));
         assert_eq!(g.hand(P0), vec![Gold, Estate, Curse]);
@@ -122,6 +123,7 @@ mod tests {
 
         let mut g = table(2).hand(P0, &[Mill]).start();
         g.play(Mill);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!((g.coins(), g.actions()), (0, 1));
     }

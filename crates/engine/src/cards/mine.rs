@@ -93,6 +93,7 @@ mod tests {
         assert_eq!(g.hand(P0), vec![Silver]);
         assert_eq!(g.trash(), vec![Copper]);
         assert_eq!(g.supply(Silver), 39);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
     }
 

@@ -90,6 +90,7 @@ mod tests {
         assert_eq!(g.hand(P0), vec![Gold]);
         g.ok(P0, Reply::YesNo(true));
         // The second play finds it gone: +1 Card +2 Actions, no question, no +$2.
+        g.end_actions();
         assert_eq!(g.req().purpose, Purpose::BuyPhase);
         assert_eq!(g.coins(), 2);
         assert_eq!(g.actions(), 4);

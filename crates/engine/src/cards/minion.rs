@@ -126,6 +126,7 @@ mod tests {
             .collect();
         assert_eq!(discards, vec![P2, P3], "you first, then victims in order");
         assert_eq!(g.req().player, P2);
+        g.end_actions();
         assert_eq!(g.req().purpose, Purpose::BuyPhase);
     }
 
@@ -144,6 +145,7 @@ mod tests {
         }
         assert_eq!(g.discard(P3), vec![Curse]);
         // +1 Action: Minion could be followed by another Action; none in hand here.
+        g.end_actions();
         assert_eq!(g.req().purpose, Purpose::BuyPhase);
     }
 

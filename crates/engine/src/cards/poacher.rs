@@ -32,6 +32,7 @@ mod tests {
             .deck(P0, &[Silver, Gold])
             .start();
         g.play(Poacher);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.hand(P0), vec![Copper, Silver, Estate]);
         assert_eq!(g.deck(P0), vec![Gold]);
@@ -81,6 +82,7 @@ mod tests {
             .supply(Smithy, 0)
             .start();
         g.play(Poacher);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }), "not asked");
         assert_eq!(g.hand(P0), vec![]);
         assert_eq!(g.discard(P0), vec![Silver, Estate]);

@@ -119,6 +119,7 @@ mod tests {
         g.play(Scout);
         assert!(g.events().contains(&Event::Shuffled { player: P0 }));
         // Three cards in all: Harem (Treasure–Victory) to hand, the Copper back unasked.
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.hand(P0), vec![Estate, Harem]);
         assert_eq!(g.deck(P0), vec![Copper]);
@@ -133,6 +134,7 @@ mod tests {
             .deck(P0, &[Duchy, Estate, Province, Estate, Copper])
             .start();
         g.play(Scout);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.hand(P0), vec![Estate, Estate, Duchy, Province]);
         assert_eq!(g.deck(P0), vec![Copper]);
@@ -142,6 +144,7 @@ mod tests {
             .deck(P0, &[Curse, Estate, Curse, Curse])
             .start();
         g.play(Scout);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.hand(P0), vec![Estate]);
         assert_eq!(g.deck(P0), vec![Curse, Curse, Curse]);

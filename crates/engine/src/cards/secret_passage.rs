@@ -118,6 +118,7 @@ mod tests {
             .deck(P0, &[Copper])
             .start();
         g.play(SecretPassage).choose(P0, &[Copper]);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.deck(P0), vec![Copper]);
         assert_eq!(g.hand(P0), vec![Estate]);
@@ -127,6 +128,7 @@ mod tests {
     fn with_an_empty_hand_nothing_is_placed() {
         let mut g = table(2).hand(P0, &[SecretPassage]).start();
         g.play(SecretPassage);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!((g.hand(P0), g.deck(P0)), (vec![], vec![]));
         assert_eq!(g.actions(), 1);

@@ -229,6 +229,7 @@ mod tests {
             }
         );
         g.choose(P0, &[Estate]);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.deck(P0), vec![Gold, Silver]);
         assert_eq!(g.discard(P0), vec![Estate]);
@@ -243,6 +244,7 @@ mod tests {
             .deck(P0, &[Copper, Curse, Estate, Gold])
             .start();
         g.play(Sentry).choose(P0, &[Curse, Estate]);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.trash(), vec![Estate, Curse]);
         assert_eq!(g.deck(P0), vec![Gold]);
@@ -253,6 +255,7 @@ mod tests {
             .deck(P0, &[Copper, Silver, Silver, Gold])
             .start();
         g.play(Sentry).choose(P0, &[]).choose(P0, &[]);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.deck(P0), vec![Silver, Silver, Gold]);
     }
@@ -289,6 +292,7 @@ mod tests {
     fn with_an_empty_deck_and_discard_pile_only_draws_what_there_is() {
         let mut g = table(2).hand(P0, &[Sentry]).deck(P0, &[Copper]).start();
         g.play(Sentry);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert_eq!(g.hand(P0), vec![Copper]);
         assert_eq!(g.deck(P0), vec![]);

@@ -123,6 +123,7 @@ mod tests {
         }
         assert_eq!(g.trash(), vec![]);
         assert_eq!(g.req().player, P2);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
 
         // Revealed cards, and where they went, are public.
@@ -173,6 +174,7 @@ mod tests {
         assert_eq!(g.discard(P2), vec![]);
         assert_eq!(g.deck(P0), vec![]);
         assert_eq!(g.deck(P1), vec![]);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         assert!(
             !g.events()

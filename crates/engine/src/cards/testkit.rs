@@ -46,11 +46,17 @@ pub fn table(players: u8) -> Table {
         game_over: false,
         rng: ChaCha8Rng::seed_from_u64(1),
         passes: Vec::new(),
+        rules: crate::RULES_VERSION,
     };
     Table { setup, st }
 }
 
 impl Table {
+    /// Plays under an earlier rules version (see `crate::rules`).
+    pub fn rules(mut self, rules: u32) -> Table {
+        self.st.rules = rules;
+        self
+    }
     pub fn edition(mut self, e: Edition) -> Table {
         self.st.edition = e;
         self.setup.edition = e;
@@ -152,6 +158,9 @@ pub fn costing_up_to(cost: u8) -> Vec<CardId> {
 pub trait GameExt {
     fn ok(&mut self, p: PlayerId, r: Reply) -> &mut Self;
     fn play(&mut self, card: CardId) -> &mut Self;
+    /// Checks that the Action phase is asked with nothing left to play (asked from rules
+    /// 2 all the same, see `crate::rules`) and ends it.
+    fn end_actions(&mut self) -> &mut Self;
     fn choose(&mut self, p: PlayerId, cards: &[CardId]) -> &mut Self;
     fn req(&self) -> &Request;
     fn prompt(&self) -> &Prompt;
@@ -174,7 +183,24 @@ pub trait GameExt {
 }
 
 impl GameExt for Game {
+    /// Answers `r`. A Buy-phase move (a Treasure, all Treasures, a buy) given while an
+    /// Action phase with nothing to play is asked first ends that Action phase, as the
+    /// browser does by itself: a scripted player "moves on to buying". (From rules 2 such
+    /// a phase is asked; see `crate::rules`.)
     fn ok(&mut self, p: PlayerId, r: Reply) -> &mut Self {
+        let buy_move = matches!(r, Reply::PlayAllTreasures | Reply::Buy(_))
+            || matches!(r, Reply::Play(c) if !c.is_action());
+        if buy_move
+            && let Some(Request {
+                player,
+                prompt: Prompt::ActionPhase { playable },
+                ..
+            }) = self.pending()
+            && *player == p
+            && playable.is_empty()
+        {
+            self.ok(p, Reply::EndPhase);
+        }
         if let Err(e) = self.reply(p, r.clone()) {
             panic!(
                 "reply {r:?} by {p} refused: {e}; pending {:?}",
@@ -182,6 +208,15 @@ impl GameExt for Game {
             );
         }
         self
+    }
+    fn end_actions(&mut self) -> &mut Self {
+        let p = self.view(Viewer::Spectator).current;
+        assert_eq!(
+            self.prompt(),
+            &Prompt::ActionPhase { playable: vec![] },
+            "an Action phase with nothing to play"
+        );
+        self.ok(p, Reply::EndPhase)
     }
     fn play(&mut self, card: CardId) -> &mut Self {
         let p = self.view(Viewer::Spectator).current;

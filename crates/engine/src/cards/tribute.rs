@@ -175,6 +175,7 @@ mod tests {
             .deck(P1, &[Estate, Estate])
             .start();
         g.play(Tribute);
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }), "no Moat");
         assert_eq!((g.coins(), g.actions()), (2, 2));
         assert_eq!(g.discard_pile(P0), vec![Silver, Village]);

@@ -102,6 +102,7 @@ mod tests {
             g.play(Upgrade);
             assert_eq!(g.trash(), vec![c], "the drawn card, the only one: forced");
             assert_eq!((g.hand(P0), g.discard_pile(P0)), (vec![], vec![]));
+            g.end_actions();
             assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
         }
         // Cards of that cost exist but their piles are empty.
@@ -120,6 +121,7 @@ mod tests {
         g.play(Upgrade);
         assert_eq!(g.actions(), 1);
         assert_eq!((g.trash(), g.discard_pile(P0)), (vec![], vec![]));
+        g.end_actions();
         assert!(matches!(g.prompt(), Prompt::BuyPhase { .. }));
     }
 

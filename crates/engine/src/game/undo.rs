@@ -2,19 +2,26 @@
 //! has come to light since.
 //!
 //! An undo is a truncation of the reply log: the game becomes exactly what the shorter
-//! log replays to (the turn is re-run from its snapshot, as after every reply), so it is
-//! replay-exact, and a stored game survives it by dropping its last stored reply.
+//! log replays to (the turn is answered again from its first decision), so it is
+//! replay-exact, and a stored game survives it by dropping its last stored replies.
 //!
 //! **What may be taken back.** Only what taught nobody anything they did not know: the
-//! reply's events may only be plays, buys, gains from the Supply or the trash, discards,
-//! trashings and cards put onto the deck from the hand, and phase changes. A draw, a
-//! shuffle, a reveal, a look at the deck, a pass (Masquerade), a blocked Attack or a new
-//! turn ends the chance: undoing then would let a player peek and choose again. A reply
-//! followed by anyone else's decision cannot be taken back either (the last reply must be
-//! the player's own, and the pending decision theirs too), so an undo never reveals who
-//! was asked about a Reaction.
+//! events since the reply may only be the undoer's plays, buys, gains from the Supply or
+//! the trash, discards, trashings and cards put onto the deck from the hand, and phase
+//! changes. A draw, a shuffle, a reveal, a look at the deck, a pass (Masquerade), a
+//! blocked Attack, a new turn, or anything another player did ends the chance: undoing
+//! then would let a player peek and choose again.
+//!
+//! **Secrecy.** An undo is asked for at the undoer's own *public* decision (a phase
+//! move), never at a private question: the others do not see a private question (see
+//! `Game::visible`), so an undo there would show them a move taken back that they never
+//! saw made. Private questions other players answered after the undoer's last reply (a
+//! Moat not revealed against their Militia) are taken back with it: refusing because of
+//! them would tell the undoer that someone had been asked, that is, held a Reaction.
+//! Such answers leave no event, so whether an undo is allowed depends only on what the
+//! undoer has seen.
 
-use super::Game;
+use super::{Game, is_public};
 use crate::event::Event;
 use crate::state::PlayerId;
 
@@ -29,6 +36,8 @@ pub enum UndoRefused {
     NothingToUndo,
     #[error("only the player whose decision is pending can take back their last move")]
     NotYourDecision,
+    #[error("a move can be taken back only at your Action- or Buy-phase decision")]
+    NotAtPhaseMove,
     #[error("the last move was not yours")]
     NotYourMove,
     #[error("moves of an earlier turn cannot be taken back")]
@@ -40,42 +49,89 @@ pub enum UndoRefused {
 impl Game {
     /// Whether `player` may take back their last move now (see the module docs).
     pub fn can_undo(&self, player: PlayerId) -> Result<(), UndoRefused> {
+        self.undo_point(player).map(|_| ())
+    }
+
+    /// The length the log is cut to by `player`'s undo.
+    fn undo_point(&self, player: PlayerId) -> Result<usize, UndoRefused> {
         if self.state.game_over {
             return Err(UndoRefused::GameOver);
         }
         if !self.record {
             return Err(UndoRefused::NotRecorded);
         }
-        if self.pending.as_ref().map(|r| r.player) != Some(player) {
+        let Some(req) = &self.pending else {
+            return Err(UndoRefused::GameOver);
+        };
+        if req.player != player {
             return Err(UndoRefused::NotYourDecision);
         }
-        let Some((last, _)) = self.log.last() else {
+        if !is_public(req) {
+            return Err(UndoRefused::NotAtPhaseMove);
+        }
+        let Some(last) = self.log.iter().rposition(|(p, _)| *p == player) else {
             return Err(UndoRefused::NothingToUndo);
         };
-        if *last != player {
-            return Err(UndoRefused::NotYourMove);
-        }
-        if self.log.len() <= self.turn_log_start {
+        if last < self.turn_log_start {
             return Err(UndoRefused::EarlierTurn);
         }
-        let mark = *self.event_marks.last().expect("a mark per reply");
+        // Replies after the undoer's last one are other players' private answers: the
+        // pending decision is the undoer's public one, and public decisions are the
+        // current player's.
+        debug_assert!(
+            self.log[last + 1..].iter().all(|(p, _)| *p != player),
+            "a later reply of the undoer"
+        );
+        let mark = self.event_marks[last];
         for e in &self.events[mark..] {
             if let Some(what) = revealing(e) {
                 return Err(UndoRefused::Revealed(what));
             }
+            if e.player().is_some_and(|p| p != player) {
+                return Err(UndoRefused::Revealed("another player's move"));
+            }
         }
-        Ok(())
+        Ok(last)
     }
 
-    /// Takes back `player`'s last move: the game is as it was just before it, with the
-    /// same decision pending. Nothing changes on a refusal.
+    /// Takes back `player`'s last move (and the private answers of others since): the
+    /// game is as it was just before it, with the same decision pending. Nothing
+    /// changes on a refusal.
+    ///
+    /// The turn is answered again from its first decision, reply by reply, as it was
+    /// played: so the states replies re-run from (and the last public decision, which
+    /// others see while a private question is pending) are exactly those of a game that
+    /// never had the moves taken back.
     pub fn undo(&mut self, player: PlayerId) -> Result<(), UndoRefused> {
-        self.can_undo(player)?;
-        self.log.pop();
-        self.event_marks.pop();
-        self.numbers.take_back();
-        self.restore_turn_start();
+        let keep = self.undo_point(player)?;
+        let start = self.turn_log_start;
+        let again: Vec<_> = self.log[start..keep].to_vec();
+        let Some(snap) = self.snapshots.as_mut() else {
+            return Err(UndoRefused::NotRecorded);
+        };
+        let Some(turn) = snap.turn.as_ref().filter(|_| snap.turn_taken) else {
+            return Err(UndoRefused::NothingToUndo);
+        };
+        self.state.clone_from(turn);
+        snap.turn_taken = false;
+        snap.resume_at_turn = false;
+        for _ in start..self.log.len() {
+            self.numbers.take_back();
+        }
+        self.log.truncate(start);
+        self.event_marks.truncate(start);
+        self.events.truncate(self.turn_events_start);
+        self.resume_log = start;
+        self.run_log = start;
+        self.resume_events = self.turn_events_start;
+        self.run_at_decision = false;
+        self.pending = None;
+        // From the turn's first decision (the state holds it; no event is re-created).
         self.advance(None);
+        for (p, r) in again {
+            let answered = self.answer(p, r);
+            debug_assert!(answered.is_ok(), "a reply taken again was refused");
+        }
         Ok(())
     }
 }
@@ -169,6 +225,8 @@ mod tests {
         let (mut g, p) = festival_hand(3);
         let start = (g.digest(), g.decision_number(), g.events().to_vec());
         g.reply(p, Reply::Play(c("festival"))).unwrap();
+        // Festival's +2 Actions: the Action phase is asked again, nothing left to play.
+        g.reply(p, Reply::EndPhase).unwrap();
         g.reply(p, Reply::PlayAllTreasures).unwrap();
         let before = (
             g.digest(),
@@ -190,7 +248,9 @@ mod tests {
             ),
             before
         );
-        // And again, back to the start of the turn: the Treasures, then the Festival.
+        // And again, back to the start of the turn: the Treasures, the end of the Action
+        // phase, then the Festival.
+        g.undo(p).unwrap();
         g.undo(p).unwrap();
         g.undo(p).unwrap();
         assert_eq!(
@@ -205,6 +265,7 @@ mod tests {
     fn the_undone_game_is_the_replay_of_the_shorter_log() {
         let mut g = Game::new(&setup(&KINGDOM), 5).unwrap();
         let p = g.pending().unwrap().player;
+        to_buy_phase(&mut g, p);
         g.reply(p, Reply::PlayAllTreasures).unwrap();
         g.undo(p).unwrap();
         let replayed = Game::replay(&g.record()).unwrap();
@@ -219,12 +280,21 @@ mod tests {
     fn the_last_buy_ends_the_turn_and_cannot_be_taken_back() {
         let mut g = Game::new(&setup(&KINGDOM), 7).unwrap();
         let p = g.pending().unwrap().player;
+        to_buy_phase(&mut g, p);
         g.reply(p, Reply::PlayAllTreasures).unwrap();
         g.reply(p, Reply::Buy(c("copper"))).unwrap();
         let q = g.pending().unwrap().player;
         assert_ne!(p, q);
         assert_eq!(g.undo(p), Err(UndoRefused::NotYourDecision));
-        assert_eq!(g.undo(q), Err(UndoRefused::NotYourMove));
+        assert_eq!(g.undo(q), Err(UndoRefused::NothingToUndo));
+    }
+
+    /// Ends the Action phase if it is asked (from rules 2 it is, even with nothing to
+    /// play): a step to the Buy phase.
+    fn to_buy_phase(g: &mut Game, p: PlayerId) {
+        if g.pending().unwrap().purpose == crate::Purpose::ActionPhase {
+            g.reply(p, Reply::EndPhase).unwrap();
+        }
     }
 
     /// A Village draws: too late at once. A Festival may be taken back until a Smithy
@@ -284,7 +354,65 @@ mod tests {
         assert_eq!(g.undo(p), Err(UndoRefused::NotYourDecision));
         g.reply(other, Reply::Cards(vec![c("estate"), c("estate")]))
             .unwrap();
-        assert_eq!(g.undo(p), Err(UndoRefused::NotYourMove));
+        assert_eq!(
+            g.undo(p),
+            Err(UndoRefused::Revealed("another player's move"))
+        );
+    }
+
+    /// A Moat not revealed leaves no trace, so it cannot stop an undo either: whether the
+    /// attacker may take back the Militia must not tell them the victim was asked. The
+    /// victim's answer is taken back with it (and asked again if Militia is played again).
+    #[test]
+    fn a_reaction_declined_against_it_is_taken_back_with_the_attack() {
+        use crate::state::State;
+        let s = setup(&KINGDOM);
+        for victim_hand in [
+            vec![c("moat"), c("copper"), c("estate")],
+            vec![c("silver"), c("copper"), c("estate")],
+        ] {
+            let mut st: State = Game::new(&s, 2).unwrap().state().clone();
+            let p = st.current;
+            let other = PlayerId(1 - p.0);
+            st.players[p.idx()].hand = vec![c("militia"), c("copper"), c("copper")];
+            st.players[other.idx()].hand = victim_hand.clone();
+            let mut g = Game::from_state_for_tests(&s, st);
+            let start = (g.digest(), g.events().len());
+            g.reply(p, Reply::Play(c("militia"))).unwrap();
+            if victim_hand.contains(&c("moat")) {
+                assert_eq!(g.pending().unwrap().purpose, crate::Purpose::React);
+                g.reply(other, Reply::Cards(vec![])).unwrap();
+            }
+            // Three cards: nothing to discard. The attacker is in its Buy phase.
+            assert_eq!(g.pending().unwrap().player, p);
+            assert_eq!(g.can_undo(p), Ok(()));
+            g.undo(p).unwrap();
+            assert_eq!((g.digest(), g.events().len()), start);
+            assert!(g.replies().is_empty());
+        }
+    }
+
+    /// A player asked a private question (here Baron's "discard an Estate?") cannot take
+    /// back the move that led to it there: the others do not see the question, so an undo
+    /// would show them a move taken back that they never saw made. At the next phase
+    /// move the answer is taken back first, then the Baron.
+    #[test]
+    fn no_undo_at_a_private_question() {
+        let (mut g, p) = holding(4, &["baron", "estate", "copper", "copper", "copper"], &[]);
+        let start = g.digest();
+        g.reply(p, Reply::Play(c("baron"))).unwrap();
+        assert_eq!(g.pending().unwrap().card, Some(c("baron")));
+        assert_eq!(g.undo(p), Err(UndoRefused::NotAtPhaseMove));
+        g.reply(p, Reply::Cards(vec![])).unwrap();
+        assert_eq!(g.pending().unwrap().purpose, crate::Purpose::BuyPhase);
+        g.undo(p).unwrap();
+        assert_eq!(g.pending().unwrap().card, Some(c("baron")));
+        assert_eq!(g.undo(p), Err(UndoRefused::NotAtPhaseMove));
+        g.reply(p, Reply::Cards(vec![c("estate")])).unwrap();
+        assert_eq!(g.state().turn.coins, 4);
+        g.undo(p).unwrap();
+        g.reply(p, Reply::Cards(vec![])).unwrap();
+        assert_ne!(g.digest(), start);
     }
 
     /// Over whole games of random bots on random kingdoms: wherever a move may be taken

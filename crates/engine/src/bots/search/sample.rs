@@ -27,6 +27,7 @@ pub fn determinize(k: &Knowledge, rng: &mut ChaCha8Rng) -> State {
         game_over: false,
         rng: ChaCha8Rng::seed_from_u64(rng.next_u64()),
         passes: Vec::new(),
+        rules: k.rules,
     }
 }
 
