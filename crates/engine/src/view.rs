@@ -242,6 +242,10 @@ impl<'a> Observation<'a> {
             })
             .sum()
     }
+    /// The cards player `p` has in play (public: they lie face up on the table).
+    pub fn in_play(&self, p: PlayerId) -> &[CardId] {
+        &self.st.player(p).in_play
+    }
     /// The bot's own set-aside and revealed cards (public anyway).
     pub fn aside(&self) -> &[CardId] {
         &self.st.player(self.me).aside
@@ -314,6 +318,19 @@ impl<'a> Observation<'a> {
             .deck
             .iter()
             .filter(|c| **c == card)
+            .count()
+    }
+    /// How many cards of the bot's own discard pile `which` accepts (Minion's mode rule
+    /// in bots.md counts its Coppers, Curses and Victory cards there). Only the top card
+    /// is public, but the pile's make-up is no secret to its owner: it saw every card go
+    /// there (its discards, gains, clean-ups, revealed cards, its deck put there whole).
+    /// It is its own pile only, and a count, so no order is told.
+    pub fn count_in_discard(&self, which: impl Fn(CardId) -> bool) -> usize {
+        self.st
+            .player(self.me)
+            .discard
+            .iter()
+            .filter(|c| which(**c))
             .count()
     }
     /// How many empty Supply piles end the game (3, or 4 with 5+ players).

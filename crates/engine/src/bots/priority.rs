@@ -261,10 +261,7 @@ impl PriorityBot {
     ///
     /// - Nobles: +2 Actions only when it holds another Nobles or has no cards left to
     ///   draw (deck and discard pile empty); else +3 Cards.
-    /// - Minion: +$2 when it holds another Minion; else when the coins it will have this
-    ///   turn plus 2 reach the cost of its target, the first card of its list whose
-    ///   condition holds ignoring cost (in the Supply, not ending the game in a loss);
-    ///   else the attack. With no target, +$2.
+    /// - Minion: see [`PriorityBot::minion_mode`].
     /// - Torturer, as the victim: discard when it holds 2 or more Victory cards, Curses
     ///   or Coppers, or at most 1 card; else the Curse when it holds 3 or fewer cards;
     ///   else discard.
@@ -280,15 +277,7 @@ impl PriorityBot {
                     Mode::PlusThreeCards
                 }
             }
-            Some(CardId::Minion) => {
-                let target = self.first_rule(obs, |c| obs.supply_count(c) > 0);
-                let reaches = target.is_none_or(|t| coins_this_turn(obs) + 2 >= obs.cost(t));
-                if hand.contains(&CardId::Minion) || reaches {
-                    Mode::PlusTwoCoins
-                } else {
-                    Mode::DiscardAndDraw
-                }
-            }
+            Some(CardId::Minion) => self.minion_mode(obs),
             Some(CardId::Torturer) => {
                 let junk = hand
                     .iter()
@@ -304,6 +293,49 @@ impl PriorityBot {
         };
         debug_assert!(options.contains(&mode), "{mode:?} not in {options:?}");
         vec![mode]
+    }
+
+    /// Minion's mode, bots.md's rule for the `minion` bot, in this order:
+    ///
+    /// 1. It holds another Minion → +$2.
+    /// 2. Let C = the coins already in play this turn (from Actions played; Treasures
+    ///    are not yet played), H = the coin value of the Treasures in its hand and D =
+    ///    the card its list would buy with C + H + 2 ([`PriorityBot::would_buy`]: the
+    ///    first rule affordable, in the Supply, whose condition holds, with the
+    ///    end-of-game rule; none if nothing qualifies). At the first entry of its list
+    ///    whose condition holds (cost ignored; nothing else checked), if that card is
+    ///    not D → the attack; if it is D → on to 3.
+    /// 3. If D is also what its list would buy with C alone → the attack; else +$2.
+    /// 4. Exception to 2–3: exactly 2 Minions in play (this one counted), C ≥ 2 and D
+    ///    is Minion → the attack.
+    /// 5. Whenever the attack was chosen but its draw pile has fewer than 4 cards and
+    ///    its discard pile holds more than 3 Coppers, Curses and Victory cards together
+    ///    → +$2 instead.
+    ///
+    /// Early on this is +$2 when C + H + 2 reaches a Minion's $5, the attack otherwise.
+    fn minion_mode(&self, obs: &Observation) -> Mode {
+        use CardId::{Copper, Minion};
+        let hand = obs.hand();
+        if hand.contains(&Minion) {
+            return Mode::PlusTwoCoins;
+        }
+        let c = obs.coins();
+        let h: u32 = hand.iter().map(|x| coin_value(*x)).sum();
+        let d = self.would_buy(obs, c + h + 2);
+        let me = obs.me();
+        let minions_in_play = obs.in_play(me).iter().filter(|x| **x == Minion).count();
+        let attack = if minions_in_play == 2 && c >= 2 && d == Some(Minion) {
+            true
+        } else {
+            let first = self.rules.iter().find(|r| (r.when)(obs)).map(|r| r.card);
+            first != d || self.would_buy(obs, c) == d
+        };
+        let junk = |x: CardId| x == Copper || x.is(Types::VICTORY.union(Types::CURSE));
+        if attack && !(obs.deck_count(me) < 4 && obs.count_in_discard(junk) > 3) {
+            Mode::DiscardAndDraw
+        } else {
+            Mode::PlusTwoCoins
+        }
     }
 
     /// Masquerade's passing order (bots.md), for every player: Curse; Duchy and Estate

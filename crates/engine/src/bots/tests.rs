@@ -927,23 +927,141 @@ fn nobles_takes_actions_only_with_another_nobles_or_nothing_to_draw() {
     assert_eq!(g.hand(P0), vec![Copper, Gold, Gold, Gold]);
 }
 
+// ----- Minion's mode (bots.md, the `minion` entry's rule 1–5) -------------------------
+// Where the tests say "old", they name the answer of the rule this one replaced (+$2
+// when the coins it would have plus 2 reached its target's cost, else the attack).
+
+const TWO_COINS: Mode = Mode::PlusTwoCoins;
+const ATTACK: Mode = Mode::DiscardAndDraw;
+
+/// Player 0 holds `hand`; its draw pile is the rest of the starting deck (7 Coppers,
+/// 3 Estates) then `extra`, its discard pile empty: rule 5 (a short draw pile over a
+/// junk discard pile) stays out of the way unless a test sets the piles itself.
+fn minion_table(hand: &[CardId], extra: &[CardId], left: u32) -> Table {
+    let mut deck = vec![Copper; 7];
+    deck.extend_from_slice(&[Estate; 3]);
+    deck.extend_from_slice(extra);
+    table(2)
+        .hand(P0, hand)
+        .deck(P0, &deck)
+        .supply(Province, left)
+}
+
+/// The `minion` bot's mode for the last card of `plays` (a Minion), played in order from
+/// `t`'s position; the bot answers the earlier cards' questions.
+fn minion_mode(t: Table, plays: &[CardId]) -> Mode {
+    let mut g = t.start();
+    let (last, before) = plays.split_last().expect("a Minion to play");
+    assert_eq!(*last, Minion);
+    for &c in before {
+        g.play(c);
+        bot_answers(&mut g, "minion");
+    }
+    g.play(Minion);
+    let req = g.req().clone();
+    assert_eq!((req.card, req.purpose), (Some(Minion), ChooseModes));
+    match q("minion", &g, P0).answer(req.card, req.about, req.purpose, req.prompt) {
+        Reply::Modes(m) if m.len() == 1 => m[0],
+        r => panic!("{r:?}"),
+    }
+}
+
 #[test]
-fn minion_takes_two_coins_with_another_minion_or_when_they_reach_its_target() {
-    let options = [Mode::PlusTwoCoins, Mode::DiscardAndDraw];
-    let mode = |hand: &[CardId], extra: &[CardId]| {
-        q("minion", &holding(hand, extra, 8), P0).modes(Minion, None, &options)
+fn minion_rule_1_another_minion_in_hand_takes_two_coins_before_every_other_rule() {
+    let junk = &[Minion, Minion, Estate, Estate, Estate];
+    assert_eq!(
+        minion_mode(minion_table(junk, &[], 8), &[Minion]),
+        TWO_COINS
+    );
+    // Rule 4 would attack here (2 Minions in play, C = 2, $2 + 2 + 2 buy a Minion): the
+    // third Minion in hand comes first.
+    let hand = &[Minion, Minion, Minion, Copper, Copper];
+    let t = minion_table(hand, &[], 8);
+    assert_eq!(minion_mode(t, &[Minion, Minion]), TWO_COINS);
+}
+
+#[test]
+fn minion_rule_2_attacks_unless_its_first_wanted_card_is_what_it_would_buy() {
+    // Early: the first entry whose condition holds is Minion; $2 + 2 buy a Silver.
+    let t = minion_table(&[Minion, Copper, Copper, Estate, Estate], &[], 8);
+    assert_eq!(minion_mode(t, &[Minion]), ATTACK);
+    // Owning 6 Minions the first entry is Province; $5 + 2 buy a Minion.
+    let t = minion_table(&[Minion, Gold, Copper, Copper, Estate], &[Minion; 5], 8);
+    assert_eq!(minion_mode(t, &[Minion]), ATTACK);
+    // Its condition alone makes an entry the first, cost and Supply aside: with the
+    // Minion pile empty the first is still Minion, and $3 + 2 buy a Silver (old: +$2,
+    // its target being the Silver).
+    let t = minion_table(&[Minion, Silver, Copper, Estate, Estate], &[], 8).supply(Minion, 0);
+    assert_eq!(minion_mode(t, &[Minion]), ATTACK);
+    // The last Province would end the game with it behind (10 VP to 12): with $10 it
+    // would buy a Duchy, not the Province its list names first (old: +$2).
+    let hand = &[Minion, Gold, Gold, Silver, Estate];
+    let t = minion_table(hand, &[Minion; 5], 1).discard(P1, &[Province, Province]);
+    assert_eq!(minion_mode(t, &[Minion]), ATTACK);
+}
+
+#[test]
+fn minion_rule_3_attacks_when_the_coins_in_play_alone_buy_the_same_card() {
+    let festivals = |n: usize, hand: &[CardId], extra: &[CardId]| {
+        let mut cards = vec![Festival; n];
+        cards.extend_from_slice(hand);
+        let mut plays = vec![Festival; n];
+        plays.push(Minion);
+        minion_mode(minion_table(&cards, extra, 8), &plays)
     };
-    let coins = vec![Mode::PlusTwoCoins];
-    let attack = vec![Mode::DiscardAndDraw];
-    assert_eq!(mode(&[Minion, Estate, Estate, Estate], &[]), coins);
-    // Target Minion ($5): $3 + 2 reach it, $2 + 2 do not.
-    assert_eq!(mode(&[Silver, Copper, Estate, Estate], &[]), coins);
-    assert_eq!(mode(&[Copper, Copper, Estate, Estate], &[]), attack);
-    // Owning 6 Minions the target is a Province: $6 + 2 reach it, $5 + 2 do not.
-    let six = [Minion; 6];
-    assert_eq!(mode(&[Gold, Silver, Copper, Estate], &six), coins);
-    assert_eq!(mode(&[Gold, Copper, Copper, Estate], &six), attack);
-    // Coins already played count.
+    // The first entry is Minion and $3 + 2 buy one: +$2, as C = $0 buys nothing.
+    assert_eq!(
+        festivals(0, &[Minion, Silver, Copper, Estate], &[]),
+        TWO_COINS
+    );
+    // 3 Festivals: C = $6 alone buys the Minion too: the attack (old: +$2).
+    assert_eq!(festivals(3, &[Minion, Copper], &[]), ATTACK);
+    // 2 Festivals: C = $4 alone buys a Silver: +$2.
+    assert_eq!(festivals(2, &[Minion, Copper], &[]), TWO_COINS);
+    // Owning 6 Minions the card is a Province: C = $6 + Gold + 2 buy it, $6 a Minion:
+    // +$2; with 4 Festivals C = $8 buys the Province alone: the attack (old: +$2).
+    let five = [Minion; 5];
+    assert_eq!(festivals(3, &[Minion, Gold], &five), TWO_COINS);
+    assert_eq!(festivals(4, &[Minion, Copper], &five), ATTACK);
+}
+
+#[test]
+fn minion_rule_4_the_second_minion_in_play_attacks_with_two_coins_when_a_minion_is_the_buy() {
+    // Minion (+$2: another in hand), then Minion: C = $2, H = $2, $6 buy a Minion. By
+    // rules 2–3 it would take +$2 ($2 alone buys nothing); rule 4 attacks (old: +$2).
+    let hand = &[Minion, Minion, Copper, Copper, Estate];
+    assert_eq!(
+        minion_mode(minion_table(hand, &[], 8), &[Minion, Minion]),
+        ATTACK
+    );
+    // Not a Minion to buy: owning 6 Minions, $2 + $6 + 2 buy a Province: rule 3, +$2.
+    let hand = &[Minion, Minion, Gold, Gold, Estate];
+    let t = minion_table(hand, &[Minion; 4], 8);
+    assert_eq!(minion_mode(t, &[Minion, Minion]), TWO_COINS);
+    // Three Minions in play (C = $4, $4 + $2 + 2 buy a Minion, $4 a Silver): rule 3, +$2.
+    let hand = &[Minion, Minion, Minion, Copper, Copper];
+    let t = minion_table(hand, &[], 8);
+    assert_eq!(minion_mode(t, &[Minion, Minion, Minion]), TWO_COINS);
+    // C = $0: the first Minion attacked and drew the second with a Silver and a Copper;
+    // $0 + $3 + 2 buy a Minion: rule 3, +$2.
+    let mut g = table(2)
+        .hand(P0, &[Minion, Estate, Estate])
+        .deck(
+            P0,
+            &[
+                Minion, Silver, Copper, Estate, Copper, Copper, Copper, Copper,
+            ],
+        )
+        .start();
+    g.play(Minion).ok(P0, Reply::Modes(vec![ATTACK]));
+    assert_eq!((g.coins(), g.in_play(P0)), (0, vec![Minion]));
+    g.play(Minion);
+    let options = [TWO_COINS, ATTACK];
+    assert_eq!(
+        q("minion", &g, P0).modes(Minion, None, &options),
+        vec![TWO_COINS]
+    );
+    // With the card: the second Minion discards the hand and draws 4.
     let mut g = table(2)
         .hand(P0, &[Minion, Minion, Copper, Estate])
         .deck(P0, &[Estate, Estate, Estate, Estate])
@@ -954,10 +1072,48 @@ fn minion_takes_two_coins_with_another_minion_or_when_they_reach_its_target() {
     g.play(Minion);
     bot_answers(&mut g, "minion");
     assert_eq!(
-        (g.coins(), g.hand(P0)),
-        (4, vec![Copper, Estate]),
-        "2 + 2 + 1 >= 5"
+        (g.coins(), g.hand(P0), g.discard(P0)),
+        (2, vec![Estate; 4], vec![Copper, Estate]),
+        "2 in play, C = 2, $2 + $1 + 2 buy a Minion"
     );
+}
+
+#[test]
+fn minion_rule_5_a_short_draw_pile_over_junk_takes_two_coins_instead_of_the_attack() {
+    // Rule 2 attacks ($2 + 2 buy a Silver) but for the piles.
+    let hand = &[Minion, Copper, Copper, Estate, Estate];
+    let mode = |deck: &[CardId], discard: &[CardId]| {
+        let t = table(2).hand(P0, hand).deck(P0, deck).discard(P0, discard);
+        minion_mode(t, &[Minion])
+    };
+    let three = [Silver, Silver, Gold];
+    // 4 Coppers, Curses and Victory cards (Great Hall is one) under a 3-card draw pile:
+    // +$2 (old: the attack); with 3 of them, or 4 cards to draw, the attack.
+    assert_eq!(mode(&three, &[Copper, Curse, Duchy, GreatHall]), TWO_COINS);
+    assert_eq!(
+        mode(&[], &[Gardens, Province, Estate, Copper, Copper]),
+        TWO_COINS
+    );
+    assert_eq!(mode(&three, &[Copper, Curse, Duchy, Silver, Gold]), ATTACK);
+    assert_eq!(
+        mode(&[Silver; 4], &[Copper, Curse, Duchy, GreatHall]),
+        ATTACK
+    );
+    // It overrides rule 3's and rule 4's attacks too.
+    let short = |hand: &[CardId], plays: &[CardId]| {
+        let t = table(2)
+            .hand(P0, hand)
+            .deck(P0, &[Silver, Silver, Silver])
+            .discard(P0, &[Copper, Copper, Estate, Estate]);
+        minion_mode(t, plays)
+    };
+    let plays = [Festival, Festival, Festival, Minion];
+    assert_eq!(
+        short(&[Festival, Festival, Festival, Minion], &plays),
+        TWO_COINS
+    );
+    let hand = &[Minion, Minion, Copper, Copper, Estate];
+    assert_eq!(short(hand, &[Minion, Minion]), TWO_COINS);
 }
 
 #[test]
