@@ -139,6 +139,9 @@ class Player:
         prompt = decision["prompt"]
         kind = prompt["kind"]
         if kind == "action_phase":
+            # Asked even with nothing to play (whether it is asked is public): end it.
+            if not prompt["playable"]:
+                return {"type": "end_phase"}
             return {"type": "play", "card": prompt["playable"][0]}
         if kind == "buy_phase":
             if prompt["treasures"]:

@@ -381,11 +381,18 @@ impl Game {
     pub fn view(&self, viewer: Viewer) -> PlayerView {
         match self.veiled_for(viewer) {
             Some(mark) => PlayerView::build(mark, viewer, None, Some(mark.current)),
-            None => {
-                let waiting = self.pending.as_ref().map(|r| r.player);
-                PlayerView::build(&self.state, viewer, self.pending.as_ref(), waiting)
-            }
+            None => self.view_of_public_record(viewer),
         }
+    }
+
+    /// What `viewer` knows of the game now, *without* the veil of [`Game::visible`]: its
+    /// own hand and the public facts, even while another player's private question is
+    /// pending. Only for a game whose whole record is public — a replay of an ended game,
+    /// rebuilt step by step — where hiding that a question was asked protects nothing;
+    /// never for a game being played.
+    pub fn view_of_public_record(&self, viewer: Viewer) -> PlayerView {
+        let waiting = self.pending.as_ref().map(|r| r.player);
+        PlayerView::build(&self.state, viewer, self.pending.as_ref(), waiting)
     }
 
     /// How far `viewer` may see the game now.

@@ -43,6 +43,8 @@ pub mod event;
 pub mod game;
 #[cfg(test)]
 mod game_end_tests;
+#[cfg(test)]
+mod reaction_tests;
 pub(crate) mod rules;
 pub mod score;
 pub mod setup;

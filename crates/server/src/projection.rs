@@ -2,7 +2,9 @@
 //!
 //! Every game-bearing message a room sends is made by [`project`], from the room's state
 //! and the viewer it is for. It starts from the engine's own redacting projections
-//! (`Game::view`, `Event::for_viewer`) and converts them to wire types; secret state
+//! (`Game::visible`, `Game::view`, `Event::for_viewer`) and converts them to wire types:
+//! no frame carries an event past what `Game::visible` lets its viewer see, so while a
+//! private question is pending the others are shown the last public decision. Secret state
 //! (`Game::state`) is read only for public facts (victory points) and, in
 //! [`Topic::GameOver`], only once the game is over. Engine types never reach the wire:
 //! conversions from engine to protocol types exist only in this module.
@@ -75,7 +77,8 @@ pub fn history(
     to: Option<u64>,
 ) -> Option<ServerMessage> {
     let game = room.game.as_ref()?;
-    let total = game.events().len() as u64;
+    // Never past what the viewer may see now (`Game::visible`).
+    let total = game.visible(viewer).events as u64;
     let end = to
         .unwrap_or(total)
         .min(total)
@@ -100,16 +103,17 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
         Topic::Snapshot => {
             let game = room.game.as_ref()?;
             Some(ServerMessage::Snapshot {
-                next_event: game.events().len() as u64,
+                next_event: game.visible(viewer).events as u64,
                 view: view(game, viewer),
             })
         }
         Topic::EventsFrom(from) => {
             let game = room.game.as_ref()?;
-            let start = usize::try_from(from).ok()?.min(game.events().len());
+            let end = game.visible(viewer).events;
+            let start = usize::try_from(from).ok()?.min(end);
             Some(ServerMessage::Events {
                 first: start as u64,
-                events: game.events()[start..]
+                events: game.events()[start..end]
                     .iter()
                     .map(|e| event(&e.for_viewer(viewer)))
                     .collect(),
@@ -245,6 +249,11 @@ pub fn decision_id(game: &Game) -> u64 {
 }
 
 fn view(game: &Game, viewer: Viewer) -> wire::GameView {
+    wire_view(game, game.view(viewer), viewer)
+}
+
+/// `view`, converted: `decision` only for the seat whose decision is pending.
+fn wire_view(game: &Game, view: PlayerView, viewer: Viewer) -> wire::GameView {
     let PlayerView {
         viewer: _,
         edition: ed,
@@ -262,7 +271,7 @@ fn view(game: &Game, viewer: Viewer) -> wire::GameView {
         pending: _,
         game_over,
         scores: _,
-    } = game.view(viewer);
+    } = view;
     wire::GameView {
         seat: match viewer {
             Viewer::Player(p) => Some(p.0),
@@ -328,7 +337,9 @@ pub enum StepViewer {
 ///
 /// Only for games that are over (the caller checks the record is published):
 /// [`StepViewer::All`] reads every hand from the state, which nobody may see while the
-/// game is played. A seat's view is exactly what [`project`] sent that seat then.
+/// game is played. A seat's view is what that seat knew then (its hand, the public
+/// facts); unlike [`project`] it is not veiled while another seat's private question is
+/// pending, as the whole record is public now.
 pub fn replay_step(
     room: &str,
     game: &Game,
@@ -342,17 +353,28 @@ pub fn replay_step(
     let first = since.unwrap_or(step_first).min(next_event);
     let shown = &game.events()[first as usize..];
     let (events, view, hands) = match viewer {
+        // The record is public once the game is over, so a replay shows what the seat
+        // knew at each step, without the veil a live game keeps over other players'
+        // private questions (`Game::visible`).
         StepViewer::Player(p) => (
             shown
                 .iter()
                 .map(|e| event(&e.for_viewer(Viewer::Player(p))))
                 .collect(),
-            view(game, Viewer::Player(p)),
+            wire_view(
+                game,
+                game.view_of_public_record(Viewer::Player(p)),
+                Viewer::Player(p),
+            ),
             None,
         ),
         StepViewer::All => (
             shown.iter().map(event).collect(),
-            view(game, Viewer::Spectator),
+            wire_view(
+                game,
+                game.view_of_public_record(Viewer::Spectator),
+                Viewer::Spectator,
+            ),
             Some(
                 game.state()
                     .players

@@ -91,6 +91,7 @@ pub fn decode(row: &GameRow) -> Result<GameRecord, String> {
         setup,
         seed: row.seed,
         replies,
+        rules: row.version.rules,
     })
 }
 
@@ -205,7 +206,7 @@ pub fn replay_step(
             players: record.setup.players,
         });
     }
-    let mut game = Game::new(&record.setup, record.seed)
+    let mut game = Game::new_under(&record.setup, record.seed, record.rules)
         .map_err(|e| StepError::Unreadable(format!("the setup is refused: {e}")))?;
     let mut step_first = 0;
     for (index, (p, r)) in record.replies.iter().take(n as usize).enumerate() {

@@ -318,4 +318,84 @@ mod tests {
             cards: Some(vec![Province, Copper])
         }));
     }
+
+    /// The VP a viewer sees never moves on a pass it did not see — even along a chain:
+    /// P0 passes a Duchy to P1, and P1, in a second Masquerade, passes it on to P2. For
+    /// 3 to 6 players and a spectator, every seat's VP as each viewer sees it is what it
+    /// knows: the outsiders (spectator, P3…) see no VP move at all; P0 sees its Duchy go
+    /// to P1 and no further; P2 sees P1 hand it the Duchy; P1 sees both. Earlier, undoing
+    /// passes on the cards held now counted the Duchy twice for outsiders once P1 had
+    /// passed it on: a 3-VP jump on a frame that showed only hidden passes.
+    #[test]
+    fn vp_never_moves_for_a_viewer_on_a_pass_it_did_not_see_even_along_a_chain() {
+        use crate::state::PlayerId;
+        for players in 3..=6u8 {
+            let mut t = table(players)
+                .hand(P0, &[Village, Masquerade, Masquerade, Duchy, Copper])
+                .deck(P0, &[Copper, Copper, Copper, Copper, Copper]);
+            for i in 1..players {
+                t = t.hand(PlayerId(i), &[Copper, Silver]);
+            }
+            let mut g = t.start();
+            let seats: Vec<PlayerId> = (0..players).map(PlayerId).collect();
+            let viewers: Vec<Viewer> = seats
+                .iter()
+                .map(|p| Viewer::Player(*p))
+                .chain([Viewer::Spectator])
+                .collect();
+            let vp = |g: &crate::Game, v: Viewer| -> Vec<i32> {
+                g.view(v).seats.iter().map(|s| s.vp).collect()
+            };
+            let before: Vec<Vec<i32>> = viewers.iter().map(|v| vp(&g, *v)).collect();
+            // Answers every pass: `giver` passes the Duchy, everyone else a Copper.
+            let masquerade = |g: &mut crate::Game, giver: PlayerId| {
+                g.play(Masquerade);
+                while let Some(r) = g.pending().cloned() {
+                    match r.purpose {
+                        Purpose::Pass => {
+                            let c = if r.player == giver { Duchy } else { Copper };
+                            g.choose(r.player, &[c]);
+                        }
+                        Purpose::Trash => {
+                            g.choose(r.player, &[]);
+                        }
+                        _ => break,
+                    }
+                }
+            };
+            g.play(Village);
+            masquerade(&mut g, P0);
+            assert!(g.hand(P1).contains(&Duchy), "{players}p");
+            let after_one: Vec<Vec<i32>> = viewers.iter().map(|v| vp(&g, *v)).collect();
+            masquerade(&mut g, P1);
+            assert!(g.hand(P2).contains(&Duchy), "{players}p");
+            let after_two: Vec<Vec<i32>> = viewers.iter().map(|v| vp(&g, *v)).collect();
+            let moved = |v: &[i32], changes: &[(usize, i32)]| {
+                let mut v = v.to_vec();
+                for (seat, d) in changes {
+                    v[*seat] += d;
+                }
+                v
+            };
+            for (i, viewer) in viewers.iter().enumerate() {
+                let (one, two) = match viewer {
+                    // Saw both passes.
+                    Viewer::Player(p) if *p == P1 => {
+                        (vec![(0, -3), (1, 3)], vec![(0, -3), (2, 3)])
+                    }
+                    // Saw the first only: the Duchy stays with P1 for it.
+                    Viewer::Player(p) if *p == P0 => {
+                        (vec![(0, -3), (1, 3)], vec![(0, -3), (1, 3)])
+                    }
+                    // Saw the second only: P1 gave away a Duchy it never had, for it.
+                    Viewer::Player(p) if *p == P2 => (vec![], vec![(1, -3), (2, 3)]),
+                    _ => (vec![], vec![]),
+                };
+                assert_eq!(after_one[i], moved(&before[i], &one), "{players}p {viewer:?} 1");
+                assert_eq!(after_two[i], moved(&before[i], &two), "{players}p {viewer:?} 2");
+            }
+            // Final scores are exact for everyone.
+            assert_eq!(crate::score::player_vp(g.state().player(P2)), before[0][2] + 3);
+        }
+    }
 }

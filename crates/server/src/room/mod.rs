@@ -16,6 +16,7 @@
 //! abandoned: the store keeps it as history, and the room closes, so it no longer counts
 //! against `--max-rooms` and is not reopened after a restart.
 
+mod shown;
 pub mod state;
 mod undo;
 
@@ -30,9 +31,10 @@ use crate::refusal::Refusal;
 use crate::store::{LogError, RoomLog, SeatRecord};
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
-use dominion_engine::{Agent, Game, Kingdom, PlayerId, Purpose, Reply, Setup, Viewer, bots};
+use dominion_engine::{Agent, Game, Kingdom, PlayerId, Reply, Setup, Viewer, bots};
 use dominion_protocol as wire;
 use dominion_protocol::{CloseCode, ErrorCode, ServerMessage};
+use shown::Shown;
 use state::{HumanSeat, RoomState, Seat};
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -263,7 +265,7 @@ fn launch(
         spectator_conns: Vec::new(),
         spectator_names: HashMap::new(),
         agents: (0..n).map(|_| None).collect(),
-        published: 0,
+        shown: Shown::new(n),
         announced: None,
         over_announced: false,
         empty_since: Some(now),
@@ -283,7 +285,7 @@ fn launch(
     if let Some(game) = &room.state.game {
         // A reopened game: its events so far were published before the restart; viewers
         // catch up by `resume`. Bots get their agents back.
-        room.published = game.events().len() as u64;
+        room.shown.catch_up(game);
         let seed = game.seed();
         for (i, seat) in room.state.seats.iter().enumerate() {
             if let Seat::Bot { bot } = seat {
@@ -336,8 +338,8 @@ struct Room {
     spectator_names: HashMap<u64, String>,
     /// The bot answering for each seat: bot seats, and humans a bot has taken over.
     agents: Vec<Option<Box<dyn Agent + Send>>>,
-    /// Game events already sent to the viewers.
-    published: u64,
+    /// Game events already sent to each viewer (see `shown`).
+    shown: Shown,
     /// The pending decision last announced, and since when it has been pending.
     announced: Option<(u64, Instant)>,
     over_announced: bool,
@@ -590,7 +592,9 @@ impl Room {
         self.broadcast(Topic::Room);
         let viewer = Viewer::Player(PlayerId(idx as u8));
         if let Some(game) = &self.state.game {
-            let total = game.events().len() as u64;
+            // Only as far as this seat may see now (a private question of another
+            // player may be pending: `Game::visible`).
+            let total = shown::visible(game, viewer);
             let from = last_event.map(|n| n.saturating_add(1));
             // Events from `f` on are the ones the client missed, unless a move was taken
             // back since it may have received them (see `undo_floor`).
@@ -980,10 +984,10 @@ impl Room {
             return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
         };
         let pending = decision_id(game);
-        // While a Reaction question is pending, whose it is stays secret (see
-        // `Game::decision_number`): every other seat gets the same answer, whatever
-        // number it names.
-        if req.purpose == Purpose::React && req.player.idx() != idx {
+        // While another player's private question is pending, this seat sees the game
+        // at the last public decision (`Game::visible`): its answer must not tell it
+        // more, so it is the same whatever number it names.
+        if game.pending_is_private() && req.player.idx() != idx {
             return Err(Refusal::new(
                 ErrorCode::StaleDecision,
                 format!("decision {decision} is not pending for you"),
@@ -1064,7 +1068,6 @@ impl Room {
         let Some(game) = &self.state.game else {
             return;
         };
-        let total = game.events().len() as u64;
         let pending = game.pending().map(|r| (decision_id(game), r.player));
         let new_decision = pending.map(|p| p.0) != self.announced.map(|a| a.0);
         let over_now = game.is_over() && !self.over_announced;
@@ -1078,10 +1081,7 @@ impl Room {
                 _ => None,
             };
         }
-        let mut topics = Vec::with_capacity(3);
-        if total > self.published {
-            topics.push(Topic::EventsFrom(self.published));
-        }
+        let mut topics = Vec::with_capacity(2);
         if new_decision {
             topics.push(Topic::Decision { now });
         }
@@ -1096,12 +1096,18 @@ impl Room {
         {
             tracing::error!(room = %self.state.id, "{e}");
         }
+        // Each viewer gets the events it may now see and has not been sent: while a
+        // private question is pending, the others get nothing at all (`Game::visible`).
         for (viewer, conn) in self.viewers() {
+            let sent = self.shown.get(viewer);
+            if shown::visible(game, viewer) > sent {
+                self.send_to(&conn, viewer, Topic::EventsFrom(sent));
+            }
             for topic in &topics {
                 self.send_to(&conn, viewer, *topic);
             }
         }
-        self.published = total;
+        self.shown.catch_up(game);
         if scores.is_some() {
             self.over_announced = true;
             self.state.status = wire::RoomStatus::Finished;
@@ -1119,6 +1125,19 @@ impl Room {
             Some(Seat::Bot { .. }) => Controller::Bot,
             Some(Seat::Human(h)) if h.bot_playing.is_some() => Controller::Bot,
             _ => Controller::Human,
+        }
+    }
+
+    /// How long a bot waits before answering `req`: `--bot-delay` at a phase move, none
+    /// at a private question. Nobody else sees a private question (`Game::visible`), but
+    /// they would see the game pause for the delay — only when the bot was asked, that
+    /// is, only when it held a Reaction, an Estate for Baron… — so the server, which
+    /// controls that timing, never pauses there.
+    fn bot_delay(&self, req: &dominion_engine::Request) -> Duration {
+        if dominion_engine::game::is_public(req) {
+            self.config.bot_delay
+        } else {
+            Duration::ZERO
         }
     }
 
@@ -1148,7 +1167,7 @@ impl Room {
                 let pending = self.state.game.as_ref().and_then(|g| g.pending());
                 if let (Some(req), Some((_, since))) = (pending, self.announced) {
                     if self.controller(req.player.idx()) == Controller::Bot {
-                        at(since + self.config.bot_delay);
+                        at(since + self.bot_delay(req));
                     } else if let Some(deadline) = self.state.decision_deadline {
                         at(deadline);
                     }
@@ -1253,7 +1272,7 @@ impl Room {
         let seat = req.player.idx();
         let by_bot = self.controller(seat) == Controller::Bot;
         let due = if by_bot {
-            since + self.config.bot_delay <= now
+            since + self.bot_delay(&req) <= now
         } else {
             self.state.decision_deadline.is_some_and(|d| d <= now)
         };

@@ -143,7 +143,8 @@ impl Room {
         }
         let keep = game.replies().len() as u64;
         let digest = game.digest();
-        let events = game.events().len() as u64;
+        // The fewest events anyone may see now (spectators are never asked anything).
+        let events = super::shown::visible(game, dominion_engine::Viewer::Spectator);
         if let Err(e) = self
             .log
             .replies_taken_back(&self.state.id, keep, digest)
@@ -154,7 +155,9 @@ impl Room {
         }
         tracing::info!(room = %self.state.id, seat, keep, "a move was taken back");
         self.undo_floor = Some(self.undo_floor.map_or(events, |f| f.min(events)));
-        self.published = events;
+        if let Some(game) = &self.state.game {
+            self.shown.catch_up(game);
+        }
         self.announced = None;
         self.broadcast(Topic::UndoResult {
             seat: seat as u8,

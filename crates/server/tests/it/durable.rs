@@ -149,6 +149,8 @@ async fn replies_of_many_rooms_are_committed_together_and_survive_kill_9(backend
                 .iter()
                 .map(|(p, r, _)| (PlayerId(*p), stored_reply(r)))
                 .collect(),
+            // Played just now, under this engine's rules.
+            rules: dominion_engine::RULES_VERSION,
         };
         let game = Game::replay(&record).unwrap_or_else(|e| panic!("{room}: {e}"));
         assert_eq!(
@@ -660,7 +662,8 @@ fn write_first_release_room(
         kingdom: Kingdom::Cards(kingdom),
         edition: Edition::Second,
     };
-    let mut game = Game::new(&setup, seed).unwrap();
+    // The first release played rules version 1 (the column's default for its games).
+    let mut game = Game::new_under(&setup, seed, 1).unwrap();
     let hash = |g: &Game| format!("{:016x}", g.state_hash());
     let settings = json!({
         "kingdom": {"type": "recommended", "id": "base_2e/first_game"},

@@ -409,6 +409,9 @@ pub fn record_from_history(body: &Value) -> dominion_engine::GameRecord {
             .parse()
             .expect("seed is a decimal u64"),
         replies,
+        rules: body["rules_version"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no rules_version in {body}")) as u32,
     }
 }
 

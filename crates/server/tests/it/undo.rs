@@ -15,10 +15,18 @@ fn is_decision(v: &Value) -> bool {
     v["type"] == "decision"
 }
 
-/// Plays Treasures at the start of a Buy phase (the first decision of a first-game
-/// turn: no Action in the opening hands) and returns (that decision, the next one).
+/// Plays Treasures at the start of a Buy phase and returns (that decision, the next
+/// one). A first-game turn opens with an Action phase with nothing to play (no Action in
+/// the opening hands; asked all the same, so whether it is asked tells nobody anything),
+/// which this ends first.
 async fn play_treasures(c: &mut Client) -> (Value, Value) {
-    let first = c.until(is_decision).await;
+    let mut first = c.until(is_decision).await;
+    if first["purpose"] == "action_phase" {
+        assert_eq!(first["prompt"]["playable"], json!([]), "{first}");
+        c.reply(first["decision"].as_u64().unwrap(), json!({"type": "end_phase"}))
+            .await;
+        first = c.until(is_decision).await;
+    }
     assert_eq!(first["purpose"], "buy_phase", "{first}");
     let d = first["decision"].as_u64().unwrap();
     c.reply(d, json!({"type": "play_all_treasures"})).await;
