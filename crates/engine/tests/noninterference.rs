@@ -30,14 +30,15 @@
 //! - `NONINTERFERENCE_REPORT=1` runs them all, counts the leaks by family (what was
 //!   asked in one world and not the other, or which field of the view differed), prints
 //!   one seed per family, and fails only at the end.
-//! - `NONINTERFERENCE_CASE=seed` runs that one case and prints every viewer's first
-//!   difference in full.
+//! - `NONINTERFERENCE_CASE=seed` runs the game of that seed with all its variations and
+//!   prints every leak; with `NONINTERFERENCE_DUMP=1` also the leaking viewer's frames in
+//!   both worlds, as JSON, up to the first difference.
 
 use dominion_engine::setup::{CardPool, pool_cards};
 use dominion_engine::state::State;
 use dominion_engine::{
-    Agent, CardId, Edition, Event, Game, Kingdom, Observation, PlayerId, PlayerView, Request,
-    Setup, Viewer, bots,
+    Agent, CardId, Edition, Event, Game, Kingdom, Observation, PlayerId, PlayerView, Prompt, Reply,
+    Request, Setup, Viewer, bots,
 };
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -119,9 +120,11 @@ struct Sent {
     frame: Frame,
     pending: Option<Request>,
     turn: u32,
+    /// How many questions had been answered.
+    asked: usize,
 }
 
-/// One random game and one variation of it, all drawn from `seed`.
+/// One random game and the turn its variations start at, all drawn from `seed`.
 #[derive(Debug)]
 struct Case {
     seed: u64,
@@ -129,13 +132,9 @@ struct Case {
     game_seed: u64,
     /// Each seat's bot: name and seed.
     bots: Vec<(&'static str, u64)>,
-    /// The turn (`State::turn_count`) the variation starts at.
+    /// The turn (`State::turn_count`) the variations start at.
     turn: u32,
-    /// S is the player whose turn it is at `turn` (else another seat).
-    s_current: bool,
-    /// How S's cards are dealt again in world B.
-    deal: Deal,
-    /// The seed of the re-deal and of the choice of another seat.
+    /// The seed of the re-deals.
     deal_seed: u64,
 }
 
@@ -156,11 +155,9 @@ impl Case {
         }
         let bots = (0..players)
             .map(|_| {
-                let name = if rng.random_bool(0.5) {
-                    "random"
-                } else {
-                    "standard"
-                };
+                let name = *["random", "standard", "declining"]
+                    .choose(&mut rng)
+                    .unwrap();
                 (name, rng.random::<u64>())
             })
             .collect();
@@ -173,21 +170,48 @@ impl Case {
             },
             game_seed: rng.random(),
             bots,
-            turn: rng.random_range(1..=MAX_ROUNDS * players as u32),
-            s_current: rng.random_bool(0.5),
-            // Half the time the hand's cards change (by a swap or a reshuffle).
-            deal: *[Deal::Reorder, Deal::Reorder, Deal::Reshuffle, Deal::Swap]
-                .choose(&mut rng)
-                .unwrap(),
+            // From the third round on: before, decks hold little but Coppers and Estates.
+            turn: rng.random_range(2 * players as u32 + 1..=MAX_ROUNDS * players as u32),
             deal_seed: rng.random(),
         }
+    }
+
+    /// The variations of this game: every seat as S, the current player dealt again
+    /// four times (two deals that only reorder, a swap and a reshuffle), every other
+    /// seat twice (one that reorders, a swap or a reshuffle).
+    fn variations(&self) -> usize {
+        2 * self.setup.players as usize + 2
     }
 
     fn agents(&self) -> Vec<Box<dyn Agent + Send>> {
         self.bots
             .iter()
-            .map(|(name, seed)| bots::by_name(name, *seed).expect("bot"))
+            .map(|&(name, seed)| match name {
+                "declining" => Box::new(Declining(bots::by_name("random", seed).unwrap())),
+                _ => bots::by_name(name, seed).expect("bot"),
+            })
             .collect()
+    }
+}
+
+/// A bot that declines every optional choice a card offers (no card, no pile, no) and
+/// leaves the rest (phase moves, choices that must be made) to a `random` bot. Whether
+/// such a player was asked or not, what follows is often the same, which is when a
+/// question asked in one world only shows as a leak (see [`compare`]).
+struct Declining(Box<dyn Agent + Send>);
+
+impl Agent for Declining {
+    fn name(&self) -> &str {
+        "declining"
+    }
+
+    fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
+        match &req.prompt {
+            Prompt::ChooseCards { min: 0, .. } => Reply::Cards(Vec::new()),
+            Prompt::ChoosePile { optional: true, .. } => Reply::Pile(None),
+            Prompt::YesNo => Reply::YesNo(false),
+            _ => self.0.decide(obs, req),
+        }
     }
 }
 
@@ -235,9 +259,10 @@ enum Deal {
     /// Hand and deck pooled, shuffled and dealt back, as many to each as before (tried
     /// until the hand holds other cards, where it can).
     Reshuffle,
-    /// One card of the hand and a different one of the deck change places; all else
-    /// stays put. The smallest change to the hand: S then often does the same visible
-    /// things in both worlds, so what differs only in hidden questions shows.
+    /// One card of the hand and a different one of the deck change places, both other
+    /// than Actions where the cards allow; all else stays put. The smallest change to
+    /// the hand: S then often plays the same Actions in both worlds, so that what
+    /// differs only in the questions they ask shows.
     Swap,
 }
 
@@ -255,7 +280,13 @@ fn redeal(st: &mut State, s: PlayerId, deal: Deal, rng: &mut ChaCha8Rng) -> bool
         .flat_map(|i| (0..pl.deck.len()).map(move |j| (i, j)))
         .filter(|&(i, j)| pl.hand[i] != pl.deck[j])
         .collect();
-    match (deal, swaps.choose(rng)) {
+    let quiet: Vec<(usize, usize)> = swaps
+        .iter()
+        .copied()
+        .filter(|&(i, j)| !pl.hand[i].is_action() && !pl.deck[j].is_action())
+        .collect();
+    let swap = quiet.choose(rng).or_else(|| swaps.choose(rng));
+    match (deal, swap) {
         (Deal::Reorder, _) => {
             pl.hand.shuffle(rng);
             pl.deck.shuffle(rng);
@@ -297,7 +328,7 @@ impl Stream {
         }
     }
 
-    fn update(&mut self, game: &Game) {
+    fn update(&mut self, game: &Game, asked: usize) {
         let (n, view) = shown(game, self.viewer);
         let number = view.pending.as_ref().and(game.decision_number());
         let now = (view, number);
@@ -317,20 +348,30 @@ impl Stream {
             },
             pending: game.pending().cloned(),
             turn: game.state().turn_count,
+            asked,
         });
         self.shown = n;
         self.last = Some(now);
     }
 }
 
+/// What one world sent, and what it asked.
+struct World {
+    /// Each viewer's stream.
+    streams: Vec<Vec<Sent>>,
+    /// Every question answered, in order (to name what one world asked and the other
+    /// did not).
+    asked: Vec<Request>,
+}
+
 /// Plays a world from `state` and returns each viewer's stream.
-fn play_world(case: &Case, state: State, viewers: &[Viewer]) -> Vec<Vec<Sent>> {
+fn play_world(case: &Case, state: State, viewers: &[Viewer]) -> World {
     let stop = state.turn_count + TURNS_AFTER;
     let mut game = Game::from_state_for_tests(&case.setup, state);
     let mut agents = case.agents();
     let mut streams: Vec<Stream> = viewers.iter().map(|w| Stream::new(*w)).collect();
-    streams.iter_mut().for_each(|s| s.update(&game));
-    let mut replies = 0;
+    streams.iter_mut().for_each(|s| s.update(&game, 0));
+    let mut asked = Vec::new();
     while !game.is_over() && game.state().turn_count < stop {
         let req = game
             .pending()
@@ -340,11 +381,16 @@ fn play_world(case: &Case, state: State, viewers: &[Viewer]) -> Vec<Vec<Sent>> {
             agents[req.player.idx()].decide(&Observation::for_player(&game, req.player), &req);
         game.answer(req.player, reply.clone())
             .unwrap_or_else(|e| panic!("case seed {}: {reply:?} refused: {e}", case.seed));
-        streams.iter_mut().for_each(|s| s.update(&game));
-        replies += 1;
-        assert!(replies < MAX_REPLIES, "case seed {}: no end", case.seed);
+        asked.push(req);
+        streams
+            .iter_mut()
+            .for_each(|s| s.update(&game, asked.len()));
+        assert!(asked.len() < MAX_REPLIES, "case seed {}: no end", case.seed);
     }
-    streams.into_iter().map(|s| s.frames).collect()
+    World {
+        streams: streams.into_iter().map(|s| s.frames).collect(),
+        asked,
+    }
 }
 
 /// A leak found in one viewer's streams.
@@ -488,7 +534,7 @@ fn show_diff(a: &Frame, b: &Frame) -> String {
 /// while the events of both streams, read on across the boundary, are still the same,
 /// is a leak, as is a frame whose events are the same and whose view or decision number
 /// is not, or a frame only one world sends.
-fn compare(a: &[Sent], b: &[Sent], s: PlayerId, w: Viewer) -> Outcome {
+fn compare(a: &[Sent], b: &[Sent], asked: [&[Request]; 2], s: PlayerId, w: Viewer) -> Outcome {
     let at = (0..a.len().max(b.len())).find(|&i| match (a.get(i), b.get(i)) {
         (Some(x), Some(y)) => x.frame != y.frame,
         _ => true,
@@ -524,8 +570,17 @@ fn compare(a: &[Sent], b: &[Sent], s: PlayerId, w: Viewer) -> Outcome {
     let (family, detail) = match (x, y) {
         (Some(x), Some(y)) => {
             assert_ne!(x.frame.json(), y.frame.json(), "unequal values, equal JSON");
+            // The first question one world asked and the other did not (or another).
+            let key = |r: &Request| (r.player, r.purpose, r.card);
+            let (qa, qb) = (&asked[0][..x.asked], &asked[1][..y.asked]);
+            let first = (0..qa.len().max(qb.len()))
+                .find(|&k| qa.get(k).map(key) != qb.get(k).map(key))
+                .map(|k| {
+                    let (p, q) = (describe(qa.get(k), s, w), describe(qb.get(k), s, w));
+                    if p < q { (p, q) } else { (q, p) }
+                });
             let detail = format!(
-                "frame {i}: A {} / B {}\n{}",
+                "frame {i}: A {} / B {}; first different question: {first:?}\n{}",
                 head(x),
                 head(y),
                 show_diff(&x.frame, &y.frame)
@@ -539,7 +594,10 @@ fn compare(a: &[Sent], b: &[Sent], s: PlayerId, w: Viewer) -> Outcome {
                     describe(x.pending.as_ref(), s, w),
                     describe(y.pending.as_ref(), s, w),
                 );
-                let family = if da == db {
+                let family = if let ("decision_number", Some((p, q))) = (&fields[..], &first) {
+                    // Only the number moved: by a question asked earlier in one world.
+                    format!("decision number only, earlier {p} / {q}")
+                } else if da == db {
                     format!("view only [{fields}], both: {da}")
                 } else {
                     let (p, q) = if da < db { (da, db) } else { (db, da) };
@@ -557,12 +615,34 @@ fn compare(a: &[Sent], b: &[Sent], s: PlayerId, w: Viewer) -> Outcome {
         }
         (None, None) => unreachable!("a first difference"),
     };
+    let detail = if std::env::var_os("NONINTERFERENCE_DUMP").is_some() {
+        let dump = |v: &[Sent]| {
+            v.iter()
+                .take(i + 1)
+                .enumerate()
+                .map(|(k, f)| {
+                    let events: Vec<String> = f.frame.events.iter().map(json).collect();
+                    format!(
+                        "    {k}: [{}] waiting for {:?}, number {:?}\n",
+                        events.join(", "),
+                        f.frame.view.waiting_for,
+                        f.frame.number
+                    )
+                })
+                .collect::<String>()
+        };
+        format!("{detail}  world A:\n{}  world B:\n{}", dump(a), dump(b))
+    } else {
+        detail
+    };
     Outcome::Leak(Leak { family, detail })
 }
 
-/// What one case found.
+/// What one case (a game and one variation of it) found.
 struct CaseResult {
     seed: u64,
+    s: PlayerId,
+    deal: Deal,
     s_current: bool,
     hand_changed: bool,
     /// Per viewer: visible difference, identical, or a leak.
@@ -574,28 +654,27 @@ struct CaseResult {
     summary: String,
 }
 
-fn run_case(seed: u64) -> CaseResult {
+impl CaseResult {
+    /// How to name the case: its game's seed, S and the deal.
+    fn id(&self) -> String {
+        format!("{}/S{}/{:?}", self.seed, self.s, self.deal)
+    }
+}
+
+/// Runs the game of `seed` and all its variations. World A is the game as it was;
+/// each variation plays its own world B.
+fn run_game(seed: u64) -> Vec<CaseResult> {
     let case = Case::new(seed);
     let start = turn_start(&case);
-    let players = case.setup.players as usize;
-    let mut rng = ChaCha8Rng::seed_from_u64(case.deal_seed);
-    let s = if case.s_current {
-        start.current
-    } else {
-        let others: Vec<PlayerId> = start.others(start.current).collect();
-        *others.choose(&mut rng).unwrap()
-    };
-    let mut other = start.clone();
-    let hand_changed = redeal(&mut other, s, case.deal, &mut rng);
-    let viewers: Vec<Viewer> = (0..players as u8)
-        .map(PlayerId)
-        .filter(|p| *p != s)
-        .map(Viewer::Player)
+    let players = case.setup.players;
+    let viewers: Vec<Viewer> = (0..players)
+        .map(|p| Viewer::Player(PlayerId(p)))
         .chain([Viewer::Spectator])
         .collect();
-    let summary = format!(
-        "case seed {seed}: {players} players, {:?}, kingdom {:?}, bots {:?}, turn {}, S = \
-         seat {s} ({}), {:?}: hand {:?} -> {:?}",
+    let world_a = play_world(&case, start.clone(), &viewers);
+    let game = format!(
+        "case seed {seed}: {players} players, {:?}, kingdom {:?}, bots {:?}, turn {}, \
+         current seat {}",
         case.setup.edition,
         match &case.setup.kingdom {
             Kingdom::Cards(c) => c.iter().map(|c| c.key()).collect::<Vec<_>>(),
@@ -603,34 +682,61 @@ fn run_case(seed: u64) -> CaseResult {
         },
         case.bots.iter().map(|b| b.0).collect::<Vec<_>>(),
         start.turn_count,
-        if case.s_current { "current" } else { "other" },
-        case.deal,
-        start.player(s).hand,
-        other.player(s).hand,
+        start.current,
     );
-    let world_a = play_world(&case, start, &viewers);
-    let world_b = play_world(&case, other, &viewers);
-    let mut result = CaseResult {
-        seed,
-        s_current: case.s_current,
-        hand_changed,
-        visible: 0,
-        same: 0,
-        leaks: Vec::new(),
-        early: Vec::new(),
-        summary,
-    };
-    for (k, w) in viewers.iter().enumerate() {
-        match compare(&world_a[k], &world_b[k], s, *w) {
-            Outcome::Same => result.same += 1,
-            Outcome::Visible { early } => {
-                result.visible += 1;
-                result.early.extend(early);
+    let mut rng = ChaCha8Rng::seed_from_u64(case.deal_seed);
+    let mut results = Vec::with_capacity(case.variations());
+    for s in (0..players).map(PlayerId) {
+        let deals = if s == start.current {
+            vec![Deal::Reorder, Deal::Swap, Deal::Reorder, Deal::Reshuffle]
+        } else if rng.random_bool(0.5) {
+            vec![Deal::Reorder, Deal::Swap]
+        } else {
+            vec![Deal::Reorder, Deal::Reshuffle]
+        };
+        for deal in deals {
+            let mut other = start.clone();
+            let hand_changed = redeal(&mut other, s, deal, &mut rng);
+            let summary = format!(
+                "{game}; S = seat {s}, {deal:?}: hand {:?} -> {:?}",
+                start.player(s).hand,
+                other.player(s).hand,
+            );
+            let others: Vec<(usize, Viewer)> = viewers
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|(_, w)| !w.is(s))
+                .collect();
+            let ws: Vec<Viewer> = others.iter().map(|(_, w)| *w).collect();
+            let world_b = play_world(&case, other, &ws);
+            let mut result = CaseResult {
+                seed,
+                s,
+                deal,
+                s_current: s == start.current,
+                hand_changed,
+                visible: 0,
+                same: 0,
+                leaks: Vec::new(),
+                early: Vec::new(),
+                summary,
+            };
+            for ((k, w), b) in others.iter().zip(&world_b.streams) {
+                let asked = [&world_a.asked[..], &world_b.asked[..]];
+                match compare(&world_a.streams[*k], b, asked, s, *w) {
+                    Outcome::Same => result.same += 1,
+                    Outcome::Visible { early } => {
+                        result.visible += 1;
+                        result.early.extend(early);
+                    }
+                    Outcome::Leak(leak) => result.leaks.push((*w, leak)),
+                }
             }
-            Outcome::Leak(leak) => result.leaks.push((*w, leak)),
+            results.push(result);
         }
     }
-    result
+    results
 }
 
 /// Prints the seed of a case that panicked (an engine or bot failure, not a leak).
@@ -652,7 +758,8 @@ fn env_u64(name: &str) -> Option<u64> {
     })
 }
 
-/// Runs `seeds` on up to two threads. Unless `all`, stops soon after a leak.
+/// Runs the games of `seeds` on up to two threads. Unless `all`, stops soon after a
+/// leak.
 fn run_cases(seeds: Vec<u64>, all: bool) -> Vec<CaseResult> {
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -667,28 +774,28 @@ fn run_cases(seeds: Vec<u64>, all: bool) -> Vec<CaseResult> {
                         break;
                     }
                     let _guard = SeedOnPanic(seeds[i]);
-                    let r = run_case(seeds[i]);
-                    if !all && !r.leaks.is_empty() {
+                    let r = run_game(seeds[i]);
+                    if !all && r.iter().any(|r| !r.leaks.is_empty()) {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    results.lock().unwrap().push(r);
+                    results.lock().unwrap().extend(r);
                 }
             });
         }
     });
     let mut results = results.into_inner().unwrap();
-    results.sort_by_key(|r| r.seed);
+    results.sort_by_key(|r| (r.seed, r.s, r.deal == Deal::Reorder));
     results
 }
 
 /// Per family: cases, (case, viewer) pairs, cases with S the current player, the first
-/// case's seed and one example.
+/// case and one example.
 #[derive(Default)]
 struct Family {
     cases: usize,
     viewers: usize,
     s_current: usize,
-    seed: Option<u64>,
+    first: Option<String>,
     example: String,
 }
 
@@ -703,48 +810,48 @@ fn report(results: &[CaseResult]) -> String {
                 seen.push(&leak.family);
                 f.cases += 1;
                 f.s_current += usize::from(r.s_current);
-                if f.seed.is_none() {
-                    f.seed = Some(r.seed);
+                if f.first.is_none() {
+                    f.first = Some(r.id());
                     f.example = format!("{}\n  viewer {w:?}, {}", r.summary, leak.detail);
                 }
             }
         }
     }
-    let leaking = results.iter().filter(|r| !r.leaks.is_empty()).count();
+    let count = |f: &dyn Fn(&CaseResult) -> usize| results.iter().map(f).sum::<usize>();
     let mut out = format!(
-        "{} cases ({} with S the current player, {} with S's hand changed): {} leak, {} \
-         pairs (case, viewer) leak, {} see a visible difference first, {} see the same \
-         stream\n",
+        "{} cases ({} with S the current player, {} with S's hand changed): {} leak; \
+         (case, viewer) pairs: {} leak, {} see a visible difference first, {} see the \
+         same stream\n",
         results.len(),
-        results.iter().filter(|r| r.s_current).count(),
-        results.iter().filter(|r| r.hand_changed).count(),
-        leaking,
-        results.iter().map(|r| r.leaks.len()).sum::<usize>(),
-        results.iter().map(|r| r.visible).sum::<usize>(),
-        results.iter().map(|r| r.same).sum::<usize>(),
+        count(&|r| usize::from(r.s_current)),
+        count(&|r| usize::from(r.hand_changed)),
+        count(&|r| usize::from(!r.leaks.is_empty())),
+        count(&|r| r.leaks.len()),
+        count(&|r| r.visible),
+        count(&|r| r.same),
     );
     let mut sorted: Vec<_> = families.into_iter().collect();
     sorted.sort_by(|x, y| y.1.cases.cmp(&x.1.cases).then(x.0.cmp(y.0)));
-    out += "cases  pairs  S=cur  seed   family\n";
+    out += "cases  pairs  S=cur  first case              family\n";
     for (name, f) in &sorted {
         out += &format!(
-            "{:5}  {:5}  {:5}  {:5}  {name}\n",
+            "{:5}  {:5}  {:5}  {:22}  {name}\n",
             f.cases,
             f.viewers,
             f.s_current,
-            f.seed.unwrap()
+            f.first.as_deref().unwrap_or("")
         );
     }
-    let mut early: BTreeMap<&str, (usize, u64)> = BTreeMap::new();
+    let mut early: BTreeMap<&str, (usize, String)> = BTreeMap::new();
     for r in results {
         for e in &r.early {
-            early.entry(e).or_insert((0, r.seed)).0 += 1;
+            early.entry(e).or_insert_with(|| (0, r.id())).0 += 1;
         }
     }
     out += "\nNot leaks: a world stopped sooner for a question, then what followed differed \
-            visibly\npairs  seed   stopped for\n";
-    for (name, (n, seed)) in &early {
-        out += &format!("{n:5}  {seed:5}  {name}\n");
+            visibly\npairs  first case              stopped for\n";
+    for (name, (n, first)) in &early {
+        out += &format!("{n:5}  {first:22}  {name}\n");
     }
     if std::env::var_os("NONINTERFERENCE_EXAMPLES").is_some() {
         for (name, f) in &sorted {
@@ -757,31 +864,53 @@ fn report(results: &[CaseResult]) -> String {
 #[test]
 fn no_frame_depends_on_another_players_hidden_cards() {
     if let Some(seed) = env_u64("NONINTERFERENCE_CASE") {
-        let r = run_case(seed);
-        eprintln!(
-            "{}\n{} viewers see a visible difference first, {} the same stream",
-            r.summary, r.visible, r.same
-        );
-        for (w, leak) in &r.leaks {
-            eprintln!("LEAK to {w:?}: {}\n{}", leak.family, leak.detail);
+        let results = run_game(seed);
+        for r in &results {
+            eprintln!(
+                "{}\n  {} viewers see a visible difference first, {} the same stream",
+                r.summary, r.visible, r.same
+            );
+            for (w, leak) in &r.leaks {
+                eprintln!("  LEAK to {w:?}: {}\n  {}", leak.family, leak.detail);
+            }
         }
-        assert!(r.leaks.is_empty(), "case seed {seed} leaks");
+        assert!(
+            results.iter().all(|r| r.leaks.is_empty()),
+            "case seed {seed} leaks"
+        );
         return;
     }
-    let cases = env_u64("NONINTERFERENCE_CASES").unwrap_or(CASES);
+    let cases = env_u64("NONINTERFERENCE_CASES").unwrap_or(CASES) as usize;
     let all = std::env::var_os("NONINTERFERENCE_REPORT").is_some();
+    // The games whose variations make up `cases` cases.
+    let mut seeds = Vec::new();
+    let mut planned = 0;
+    while planned < cases {
+        let seed = seeds.len() as u64;
+        planned += Case::new(seed).variations();
+        seeds.push(seed);
+    }
     let started = std::time::Instant::now();
-    let results = run_cases((0..cases).collect(), all);
-    eprintln!("{:.1?} for {} cases", started.elapsed(), results.len());
+    let results = run_cases(seeds, all);
+    eprintln!(
+        "{:.1?} for {} cases ({} games)",
+        started.elapsed(),
+        results.len(),
+        results.last().map_or(0, |r| r.seed + 1)
+    );
     if all {
         eprintln!("{}", report(&results));
     }
     if let Some(r) = results.iter().find(|r| !r.leaks.is_empty()) {
         let (w, leak) = &r.leaks[0];
         panic!(
-            "{}\nleaks to {w:?}: {}\n{}\n(rerun with NONINTERFERENCE_CASE={} for every \
-             viewer, NONINTERFERENCE_REPORT=1 for all cases)",
-            r.summary, leak.family, leak.detail, r.seed
+            "{}\nleaks to {w:?}: {}\n{}\n(case {}: rerun with NONINTERFERENCE_CASE={} for \
+             every variation and viewer, NONINTERFERENCE_REPORT=1 for all cases)",
+            r.summary,
+            leak.family,
+            leak.detail,
+            r.id(),
+            r.seed
         );
     }
     let visible = results.iter().map(|r| r.visible).sum::<usize>();
