@@ -1,44 +1,54 @@
 //! Non-interference: every frame a viewer receives is a function of what that viewer may
 //! know.
 //!
-//! A *case* (one seed) plays a random game (2–6 players, either edition, 10 of all the
-//! kingdom cards, a third of the kingdoms holding at least one card known for private
-//! questions, every seat a `random` or a `standard` bot) to the start of a random turn
-//! T, and takes the state there. Seat S (the current player or another seat, half and
-//! half) then gets its hidden cards re-dealt, as many cards to hand and deck as before:
-//! half the time so that the hand holds other cards (its hand and deck pooled, shuffled
-//! and dealt back, or just one card of the hand swapped with another of the deck), else
-//! only the order of both changes. World A is the state as it was,
-//! world B the re-dealt one; both are played from there by fresh bots with the same
-//! seeds, for `TURNS_AFTER` turns or to the game's end.
+//! A *game* (one seed) is random: 2–6 players, either edition, 10 of all the kingdom
+//! cards (a third of the kingdoms hold at least one of [`INTERESTING`]), every seat a
+//! `random`, a `standard` or a [`Declining`] bot. It is played to the start of a random
+//! turn T, and the state there is taken. A *case* is that game and one variation: a seat
+//! S whose hidden cards are dealt again, as many to hand and deck as before (see
+//! [`Deal`]: only their order, one card swapped between hand and deck, or all
+//! reshuffled; about half the deals change what the hand holds). Every seat is S in
+//! some cases of each game, the current player in four, every other seat in two. World
+//! A is the state as it was, world B the one dealt again; both are played from there by
+//! fresh bots with the same seeds, for `TURNS_AFTER` turns or to the game's end. World
+//! A is played once and compared with every case's world B.
 //!
 //! Every other viewer W (each other seat and a spectator) cannot tell the two worlds
 //! apart until S does something W sees. W's *stream* is what a server would send it:
 //! after the start and after every accepted reply the test asks [`shown`] what W is
 //! shown now and, when that changed, appends a frame: the newly shown events as W may see
 //! them ([`Event::for_viewer`]), W's view ([`Game::view`]), and the decision number when
-//! the pending question is W's own; all as JSON. W's streams in A and B must agree up to
-//! the first frame whose events differ (S did something visible). A first difference in
-//! the view or the decision number only, in where a frame ends while the events agree
-//! (one world stopped to ask a question the other did not), or in the number of frames
-//! is a leak: the frame told W something about S's hidden cards.
+//! the pending question is W's own. W's streams in A and B must be the same up to the
+//! first frame that shows an event the other world does not have there (S did something
+//! W sees; a different Action- or Buy-phase move counts too, as moves are public). A
+//! first difference in the view or the decision number only, in where a frame ends
+//! while the events read across frames agree (one world stopped for a question the other
+//! did not ask), or in the number of frames is a leak: W learnt something of S's hidden
+//! cards (see [`compare`]).
 //!
 //! Running it:
-//! - `cargo test -p dominion-engine --test noninterference` runs `CASES` cases (seeds
-//!   `0..CASES`) and fails on the first leaking case, naming its seed.
-//! - `NONINTERFERENCE_CASES=n` runs seeds `0..n` instead.
-//! - `NONINTERFERENCE_REPORT=1` runs them all, counts the leaks by family (what was
-//!   asked in one world and not the other, or which field of the view differed), prints
-//!   one seed per family, and fails only at the end.
+//! - `cargo test -p dominion-engine --test noninterference` runs `CASES` cases (the
+//!   games of seeds 0, 1, 2, … until there are that many) and fails on the first game
+//!   with a leak, naming the case as `seed/S<seat>/<deal>`.
+//! - `NONINTERFERENCE_CASES=n` runs at least n cases instead.
+//! - `NONINTERFERENCE_REPORT=1` runs them all, counts the leaks by family (which question
+//!   was pending or asked in one world and not the other, which fields of the view
+//!   differed), names the first case of each, and fails only at the end;
+//!   `NONINTERFERENCE_EXAMPLES=1` adds one example of each family.
 //! - `NONINTERFERENCE_CASE=seed` runs the game of that seed with all its variations and
-//!   prints every leak; with `NONINTERFERENCE_DUMP=1` also the leaking viewer's frames in
-//!   both worlds, as JSON, up to the first difference.
+//!   prints every leak; with `NONINTERFERENCE_DUMP=1` also each leaking viewer's frames
+//!   in both worlds (events, whose turn it is, the decision number) up to the first
+//!   difference.
+//!
+//! Many cases run quickly in the release profile:
+//! `NONINTERFERENCE_CASES=200000 NONINTERFERENCE_REPORT=1 cargo test -p dominion-engine
+//! --release --test noninterference`.
 
 use dominion_engine::setup::{CardPool, pool_cards};
 use dominion_engine::state::State;
 use dominion_engine::{
-    Agent, CardId, Edition, Event, Game, Kingdom, Observation, PlayerId, PlayerView, Prompt, Reply,
-    Request, Setup, Viewer, bots,
+    Agent, CardId, Edition, Event, Game, Kingdom, Observation, PlayerId, PlayerView, Prompt,
+    Purpose, Reply, Request, Setup, Viewer, bots,
 };
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -48,11 +58,12 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Cases run by default: seeds `0..CASES` (`NONINTERFERENCE_CASES` changes it).
-const CASES: u64 = 2000;
+/// Cases run by default, at least (`NONINTERFERENCE_CASES` changes it): about 600
+/// games, some 6 s in the debug profile on two cores.
+const CASES: u64 = 6000;
 /// Turns each world is played for after the re-deal (unless the game ends first).
 const TURNS_AFTER: u32 = 3;
-/// The variation starts at a turn within the first this many rounds (or at the game's
+/// The variations start at a turn from the third round to this one (or at the game's
 /// last turn, if it ends sooner).
 const MAX_ROUNDS: u32 = 16;
 /// A bound on the replies of one game, so a bot that never ends a turn fails loudly.
@@ -359,9 +370,9 @@ impl Stream {
 struct World {
     /// Each viewer's stream.
     streams: Vec<Vec<Sent>>,
-    /// Every question answered, in order (to name what one world asked and the other
-    /// did not).
-    asked: Vec<Request>,
+    /// Every question answered and its answer, in order (to name what one world asked
+    /// and the other did not, and to tell a different public move).
+    asked: Vec<(Request, Reply)>,
 }
 
 /// Plays a world from `state` and returns each viewer's stream.
@@ -381,7 +392,7 @@ fn play_world(case: &Case, state: State, viewers: &[Viewer]) -> World {
             agents[req.player.idx()].decide(&Observation::for_player(&game, req.player), &req);
         game.answer(req.player, reply.clone())
             .unwrap_or_else(|e| panic!("case seed {}: {reply:?} refused: {e}", case.seed));
-        asked.push(req);
+        asked.push((req, reply));
         streams
             .iter_mut()
             .for_each(|s| s.update(&game, asked.len()));
@@ -435,15 +446,19 @@ fn role(p: PlayerId, s: PlayerId, w: Viewer) -> &'static str {
     }
 }
 
-/// "S Discard(baron)": who is asked what, by which card.
+/// "S Discard(baron)": who is asked what, by which card; for a Reaction, with which
+/// ("S React(militia: moat)").
 fn describe(req: Option<&Request>, s: PlayerId, w: Viewer) -> String {
-    match req {
-        None => "nothing".into(),
-        Some(r) => {
-            let card = r.card.map_or("", |c| c.key());
-            format!("{} {:?}({card})", role(r.player, s, w), r.purpose)
-        }
+    let Some(r) = req else {
+        return "nothing".into();
+    };
+    let mut card = r.card.map_or(String::new(), |c| c.key().to_string());
+    if let (Purpose::React, Prompt::ChooseCards { options, .. }) = (r.purpose, &r.prompt) {
+        let mut with: Vec<&str> = options.iter().map(|c| c.key()).collect();
+        with.dedup();
+        card = format!("{card}: {}", with.join("+"));
     }
+    format!("{} {:?}({card})", role(r.player, s, w), r.purpose)
 }
 
 /// The paths at which two JSON values differ, with each seat index named by its role.
@@ -534,7 +549,13 @@ fn show_diff(a: &Frame, b: &Frame) -> String {
 /// while the events of both streams, read on across the boundary, are still the same,
 /// is a leak, as is a frame whose events are the same and whose view or decision number
 /// is not, or a frame only one world sends.
-fn compare(a: &[Sent], b: &[Sent], asked: [&[Request]; 2], s: PlayerId, w: Viewer) -> Outcome {
+fn compare(
+    a: &[Sent],
+    b: &[Sent],
+    asked: [&[(Request, Reply)]; 2],
+    s: PlayerId,
+    w: Viewer,
+) -> Outcome {
     let at = (0..a.len().max(b.len())).find(|&i| match (a.get(i), b.get(i)) {
         (Some(x), Some(y)) => x.frame != y.frame,
         _ => true,
@@ -559,6 +580,24 @@ fn compare(a: &[Sent], b: &[Sent], asked: [&[Request]; 2], s: PlayerId, w: Viewe
         let early = (ea.len() != eb.len() && prefix && x.is_some() && y.is_some()).then(stop);
         return Outcome::Visible { early };
     }
+    let key = |r: &Request| (r.player, r.purpose, r.card);
+    let (qa, qb) = (
+        &asked[0][..x.map_or(0, |f| f.asked)],
+        &asked[1][..y.map_or(0, |f| f.asked)],
+    );
+    // A phase move is public: the same phase question answered otherwise is a difference
+    // the viewer sees even where the events are the same (a Silver, then another, or
+    // all Treasures at once).
+    let moved = qa
+        .iter()
+        .zip(qb)
+        .find(|((p, x), (q, y))| key(p) != key(q) || x != y);
+    if let Some(((p, _), (q, _))) = moved
+        && key(p) == key(q)
+        && matches!(p.purpose, Purpose::ActionPhase | Purpose::BuyPhase)
+    {
+        return Outcome::Visible { early: None };
+    }
     let head = |f: &Sent| {
         format!(
             "turn {}, pending {}, {} events",
@@ -567,49 +606,63 @@ fn compare(a: &[Sent], b: &[Sent], asked: [&[Request]; 2], s: PlayerId, w: Viewe
             f.frame.events.len()
         )
     };
+    // The first question answered in one world and not the other (or another one in
+    // its place), before the first different frame: the cause, when there is one.
+    let first = (0..qa.len().max(qb.len()))
+        .find(|&k| qa.get(k).map(|q| key(&q.0)) != qb.get(k).map(|q| key(&q.0)))
+        .map(|k| {
+            let (p, q) = (
+                describe(qa.get(k).map(|q| &q.0), s, w),
+                describe(qb.get(k).map(|q| &q.0), s, w),
+            );
+            if p < q {
+                format!("{p} / {q}")
+            } else {
+                format!("{q} / {p}")
+            }
+        });
     let (family, detail) = match (x, y) {
         (Some(x), Some(y)) => {
             assert_ne!(x.frame.json(), y.frame.json(), "unequal values, equal JSON");
-            // The first question one world asked and the other did not (or another).
-            let key = |r: &Request| (r.player, r.purpose, r.card);
-            let (qa, qb) = (&asked[0][..x.asked], &asked[1][..y.asked]);
-            let first = (0..qa.len().max(qb.len()))
-                .find(|&k| qa.get(k).map(key) != qb.get(k).map(key))
-                .map(|k| {
-                    let (p, q) = (describe(qa.get(k), s, w), describe(qb.get(k), s, w));
-                    if p < q { (p, q) } else { (q, p) }
-                });
             let detail = format!(
                 "frame {i}: A {} / B {}; first different question: {first:?}\n{}",
                 head(x),
                 head(y),
                 show_diff(&x.frame, &y.frame)
             );
-            if stopped.is_some() {
-                // One world stopped where the other went on: what did it stop for?
-                (format!("extra stop: {}", stop()), detail)
+            let kind = if stopped.is_some() {
+                // One world stopped where the other went on.
+                "extra stop".to_string()
             } else {
-                let fields = view_fields(&x.frame, &y.frame, s, w).join(", ");
-                let (da, db) = (
-                    describe(x.pending.as_ref(), s, w),
-                    describe(y.pending.as_ref(), s, w),
-                );
-                let family = if let ("decision_number", Some((p, q))) = (&fields[..], &first) {
-                    // Only the number moved: by a question asked earlier in one world.
-                    format!("decision number only, earlier {p} / {q}")
-                } else if da == db {
-                    format!("view only [{fields}], both: {da}")
-                } else {
-                    let (p, q) = if da < db { (da, db) } else { (db, da) };
-                    format!("view only [{fields}], {p} / {q}")
-                };
-                (family, detail)
-            }
+                format!(
+                    "view [{}]",
+                    view_fields(&x.frame, &y.frame, s, w).join(", ")
+                )
+            };
+            let family = match &first {
+                Some(first) => format!("{kind}; earlier asked {first}"),
+                None if stopped.is_some() => format!("{kind} for {}", stop()),
+                None => {
+                    let (da, db) = (
+                        describe(x.pending.as_ref(), s, w),
+                        describe(y.pending.as_ref(), s, w),
+                    );
+                    if da == db {
+                        format!("{kind}; both pending {da}")
+                    } else if da < db {
+                        format!("{kind}; pending {da} / {db}")
+                    } else {
+                        format!("{kind}; pending {db} / {da}")
+                    }
+                }
+            };
+            (family, detail)
         }
         (Some(f), None) | (None, Some(f)) => {
             let world = if x.is_some() { "A" } else { "B" };
+            let cause = first.unwrap_or_else(|| describe(f.pending.as_ref(), s, w));
             (
-                format!("extra frame: {}", describe(f.pending.as_ref(), s, w)),
+                format!("extra frame; {cause}"),
                 format!("frame {i} only in world {world}: {}", head(f)),
             )
         }
