@@ -133,7 +133,7 @@
  *   | {type: 'bought', seat: number, card: CardKey}
  *   | {type: 'gained', seat: number, card: CardKey, to: Destination}
  *   | {type: 'discarded', seat: number, count: number, cards?: CardKey[], top?: CardKey, private: boolean}
- *   | {type: 'deck_discarded', seat: number, count: number}
+ *   | {type: 'deck_discarded', seat: number, count: number, top?: CardKey}
  *   | {type: 'set_aside', seat: number, cards: CardKey[]}
  *   | {type: 'put_in_hand', seat: number, cards: CardKey[]}
  *   | {type: 'looked_at', seat: number, count: number, cards?: CardKey[]}
@@ -143,6 +143,7 @@
  *   | {type: 'top_decked', seat: number, count: number, cards?: CardKey[], private: boolean}
  *   | {type: 'named', seat: number, card: CardKey}
  *   | {type: 'passed', seat: number, to: number, card?: CardKey}
+ *   | {type: 'modes_chosen', seat: number, card: CardKey, modes: Mode[]}
  *   | {type: 'blocked', seat: number, by: CardKey}
  *   | {type: 'game_ended', scores: ScoreLine[]}} GameEvent
  */

@@ -365,10 +365,19 @@ impl<'a> Ctx<'a> {
 
     /// Asks for `min..=max` distinct modes of `options` (with `ask.about` set when the
     /// chooser decides for another player's card).
+    /// The choice is announced (`Event::ModesChosen`): its effects are public anyway,
+    /// and the event is what tells the others why the counters moved.
     pub fn modes(&mut self, ask: Ask, options: Vec<Mode>, min: u8, max: u8) -> Res<Vec<Mode>> {
         let req = ask.request(Prompt::ChooseModes { options, min, max });
         match self.choose(req)? {
-            Reply::Modes(m) => Ok(m),
+            Reply::Modes(m) => {
+                self.emit(|| Event::ModesChosen {
+                    player: ask.player,
+                    card: ask.card,
+                    modes: m.clone(),
+                });
+                Ok(m)
+            }
             r => unreachable!("validated reply {r:?}"),
         }
     }
@@ -633,14 +642,20 @@ impl<'a> Ctx<'a> {
     // ----- other moves -------------------------------------------------------------------
 
     /// `p` puts their whole deck into their discard pile without looking at it
-    /// (Chancellor). Its order is kept, so nothing about it is learnt.
+    /// (Chancellor). Its order is kept, so nothing more is learnt than its top card, which
+    /// now lies face up on the discard pile for everyone to see (the event says which).
     pub fn deck_to_discard(&mut self, p: PlayerId) {
         let pl = self.st.player_mut(p);
         let count = pl.deck.len();
         let mut deck = std::mem::take(&mut pl.deck);
         pl.discard.append(&mut deck);
+        let top = pl.discard.last().copied();
         if count > 0 {
-            self.emit(|| Event::DeckDiscarded { player: p, count });
+            self.emit(|| Event::DeckDiscarded {
+                player: p,
+                count,
+                top,
+            });
         }
     }
 

@@ -89,10 +89,14 @@ pub enum Event {
         top: Option<CardId>,
         private: bool,
     },
-    /// The player's whole deck went to their discard pile, unseen (Chancellor).
+    /// The player's whole deck went to their discard pile, unseen (Chancellor): only its
+    /// top card, now the discard pile's top, is seen by everyone.
     DeckDiscarded {
         player: PlayerId,
         count: usize,
+        /// The discard pile's top card afterwards (public: the pile lies face up).
+        #[serde(default)]
+        top: Option<CardId>,
     },
     /// Cards set aside face up (Library skipping an Action).
     SetAside {
@@ -143,6 +147,14 @@ pub enum Event {
         to: PlayerId,
         card: Option<CardId>,
     },
+    /// A player chose modes of a "choose one" card (Pawn, Steward, Nobles, Minion,
+    /// Courtier, Lurker; a Torturer victim): public, as the effects are — said so that
+    /// the counters they move (Actions, Buys, coins) are explained by an event.
+    ModesChosen {
+        player: PlayerId,
+        card: CardId,
+        modes: Vec<crate::decision::Mode>,
+    },
     /// A player revealed a Reaction and is unaffected by this Attack.
     Blocked {
         player: PlayerId,
@@ -177,6 +189,7 @@ impl Event {
             | Event::TopDecked { player, .. }
             | Event::Named { player, .. }
             | Event::Passed { player, .. }
+            | Event::ModesChosen { player, .. }
             | Event::Blocked { player, .. } => Some(*player),
         }
     }

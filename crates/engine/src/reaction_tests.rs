@@ -187,6 +187,9 @@ fn diplomat_then_moat_blocks_the_attack() {
         );
         assert_eq!(revealed, vec![Diplomat, Moat], "{attacker}");
         // Moat made the victim unaffected: Militia asks it to discard nothing.
-        assert!(!asked.contains(&(Some(Militia), Purpose::Discard)), "{asked:?}");
+        assert!(
+            !asked.contains(&(Some(Militia), Purpose::Discard)),
+            "{asked:?}"
+        );
     }
 }

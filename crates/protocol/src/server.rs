@@ -339,10 +339,14 @@ pub enum GameEvent {
         top: Option<CardKey>,
         private: bool,
     },
-    /// The seat's whole deck went into its discard pile, unseen (Chancellor).
+    /// The seat's whole deck went into its discard pile, unseen (Chancellor): only its
+    /// top card, now on top of the face-up discard pile, is seen by everyone.
     DeckDiscarded {
         seat: u8,
         count: u32,
+        /// The top card of the discard pile afterwards.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        top: Option<CardKey>,
     },
     /// Cards set aside face up from the hand (Library skipping an Action card).
     SetAside {
@@ -394,6 +398,13 @@ pub enum GameEvent {
         to: u8,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         card: Option<CardKey>,
+    },
+    /// The seat chose `modes` of a "choose one" `card` (Pawn, Steward, Nobles, Minion,
+    /// Courtier, Lurker; a Torturer victim's choice).
+    ModesChosen {
+        seat: u8,
+        card: CardKey,
+        modes: Vec<Mode>,
     },
     /// The seat revealed a Reaction (`by`) and is unaffected by the Attack.
     Blocked {

@@ -30,6 +30,8 @@ pub mod hub;
 pub mod inbound;
 pub mod metrics;
 mod names;
+#[cfg(test)]
+mod noninterference_tests;
 pub mod outbound;
 pub mod persist;
 pub mod projection;

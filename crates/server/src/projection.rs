@@ -173,6 +173,34 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
     }
 }
 
+/// What `viewer`, sent the game's events up to `sent`, is sent after the game changed:
+/// the events it may see now and has not been sent, with the view after them, and — when
+/// the pending decision is new — that decision if it is the viewer's own. The room's
+/// `publish` sends exactly these to each viewer, so while another player's private
+/// question is pending a viewer gets nothing at all (`Game::visible`). The server's
+/// non-interference test drives games through this same function.
+pub fn after_change(
+    room: &RoomState,
+    viewer: Viewer,
+    sent: u64,
+    new_decision: bool,
+    now: Instant,
+) -> Vec<ServerMessage> {
+    let Some(game) = room.game.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(2);
+    if game.visible(viewer).events as u64 > sent
+        && let Some(msg) = project(room, viewer, Topic::EventsFrom(sent))
+    {
+        out.push(msg);
+    }
+    if new_decision && let Some(msg) = project(room, viewer, Topic::Decision { now }) {
+        out.push(msg);
+    }
+    out
+}
+
 /// The room as anyone may see it: for `room` messages and room lists.
 pub fn summary(room: &RoomState) -> wire::RoomSummary {
     wire::RoomSummary {
@@ -524,9 +552,10 @@ fn event(e: &Event) -> wire::GameEvent {
             top: top.map(key),
             private: *private,
         },
-        Event::DeckDiscarded { player, count } => W::DeckDiscarded {
+        Event::DeckDiscarded { player, count, top } => W::DeckDiscarded {
             seat: player.0,
             count: *count as u32,
+            top: top.map(key),
         },
         Event::SetAside { player, cards } => W::SetAside {
             seat: player.0,
@@ -576,6 +605,15 @@ fn event(e: &Event) -> wire::GameEvent {
             seat: player.0,
             to: to.0,
             card: card.map(key),
+        },
+        Event::ModesChosen {
+            player,
+            card,
+            modes,
+        } => W::ModesChosen {
+            seat: player.0,
+            card: key(*card),
+            modes: modes.iter().map(|m| mode(*m)).collect(),
         },
         Event::Blocked { player, by } => W::Blocked {
             seat: player.0,

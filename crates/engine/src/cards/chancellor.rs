@@ -64,10 +64,12 @@ mod tests {
             ev,
             &Event::DeckDiscarded {
                 player: P0,
-                count: 3
+                count: 3,
+                top: Some(Gold)
             }
         );
-        assert!(!ev.has_private_part(), "no one sees the cards, not even P0");
+        // Nobody sees the cards but the one now on top of the face-up discard pile.
+        assert!(!ev.has_private_part(), "no one sees more, not even P0");
         assert_eq!(ev.for_viewer(Viewer::Player(P1)), *ev);
     }
 

@@ -380,22 +380,29 @@ mod tests {
             for (i, viewer) in viewers.iter().enumerate() {
                 let (one, two) = match viewer {
                     // Saw both passes.
-                    Viewer::Player(p) if *p == P1 => {
-                        (vec![(0, -3), (1, 3)], vec![(0, -3), (2, 3)])
-                    }
+                    Viewer::Player(p) if *p == P1 => (vec![(0, -3), (1, 3)], vec![(0, -3), (2, 3)]),
                     // Saw the first only: the Duchy stays with P1 for it.
-                    Viewer::Player(p) if *p == P0 => {
-                        (vec![(0, -3), (1, 3)], vec![(0, -3), (1, 3)])
-                    }
+                    Viewer::Player(p) if *p == P0 => (vec![(0, -3), (1, 3)], vec![(0, -3), (1, 3)]),
                     // Saw the second only: P1 gave away a Duchy it never had, for it.
                     Viewer::Player(p) if *p == P2 => (vec![], vec![(1, -3), (2, 3)]),
                     _ => (vec![], vec![]),
                 };
-                assert_eq!(after_one[i], moved(&before[i], &one), "{players}p {viewer:?} 1");
-                assert_eq!(after_two[i], moved(&before[i], &two), "{players}p {viewer:?} 2");
+                assert_eq!(
+                    after_one[i],
+                    moved(&before[i], &one),
+                    "{players}p {viewer:?} 1"
+                );
+                assert_eq!(
+                    after_two[i],
+                    moved(&before[i], &two),
+                    "{players}p {viewer:?} 2"
+                );
             }
             // Final scores are exact for everyone.
-            assert_eq!(crate::score::player_vp(g.state().player(P2)), before[0][2] + 3);
+            assert_eq!(
+                crate::score::player_vp(g.state().player(P2)),
+                before[0][2] + 3
+            );
         }
     }
 }

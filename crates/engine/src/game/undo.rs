@@ -146,6 +146,7 @@ fn revealing(e: &Event) -> Option<&'static str> {
         | Event::Gained { .. }
         | Event::GainedFromTrash { .. }
         | Event::Trashed { .. }
+        | Event::ModesChosen { .. }
         | Event::Discarded { private: true, .. }
         | Event::TopDecked { private: true, .. } => None,
         Event::Drew { .. } | Event::PutInHand { .. } => Some("cards drawn"),

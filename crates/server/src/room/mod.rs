@@ -1081,13 +1081,6 @@ impl Room {
                 _ => None,
             };
         }
-        let mut topics = Vec::with_capacity(2);
-        if new_decision {
-            topics.push(Topic::Decision { now });
-        }
-        if over_now {
-            topics.push(Topic::GameOver);
-        }
         // Stored before it is told, so a player who hears `game_over` finds the game in
         // the history (/api/games) at once. A failure here loses nothing: the end follows
         // from the stored replies, and a room reopened with its game over records it again.
@@ -1096,15 +1089,16 @@ impl Room {
         {
             tracing::error!(room = %self.state.id, "{e}");
         }
-        // Each viewer gets the events it may now see and has not been sent: while a
-        // private question is pending, the others get nothing at all (`Game::visible`).
+        // Each viewer gets the events it may now see and has not been sent, and its own
+        // new decision: while a private question is pending, the others get nothing at
+        // all (`projection::after_change`, `Game::visible`).
         for (viewer, conn) in self.viewers() {
             let sent = self.shown.get(viewer);
-            if shown::visible(game, viewer) > sent {
-                self.send_to(&conn, viewer, Topic::EventsFrom(sent));
+            for msg in projection::after_change(&self.state, viewer, sent, new_decision, now) {
+                conn.send(&msg);
             }
-            for topic in &topics {
-                self.send_to(&conn, viewer, *topic);
+            if over_now {
+                self.send_to(&conn, viewer, Topic::GameOver);
             }
         }
         self.shown.catch_up(game);

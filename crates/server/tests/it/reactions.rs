@@ -124,7 +124,11 @@ fn check_numbers(clients: &[(&Client, Option<u64>)]) {
             settled += 1;
             own = [0; 3];
         } else {
-            assert_eq!(n, 1000 * settled + 1 + 166 * seat + own[seat as usize], "{r}");
+            assert_eq!(
+                n,
+                1000 * settled + 1 + 166 * seat + own[seat as usize],
+                "{r}"
+            );
             own[seat as usize] += 1;
         }
     }
@@ -175,4 +179,3 @@ fn buy_from(d: &Value, todo: &mut Vec<&str>) -> Option<Value> {
     let i = todo.iter().position(|w| buyable.contains(w))?;
     Some(json!({"type": "buy", "card": todo.remove(i)}))
 }
-

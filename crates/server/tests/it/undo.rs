@@ -23,8 +23,11 @@ async fn play_treasures(c: &mut Client) -> (Value, Value) {
     let mut first = c.until(is_decision).await;
     if first["purpose"] == "action_phase" {
         assert_eq!(first["prompt"]["playable"], json!([]), "{first}");
-        c.reply(first["decision"].as_u64().unwrap(), json!({"type": "end_phase"}))
-            .await;
+        c.reply(
+            first["decision"].as_u64().unwrap(),
+            json!({"type": "end_phase"}),
+        )
+        .await;
         first = c.until(is_decision).await;
     }
     assert_eq!(first["purpose"], "buy_phase", "{first}");
