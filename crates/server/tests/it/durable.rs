@@ -795,7 +795,9 @@ async fn a_game_stored_by_the_first_release_reopens_and_ends() {
         .unwrap();
     assert_eq!(version, dominion_store::SCHEMA_VERSION);
     let stored = stored_game(&db, old).unwrap();
-    let mut game = Game::new(&record.setup, record.seed).unwrap();
+    // It went on to its end under the rules it began with (version 1).
+    assert_eq!(record.rules, 1);
+    let mut game = Game::new_under(&record.setup, record.seed, record.rules).unwrap();
     for (i, ((p, r), (_, _, hash))) in record.replies.iter().zip(&stored.replies).enumerate() {
         game.reply(*p, r.clone()).unwrap();
         if i < written.len() {

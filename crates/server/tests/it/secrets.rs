@@ -29,6 +29,7 @@
 
 use crate::common::{Client, Curious, card, config, replay_record, start};
 use dominion_engine::state::PlayerState;
+use dominion_engine::game::is_public;
 use dominion_engine::{CardId, Event, Game, Prompt, Purpose, Request, Types};
 use dominion_server::Config;
 use dominion_server::config::SqliteSync;
@@ -657,8 +658,10 @@ struct Step {
     pending: Option<Request>,
     /// The pending decision's number (`Game::decision_number`).
     number: Option<u64>,
-    /// Replies so far to questions other than whether to reveal a Reaction.
-    not_reactions: u64,
+    /// Replies so far to public questions (the phase moves).
+    public: u64,
+    /// Each seat's replies to private questions since the last public reply.
+    own: Vec<u64>,
 }
 
 impl Truth {
@@ -669,9 +672,17 @@ impl Truth {
         let game = replay_record(result, |game| {
             by_events.entry(game.events().len()).or_insert(steps.len());
             // The reply just given answered the previous step's question.
-            let not_reactions = steps.last().map_or(0, |s: &Step| {
-                let reaction = s.pending.as_ref().map(|r| r.purpose) == Some(Purpose::React);
-                s.not_reactions + u64::from(!reaction)
+            let seats = game.num_players();
+            let (public, own) = steps.last().map_or((0, vec![0; seats]), |s: &Step| {
+                match &s.pending {
+                    Some(r) if is_public(r) => (s.public + 1, vec![0; seats]),
+                    Some(r) => {
+                        let mut own = s.own.clone();
+                        own[r.player.idx()] += 1;
+                        (s.public, own)
+                    }
+                    None => (s.public, s.own.clone()),
+                }
             });
             let number = game.decision_number();
             if let Some(n) = number {
@@ -682,7 +693,8 @@ impl Truth {
                 players: game.state().players.clone(),
                 pending: game.pending().cloned(),
                 number,
-                not_reactions,
+                public,
+                own,
             });
         });
         Truth {
@@ -697,7 +709,11 @@ impl Truth {
     /// Reaction declined, say) leave several steps with the same events; they differ only
     /// in whom the game waits for, so the one the view names is taken (a snapshot is
     /// taken whenever the viewer arrives, at any of them), else the first.
-    fn step_for_view(&self, n: u64, view: &Value, who: &str) -> usize {
+    ///
+    /// A viewer is shown only steps at a public decision or at one of its own (never
+    /// while another seat's private question is pending), so among those steps the one
+    /// it may be shown is taken.
+    fn step_for_view(&self, n: u64, view: &Value, seat: Option<u8>, who: &str) -> usize {
         let first = self.step_after_events(n, who);
         let end = self
             .by_events
@@ -706,8 +722,11 @@ impl Truth {
             .map_or(self.steps.len(), |(_, s)| *s);
         (first..end)
             .find(|&s| {
-                let asked = self.steps[s].pending.as_ref().map(|r| r.player.0);
-                view.get("waiting_for").and_then(Value::as_u64) == asked.map(u64::from)
+                let pending = self.steps[s].pending.as_ref();
+                let asked = pending.map(|r| r.player.0);
+                let may_see = pending.is_none_or(|r| is_public(r) || seat == Some(r.player.0));
+                may_see
+                    && view.get("waiting_for").and_then(Value::as_u64) == asked.map(u64::from)
             })
             .unwrap_or(first)
     }
@@ -749,7 +768,8 @@ fn check_frames(
                 for (k, e) in list.iter().enumerate() {
                     events.insert(first + k as u64, e.clone());
                 }
-                let step = truth.step_after_events(first + list.len() as u64, who);
+                let step =
+                    truth.step_for_view(first + list.len() as u64, &v["view"], seat, who);
                 check_view(truth, &v["view"], step, seat, who);
             }
             "history" => {
@@ -768,7 +788,8 @@ fn check_frames(
                 }
             }
             "snapshot" => {
-                let step = truth.step_for_view(v["next_event"].as_u64().unwrap(), &v["view"], who);
+                let step =
+                    truth.step_for_view(v["next_event"].as_u64().unwrap(), &v["view"], seat, who);
                 check_view(truth, &v["view"], step, seat, who);
             }
             _ => {}
@@ -802,16 +823,15 @@ fn check_decision(truth: &Truth, v: &Value, seat: Option<u8>, who: &str) {
         req.player
     );
     assert_eq!(v["seat"], req.player.0, "{who}: {v}");
-    // The guide's numbering: 1000 × the replies so far to questions other than a
-    // Reaction's, so one's own numbers never tell that someone was asked about one.
-    if req.purpose != Purpose::React {
-        assert_eq!(
-            n,
-            1000 * step.not_reactions,
-            "{who}: decision {n} is not numbered by the {} non-Reaction replies before it",
-            step.not_reactions
-        );
-    }
+    // The guide's numbering: a phase move is 1000 × the phase moves answered so far; a
+    // private question 1000 × that + 1 + 166 × its seat + the seat's own private answers
+    // since, so one's own numbers never tell that someone else was asked anything.
+    let expected = if is_public(req) {
+        1000 * step.public
+    } else {
+        1000 * step.public + 1 + 166 * u64::from(req.player.0) + step.own[req.player.idx()]
+    };
+    assert_eq!(n, expected, "{who}: decision {n} is not numbered as the guide says");
     assert_eq!(v["card"].as_str(), req.card.map(|c| c.key()), "{who}: {v}");
     assert_eq!(
         v["about"].as_u64(),
@@ -950,11 +970,12 @@ fn check_view(truth: &Truth, view: &Value, at: usize, seat: Option<u8>, who: &st
         assert_eq!(sv["aside"], json!(keys(&p.aside)), "{who}: seat {i}");
     }
     match &step.pending {
-        Some(req) if req.purpose == Purpose::React && seat != Some(req.player.0) => {
-            assert!(
-                view.get("waiting_for").is_none() && view.get("decision").is_none(),
-                "{who} is told that seat {} is asked about a Reaction: {view}",
-                req.player
+        // While another seat's private question is pending, a viewer is shown the game
+        // at the last public decision: a frame is never made at such a step.
+        Some(req) if !is_public(req) && seat != Some(req.player.0) => {
+            panic!(
+                "{who} is shown the game while seat {} is asked {:?}: {view}",
+                req.player, req.purpose
             );
         }
         Some(req) => {
