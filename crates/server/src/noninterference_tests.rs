@@ -316,12 +316,11 @@ impl Agent for Scripted {
     }
 }
 
-/// One exact position in two worlds that differ only in `seat`'s hidden cards: the
+/// One exact position (kingdom `K`) in two worlds that differ only in `seat`'s hidden cards: the
 /// current player (seat 0) plays `card`; every other viewer's frames must be the same.
 fn same_frames_for_others(
     name: &str,
     players: u8,
-    kingdom: [&str; 10],
     card: CardId,
     seat: PlayerId,
     a: (&[CardId], &[CardId]),
@@ -331,7 +330,7 @@ fn same_frames_for_others(
     let cards = |k: &[&str]| k.iter().map(|c| c.parse::<CardId>().unwrap()).collect();
     let setup = Setup {
         players,
-        kingdom: Kingdom::Cards(cards(&kingdom)),
+        kingdom: Kingdom::Cards(cards(&K)),
         edition: Edition::Second,
     };
     let base = Game::new(&setup, 1).unwrap().state().clone();
@@ -410,7 +409,6 @@ fn a_moat_not_revealed_does_not_show() {
     same_frames_for_others(
         "moat",
         3,
-        K,
         Witch,
         PlayerId(1),
         (&[Moat, Copper, Copper, Estate, Copper], &[Copper; 5]),
@@ -429,7 +427,6 @@ fn barons_question_does_not_show() {
     same_frames_for_others(
         "baron",
         2,
-        K,
         Baron,
         PlayerId(0),
         (&[Estate, Copper, Copper, Copper], &[Copper; 5]),
@@ -448,7 +445,6 @@ fn librarys_question_does_not_show() {
     same_frames_for_others(
         "library",
         2,
-        K,
         Library,
         PlayerId(0),
         (
@@ -470,7 +466,6 @@ fn a_militia_victims_question_does_not_show() {
     same_frames_for_others(
         "militia",
         3,
-        K,
         Militia,
         PlayerId(2),
         (&[Copper; 5], &[Estate, Copper, Copper, Copper, Copper]),

@@ -28,8 +28,8 @@
 //! the hidden moves it is about happened.
 
 use crate::common::{Client, Curious, card, config, replay_record, start};
-use dominion_engine::state::PlayerState;
 use dominion_engine::game::is_public;
+use dominion_engine::state::PlayerState;
 use dominion_engine::{CardId, Event, Game, Prompt, Purpose, Request, Types};
 use dominion_server::Config;
 use dominion_server::config::SqliteSync;
@@ -673,17 +673,18 @@ impl Truth {
             by_events.entry(game.events().len()).or_insert(steps.len());
             // The reply just given answered the previous step's question.
             let seats = game.num_players();
-            let (public, own) = steps.last().map_or((0, vec![0; seats]), |s: &Step| {
-                match &s.pending {
-                    Some(r) if is_public(r) => (s.public + 1, vec![0; seats]),
-                    Some(r) => {
-                        let mut own = s.own.clone();
-                        own[r.player.idx()] += 1;
-                        (s.public, own)
-                    }
-                    None => (s.public, s.own.clone()),
-                }
-            });
+            let (public, own) =
+                steps
+                    .last()
+                    .map_or((0, vec![0; seats]), |s: &Step| match &s.pending {
+                        Some(r) if is_public(r) => (s.public + 1, vec![0; seats]),
+                        Some(r) => {
+                            let mut own = s.own.clone();
+                            own[r.player.idx()] += 1;
+                            (s.public, own)
+                        }
+                        None => (s.public, s.own.clone()),
+                    });
             let number = game.decision_number();
             if let Some(n) = number {
                 let again = by_number.insert(n, steps.len());
@@ -725,8 +726,7 @@ impl Truth {
                 let pending = self.steps[s].pending.as_ref();
                 let asked = pending.map(|r| r.player.0);
                 let may_see = pending.is_none_or(|r| is_public(r) || seat == Some(r.player.0));
-                may_see
-                    && view.get("waiting_for").and_then(Value::as_u64) == asked.map(u64::from)
+                may_see && view.get("waiting_for").and_then(Value::as_u64) == asked.map(u64::from)
             })
             .unwrap_or(first)
     }
@@ -768,8 +768,7 @@ fn check_frames(
                 for (k, e) in list.iter().enumerate() {
                     events.insert(first + k as u64, e.clone());
                 }
-                let step =
-                    truth.step_for_view(first + list.len() as u64, &v["view"], seat, who);
+                let step = truth.step_for_view(first + list.len() as u64, &v["view"], seat, who);
                 check_view(truth, &v["view"], step, seat, who);
             }
             "history" => {
@@ -831,7 +830,10 @@ fn check_decision(truth: &Truth, v: &Value, seat: Option<u8>, who: &str) {
     } else {
         1000 * step.public + 1 + 166 * u64::from(req.player.0) + step.own[req.player.idx()]
     };
-    assert_eq!(n, expected, "{who}: decision {n} is not numbered as the guide says");
+    assert_eq!(
+        n, expected,
+        "{who}: decision {n} is not numbered as the guide says"
+    );
     assert_eq!(v["card"].as_str(), req.card.map(|c| c.key()), "{who}: {v}");
     assert_eq!(
         v["about"].as_u64(),
