@@ -49,6 +49,8 @@ pub(crate) mod rules;
 pub mod score;
 pub mod setup;
 pub mod state;
+#[doc(hidden)]
+pub mod testing;
 mod turn;
 pub mod view;
 

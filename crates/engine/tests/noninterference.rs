@@ -70,18 +70,7 @@ const MAX_ROUNDS: u32 = 16;
 const MAX_REPLIES: usize = 50_000;
 
 /// Cards whose questions depend on what a hand holds; a third of the kingdoms get one.
-const INTERESTING: [CardId; 10] = [
-    CardId::Masquerade,
-    CardId::Baron,
-    CardId::Library,
-    CardId::Militia,
-    CardId::Torturer,
-    CardId::Sentry,
-    CardId::Moat,
-    CardId::SecretChamber,
-    CardId::Diplomat,
-    CardId::Harbinger,
-];
+const INTERESTING: [CardId; 12] = dominion_engine::testing::SECRET_PRONE;
 
 /// What `viewer` is shown now: how many of `game.events()` it may see, and its view.
 ///
@@ -205,26 +194,7 @@ impl Case {
     }
 }
 
-/// A bot that declines every optional choice a card offers (no card, no pile, no) and
-/// leaves the rest (phase moves, choices that must be made) to a `random` bot. Whether
-/// such a player was asked or not, what follows is often the same, which is when a
-/// question asked in one world only shows as a leak (see [`compare`]).
-struct Declining(Box<dyn Agent + Send>);
-
-impl Agent for Declining {
-    fn name(&self) -> &str {
-        "declining"
-    }
-
-    fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
-        match &req.prompt {
-            Prompt::ChooseCards { min: 0, .. } => Reply::Cards(Vec::new()),
-            Prompt::ChoosePile { optional: true, .. } => Reply::Pile(None),
-            Prompt::YesNo => Reply::YesNo(false),
-            _ => self.0.decide(obs, req),
-        }
-    }
-}
+use dominion_engine::testing::Declining;
 
 /// Plays `case`'s game to the start of its turn (or of the last turn, if the game ends
 /// sooner) and returns the state there.

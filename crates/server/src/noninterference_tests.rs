@@ -19,6 +19,7 @@ use crate::room::state::{HumanSeat, RoomState, Seat};
 use crate::token::TokenHash;
 use dominion_engine::setup::{CardPool, pool_cards};
 use dominion_engine::state::State;
+use dominion_engine::testing::Declining;
 use dominion_engine::view::Observation;
 use dominion_engine::{
     Agent, CardId, Edition, Game, Kingdom, PlayerId, Prompt, Reply, Request, Setup, Viewer, bots,
@@ -36,20 +37,7 @@ const GAMES: u64 = 300;
 const TURNS_AFTER: u32 = 3;
 
 /// Cards whose questions (or their absence) once told others about hidden cards.
-const INTERESTING: [CardId; 12] = [
-    CardId::Masquerade,
-    CardId::Baron,
-    CardId::Library,
-    CardId::Militia,
-    CardId::Torturer,
-    CardId::Sentry,
-    CardId::Moat,
-    CardId::SecretChamber,
-    CardId::Diplomat,
-    CardId::Harbinger,
-    CardId::Chancellor,
-    CardId::Courtyard,
-];
+const INTERESTING: [CardId; 12] = dominion_engine::testing::SECRET_PRONE;
 
 fn room(game: Game) -> RoomState {
     let players = game.num_players();
@@ -176,23 +164,6 @@ fn bot(seed: u64, seat: usize) -> Box<dyn Agent + Send> {
         0 => bots::by_name("standard", seed * 10 + seat as u64).unwrap(),
         1 => random(),
         _ => Box::new(Declining(random())),
-    }
-}
-
-struct Declining(Box<dyn Agent + Send>);
-
-impl Agent for Declining {
-    fn name(&self) -> &str {
-        "declining"
-    }
-
-    fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
-        match &req.prompt {
-            Prompt::ChooseCards { min: 0, .. } => Reply::Cards(Vec::new()),
-            Prompt::ChoosePile { optional: true, .. } => Reply::Pile(None),
-            Prompt::YesNo => Reply::YesNo(false),
-            _ => self.0.decide(obs, req),
-        }
     }
 }
 
