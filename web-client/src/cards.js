@@ -80,6 +80,19 @@ function inLang(byLang, want, ed) {
   return null;
 }
 
+/**
+ * What a Treasure gives when played, from its printed text ("$2"): 0 for other cards.
+ * What other cards add (Merchant, Coppersmith) is not counted.
+ * @param {string} key
+ */
+export function treasureValue(key) {
+  if (!cardTypes(key).includes('treasure')) return 0;
+  const en = CARDS[key]?.texts?.en;
+  const text = typeof en === 'string' ? en : Object.values(en ?? {})[0] ?? '';
+  const m = /^\$(\d+)/.exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
 /** The card's types, most telling first, for colour and label. @param {string} key */
 export function cardTypes(key) {
   return CARDS[key]?.types ?? [];

@@ -1,7 +1,7 @@
 // How a card looks wherever it appears: its name, cost, a type colour AND a type label
 // (colour is never the only signal), and its text in a details dialog.
 import { h } from './dom.js';
-import { cardCost, cardName, cardText, cardTextIn, cardTypes, typeClass, typeLabel } from './cards.js';
+import { cardCost, cardName, cardText, cardTextIn, cardTypes, treasureValue, typeClass, typeLabel } from './cards.js';
 import { lang, t } from './i18n/index.js';
 import { state, update } from './store.js';
 
@@ -13,6 +13,17 @@ export function typeMarks(key) {
   return cardTypes(key)
     .map((ty) => /** @type {Record<string, string>} */ (TYPE_MARK)[ty] ?? '')
     .join('');
+}
+
+/**
+ * A Treasure's value, shown before its name (its cost is shown smaller): what a Copper
+ * is for is its $1, not its $0 cost. Null for other cards.
+ * @param {string} key
+ */
+export function valueBadge(key) {
+  const n = treasureValue(key);
+  if (!n) return null;
+  return h('span', { class: 'tvalue', title: t('table.worth', { n }) }, `$${n}`);
 }
 
 /** @param {string | null} key */
@@ -107,7 +118,7 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         'span',
         { class: 'card-top' },
         h('span', { class: 'cost', 'aria-hidden': 'true' }, `$${cardCost(key)}`),
-        h('span', { class: 'card-name' }, name),
+        h('span', { class: 'card-name' }, valueBadge(key), name),
       ),
       h(
         'span',

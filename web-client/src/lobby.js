@@ -5,7 +5,7 @@ import { allCards, printedCost as cardCost, cardName, onlyEdition, setEdition, t
 import { t } from './i18n/index.js';
 import { botLabel } from './names.js';
 import { clearInvite, createRoom, keptSeats, resumeRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
-import { state, update } from './store.js';
+import { state, update, notify } from './store.js';
 import { typeMarks } from './cardview.js';
 
 const NAME_KEY = 'dominion.name';
@@ -36,7 +36,7 @@ function nameOrAsk() {
   const name = state.name.trim();
   if (name.length >= 1 && name.length <= 32) return name;
   update((s) => {
-    s.notice = t(name ? 'err.invalid_name' : 'lobby.name_needed');
+    notify(s, t(name ? 'err.invalid_name' : 'lobby.name_needed'));
   });
   document.getElementById('name-input')?.focus();
   return null;

@@ -485,6 +485,8 @@ describe('web client', { timeout: 900000 }, () => {
         if (!want) {
           await page.getByTestId('end-phase').focus();
           await page.keyboard.press('Enter');
+          // With money left the page asks first; E again ends the turn.
+          if (await page.getByTestId('end-turn-confirm').count()) await page.keyboard.press('e');
         } else {
           let reached = false;
           for (let tab = 0; tab < 120 && !reached; tab++) {
