@@ -137,13 +137,16 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
   );
 }
 
-/** A small inert card chip (in play, discard top, deck lists). @param {string} key @param {string} [dkey] */
-export function cardChip(key, dkey) {
+/**
+ * A small inert card chip (in play, discard top, deck lists).
+ * @param {string} key @param {string} [dkey] @param {string} [extra]  an extra class
+ */
+export function cardChip(key, dkey, extra) {
   return h(
     'span',
     {
       key: dkey,
-      class: ['chip', typeClass(key)],
+      class: ['chip', typeClass(key), extra],
       title: `${cardName(key)} — ${typeLabel(key)}`,
       'data-card': key,
       onpointerenter: () => setHover(key),

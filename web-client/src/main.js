@@ -108,6 +108,15 @@ function view() {
 
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 let lastDecision = -1;
+/** The screen shown last (lobby, waiting room, table, end, replay): a new one opens at its top. */
+let lastScreen = '';
+
+function screen() {
+  if (replayId()) return 'replay';
+  if (!state.roomId) return 'lobby';
+  if (!state.view) return 'waiting';
+  return state.view.game_over ? 'end' : 'table';
+}
 
 function render() {
   const active = document.activeElement;
@@ -115,6 +124,11 @@ function render() {
   const atBottom = !log || log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   const chatBottom = chatAtBottom(app);
   patch(app, view());
+  const now = screen();
+  if (now !== lastScreen) {
+    lastScreen = now;
+    window.scrollTo(0, 0);
+  }
   scrollChat(app, chatBottom);
   const logAfter = app.querySelector('[data-testid="log"]');
   if (logAfter && atBottom) logAfter.scrollTop = logAfter.scrollHeight;

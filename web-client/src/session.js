@@ -401,6 +401,18 @@ export async function startGame() {
 }
 
 /**
+ * "Play": a game against one bot at once — a random kingdom of the edition, the room
+ * created, the seat taken and the game started.
+ * @param {string} name @param {string} bot @param {'1e' | '2e'} edition
+ */
+export async function quickPlay(name, bot, edition) {
+  /** @type {import('./types.js').RoomSettings} */
+  const settings = { kingdom: { type: 'random', pool: edition }, edition, seats: [{ type: 'open' }, { type: 'bot', bot }] };
+  await createRoom(settings, name);
+  if (state.roomId && !state.view && state.room?.status !== 'playing') await startGame();
+}
+
+/**
  * Leaves the room (frees the seat before the game; after it, just goes back). During a
  * game a bot plays the seat and its token is kept, so the lobby can offer it again.
  */

@@ -14,6 +14,7 @@ import { chatPanel } from './chat.js';
 import { requestLeave } from './leave.js';
 import { earlierLines, logBody, logFilter, logLines } from './log.js';
 import { waitingRoom } from './waiting.js';
+import { roomName } from './lobby.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
 import { busy, state, update } from './store.js';
@@ -208,7 +209,8 @@ function supply(v) {
         // The rules text on the tile (clamped where space is short; the whole text is
         // one click away, on the tile or its ⓘ).
         h('span', { class: 'pile-text', 'aria-hidden': 'true' }, cardText(p.card)),
-        h('span', { class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
+        // Keyed by the count: a pile another player takes from flashes as it changes.
+        h('span', { key: `n${p.count}`, class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
       ),
       h(
         'button',
@@ -232,13 +234,32 @@ function supply(v) {
 function playArea(v) {
   const cur = v.seats.find((s) => s.seat === v.current);
   if (!cur) return null;
+  const turn = v.turn_count;
+  const gains = gainedThisTurn();
+  const n = cur.in_play.length;
+  // Another player's cards light up as they are played or gained (a new key: a new chip).
   return h(
     'section',
-    { class: 'panel play-area', 'data-testid': 'in-play', 'aria-labelledby': 'inplay-h' },
+    { class: ['panel', 'play-area', v.current !== state.seat && 'others'], 'data-testid': 'in-play', 'aria-labelledby': 'inplay-h' },
     h('h2', { id: 'inplay-h' }, `${t('table.in_play')} — ${seatName(state, v.current)}`),
     cur.in_play.length
-      ? h('div', { class: 'chips' }, cur.in_play.map((c, i) => cardChip(c, `${i}-${c}`)))
+      ? h('div', { class: 'chips' }, cur.in_play.map((c, i) => cardChip(c, `${turn}-${i}-${c}`, i === n - 1 ? 'newest' : undefined)))
       : h('p', { class: 'muted' }, '—'),
+    gains.length
+      ? h(
+          'div',
+          { class: 'gains', 'data-testid': 'gained-this-turn' },
+          h('h3', {}, t('table.gained')),
+          gains.map((g, i) =>
+            h(
+              'span',
+              { key: `${turn}-g${g.at}`, class: 'gain' },
+              g.seat !== v.current ? h('span', { class: 'muted' }, `${seatName(state, g.seat)}: `) : null,
+              cardChip(g.card, undefined, i === gains.length - 1 ? 'newest' : undefined),
+            ),
+          ),
+        )
+      : null,
     v.seats
       .filter((s) => s.aside.length)
       .map((s) =>
@@ -250,6 +271,24 @@ function playArea(v) {
         ),
       ),
   );
+}
+
+/**
+ * The cards gained since the turn began, by whom, in order (bought, gained, from the
+ * trash): what the player whose turn it is just did is on the table, not only in the log.
+ * @returns {{seat: number, card: string, at: number}[]}
+ */
+function gainedThisTurn() {
+  const events = state.events;
+  /** @type {{seat: number, card: string, at: number}[]} */
+  const out = [];
+  const base = state.nextEvent - events.length;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === 'turn_started') break;
+    if (e.type === 'gained' || e.type === 'gained_from_trash') out.push({ seat: e.seat, card: e.card, at: base + i });
+  }
+  return out.reverse();
 }
 
 /**
@@ -349,9 +388,12 @@ function logPanel() {
       'div',
       { class: 'log-head' },
       h('h2', { id: 'log-h' }, t('table.log')),
-      logFilter(filter, (f) => update((s) => {
-        s.logFilter = f;
-      }), !state.spectating),
+      logFilter(filter, (f) => {
+        update((s) => {
+          s.logFilter = f;
+        });
+        requestAnimationFrame(() => scrollLogToEnd());
+      }, !state.spectating),
     ),
     filter === 'all' ? earlierLines(state) : null,
     h(
@@ -384,6 +426,14 @@ let drawer = null;
 export function openDrawer(which) {
   drawer = drawer === which ? null : which;
   update();
+  // The log opens on its newest line.
+  if (drawer === 'log') requestAnimationFrame(() => scrollLogToEnd());
+}
+
+/** Scrolls the log to its newest line. */
+export function scrollLogToEnd() {
+  const log = document.querySelector('[data-testid="log"]');
+  if (log) log.scrollTop = log.scrollHeight;
 }
 
 /** Whether a panel is open over the table (Escape closes it). */
@@ -581,8 +631,8 @@ export function tableView() {
   const live = !v.game_over;
   return h(
     'div',
-    { class: ['table', state.spectating && 'spectator', live && 'live'], 'data-testid': 'table', 'data-drawer': live ? drawer : null },
-    h('h1', { class: 'visually-hidden' }, room?.name ?? t('app.title')),
+    { class: ['table', state.spectating && 'spectator', live && 'live', v.current !== state.seat && 'others'], 'data-testid': 'table', 'data-drawer': live ? drawer : null },
+    h('h1', { class: 'visually-hidden' }, room ? roomName(room) : t('app.title')),
     room?.status === 'broken' ? h('p', { class: 'notice', role: 'alert', 'data-testid': 'room-broken' }, t('room.status.broken')) : null,
     endScreen(),
     h(

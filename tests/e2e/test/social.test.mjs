@@ -316,6 +316,8 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     const room = await playSocketGame(player.page, 'Zoé');
     const p = await openPage(chrome.browser);
     await enterLobby(p.page, server.url, 'Anna');
+    // Zoé's game is not Anna's: it is among the others' games, folded away until asked for.
+    await p.page.getByTestId('recent-others-toggle').click();
     await p.page.waitForSelector(`[data-testid=recent-${room}]`);
     const rooms = await (await fetch(`${server.url}/api/rooms`)).json();
     assert.equal(rooms.find((/** @type {any} */ r) => r.id === room)?.status, 'finished', 'the room is still there, finished');
