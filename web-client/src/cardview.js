@@ -23,7 +23,21 @@ export function typeMarks(key) {
 export function valueBadge(key) {
   const n = treasureValue(key);
   if (!n) return null;
-  return h('span', { class: 'tvalue', title: t('table.worth', { n }) }, `$${n}`);
+  return h('span', { class: 'tvalue', title: t('table.worth', { n }), 'aria-hidden': 'true' }, `$${n}`);
+}
+
+/**
+ * The content of a control named by its content: `label` as screen readers read it, with
+ * `nameNode` (the visible name) where the label names the card and the rest of the label
+ * visually hidden around it, so that what is seen is what is said (voice control finds
+ * the control by the name on it).
+ * @param {string} label @param {string} name @param {Node} nameNode
+ */
+export function spokenAround(label, name, nameNode) {
+  const i = label.indexOf(name);
+  const hidden = (/** @type {string} */ text) => (text ? h('span', { class: 'visually-hidden' }, text) : null);
+  if (i < 0) return [hidden(label), nameNode];
+  return [hidden(label.slice(0, i)), nameNode, hidden(label.slice(i + name.length))];
 }
 
 /** @param {string | null} key */
@@ -85,7 +99,6 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         'aria-pressed': pressed === undefined ? null : String(pressed),
         'aria-disabled': enabled ? null : 'true',
         'aria-keyshortcuts': hotkey ?? null,
-        'aria-label': label ?? `${copies ? `${copies} × ` : ''}${name} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
         onclick: (/** @type {Event} */ e) => {
           if (longPressed === e.currentTarget) {
             longPressed = null;
@@ -118,7 +131,12 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         'span',
         { class: 'card-top' },
         h('span', { class: 'cost', 'aria-hidden': 'true' }, `$${cardCost(key)}`),
-        h('span', { class: 'card-name' }, valueBadge(key), name),
+        // Named by its content: the name on the card, and what is not seen hidden around it.
+        spokenAround(
+          `${label ?? `${copies ? `${copies} × ` : ''}${name}`} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
+          name,
+          h('span', { class: 'card-name' }, valueBadge(key), name),
+        ),
       ),
       h(
         'span',

@@ -13,6 +13,7 @@ import { replayId, replayView, startReplay } from './replay.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { confirmingEnd, continuePendingBuy, endPhase } from './buying.js';
 import { settingsButton, settingsDialog, settingsShown, toggleSettings } from './settings.js';
+import { canUndo } from './undo.js';
 import { busy, state, subscribe, update, notify } from './store.js';
 import { autoplayTreasures, drawerOpen, focusSupply, helpDialog, helpShown, openDrawer, playableInHand, tableView, toggleHelp } from './table.js';
 
@@ -223,7 +224,7 @@ function onKey(/** @type {KeyboardEvent} */ e) {
   } else if (key === 'e' && (p.kind === 'action_phase' || p.kind === 'buy_phase')) {
     e.preventDefault();
     endPhase();
-  } else if (key === 'u' && d.seat === state.seat && !state.undo) {
+  } else if (key === 'u' && d.seat === state.seat && !state.undo && canUndo()) {
     e.preventDefault();
     requestUndo();
   } else if (e.key === 'Enter' && target === document.body) {

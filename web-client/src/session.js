@@ -488,7 +488,7 @@ export async function answer(reply) {
   update((s) => {
     s.sending = true;
     s.awaiting = true;
-    s.answered = { decision: d.decision, card: d.card, purpose: d.purpose, reply };
+    s.answered = { decision: d.decision, card: d.card, purpose: d.purpose, reply, mark: s.nextEvent };
   });
   const result = await command({ type: 'reply', decision: d.decision, reply });
   update((s) => {
@@ -528,6 +528,7 @@ async function skip(d) {
     // A question shown before (this seat's previous one) is over.
     s.decision = null;
     s.awaiting = true;
+    s.answered = { decision: d.decision, purpose: d.purpose, reply: { type: 'end_phase' }, mark: s.nextEvent, auto: true };
   });
   try {
     const result = await conn.request({ type: 'reply', decision: d.decision, reply: { type: 'end_phase' } });

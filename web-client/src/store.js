@@ -46,8 +46,9 @@
  * @property {string} named                 the card chosen for name_card
  * @property {string} nameQuery             what is typed into name_card's search
  * @property {number | null} number         the number chosen for choose_number
- * @property {{decision: number, card?: string, purpose: import('./types.js').Purpose, reply: import('./types.js').Reply} | null} answered
- *   this seat's last answer (Secret Passage names the card it places, Courtier the card it revealed)
+ * @property {{decision: number, card?: string, purpose: import('./types.js').Purpose, reply: import('./types.js').Reply, mark: number, auto?: boolean} | null} answered
+ *   this seat's last answer (Secret Passage names the card it places, Courtier the card it revealed),
+ *   the number of the first event after it (`mark`), and whether the page gave it by itself
  * @property {boolean} sending
  * @property {number | null} confirmEnd   the Buy-phase decision whose "end turn with money left?" is open
  * @property {boolean} awaiting             this seat answered and no decision or frame came since:

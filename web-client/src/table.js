@@ -6,7 +6,7 @@
 // The waiting room (before the game starts) is waiting.js, the end screen endscreen.js.
 import { h } from './dom.js';
 import { cardCost, cardName, cardText, groupedNames, typeClass, typeLabel } from './cards.js';
-import { cardButton, cardChip, cardDetails, infoLabel, setHover, showInfo, typeMarks, valueBadge } from './cardview.js';
+import { cardButton, cardChip, cardDetails, infoLabel, setHover, showInfo, spokenAround, typeMarks, valueBadge } from './cardview.js';
 import { decisionPanel, handChoice, toggle } from './decision.js';
 import { endScreen } from './endscreen.js';
 import { list, t } from './i18n/index.js';
@@ -100,7 +100,7 @@ function players(v) {
     ),
     h(
       'div',
-      { class: 'players-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'players-h', 'data-testid': 'players' },
+      { class: 'players-scroll', tabindex: 0, role: 'region', 'aria-label': t('table.players_numbers'), 'data-testid': 'players' },
       h(
         'table',
         { class: 'player-table' },
@@ -195,7 +195,6 @@ function supply(v) {
           'data-card': p.card,
           // In this seat's Buy phase every pile answers a click: it is bought, or says why not.
           'aria-disabled': active || (d?.prompt.kind === 'buy_phase' && !busy()) ? null : 'true',
-          'aria-label': label,
           onclick: () => {
             if (canChoose) answer({ type: 'pile', card: p.card });
             else if (!clickPile(p.card)) showInfo(p.card);
@@ -204,7 +203,7 @@ function supply(v) {
           onfocus: () => setHover(p.card),
         },
         h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
-        h('span', { class: 'pile-name' }, valueBadge(p.card), name),
+        ...spokenAround(label, name, h('span', { class: 'pile-name' }, valueBadge(p.card), name)),
         h('span', { class: 'pile-type', 'aria-hidden': 'true' }, h('span', { class: 'pile-marks' }, typeMarks(p.card)), ' ', h('span', { class: 'pile-type-label' }, typeLabel(p.card))),
         // The rules text on the tile (clamped where space is short; the whole text is
         // one click away, on the tile or its ⓘ).

@@ -280,7 +280,8 @@ describe('decision widgets', { timeout: 120000 }, () => {
     await shot('ironworks-gain-bridge');
     // Smithy, Militia and Remodel are printed at $4 and cost $3 now.
     for (const card of ['smithy', 'militia', 'remodel']) {
-      const label = await page.getByTestId(`pile-option-${card}`).getAttribute('aria-label');
+      // The name read out: the card's visible name and, hidden around it, its type and cost now.
+      const label = await page.getByTestId(`pile-option-${card}`).evaluate((el) => [...el.querySelectorAll('.visually-hidden, .card-name')].map((x) => x.textContent).join(''));
       assert.match(label ?? '', /Costs 3$/, `${card}: ${label}`);
       assert.equal(await page.getByTestId(`pile-option-${card}`).locator('.cost').textContent(), '$3');
     }
@@ -1040,7 +1041,7 @@ describe('decision widgets', { timeout: 120000 }, () => {
 
   test('a pile affordable only with the Treasures in hand plays them, then buys it', async () => {
     const { n, reply } = await s.ask({ purpose: 'buy_phase', prompt: BUY, over: BUY_OVER });
-    assert.match((await page.getByTestId('pile-smithy').getAttribute('aria-label')) ?? '', /Smithy/);
+    assert.match((await page.getByTestId('pile-smithy').textContent()) ?? '', /Play your Treasures and buy Smithy/);
     assert.ok(await page.locator('.pile.enabled [data-testid=pile-smithy]').count(), 'Smithy ($4) shows as buyable with the $4 in hand');
     assert.equal(await page.locator('.pile.enabled [data-testid=pile-gold]').count(), 0, 'Gold ($6) does not');
     await page.getByTestId('pile-smithy').click();
@@ -1077,6 +1078,35 @@ describe('decision widgets', { timeout: 120000 }, () => {
     await page.getByTestId('setting-ask-end-turn').check();
     assert.equal(await page.evaluate(() => localStorage.getItem('dominion.askEndTurn')), '1');
     await page.getByTestId('settings-close').click();
+  });
+
+  test('Undo is offered only when the server will allow it: not after a draw, yes after a harmless move', async () => {
+    const hand = ['smithy', 'copper', 'estate', 'copper', 'silver'];
+    const first = await s.ask({ purpose: 'action_phase', prompt: { kind: 'action_phase', playable: ['smithy'] }, over: { hand }, events: [{ type: 'turn_started', seat: 0, turn: 7 }, { type: 'phase_started', seat: 0, phase: 'action' }] });
+    assert.equal(await page.getByTestId('undo').count(), 0, 'nothing to take back yet');
+    await page.getByTestId('hand-card-0').click();
+    assertReply(await first.reply, first.n, { type: 'play', card: 'smithy' });
+    // Smithy drew three cards: that cannot be taken back, so no Undo.
+    const drawn = ['copper', 'estate', 'copper', 'silver', 'gold', 'gold', 'estate'];
+    const second = await s.ask({
+      purpose: 'buy_phase',
+      prompt: { kind: 'buy_phase', treasures: ['copper', 'silver', 'gold'], buyable: ['copper', 'curse'] },
+      over: { phase: 'buy', actions: 0, hand: drawn, seats: [{ in_play: ['smithy'] }, {}] },
+      events: [{ type: 'played', seat: 0, card: 'smithy' }, { type: 'drew', seat: 0, count: 3, cards: ['gold', 'gold', 'estate'] }, { type: 'phase_started', seat: 0, phase: 'buy' }],
+    });
+    assert.equal(await page.getByTestId('undo').count(), 0, 'no Undo after a draw');
+    await page.getByTestId('play-all').click();
+    assertReply(await second.reply, second.n, { type: 'play_all_treasures' });
+    // Playing Treasures revealed nothing: Undo is offered.
+    const third = await s.ask({
+      purpose: 'buy_phase',
+      prompt: { kind: 'buy_phase', treasures: [], buyable: ['copper', 'curse', 'silver', 'gold', 'province'] },
+      over: { phase: 'buy', actions: 0, coins: 10, hand: ['estate', 'estate'], seats: [{ in_play: ['smithy', 'copper', 'copper', 'silver', 'gold', 'gold'] }, {}] },
+      events: ['copper', 'copper', 'silver', 'gold', 'gold'].map((card) => ({ type: 'played', seat: 0, card })),
+    });
+    await page.waitForSelector('[data-testid=undo]');
+    await page.getByTestId('pile-province').click();
+    assertReply(await third.reply, third.n, { type: 'buy', card: 'province' });
   });
 
   test('while someone is asked about a Reaction, the page waits without a name', async () => {

@@ -521,4 +521,5 @@ export default {
   'kingdom.hand_madness': "Hand Madness",
   'kingdom.underlings': "Underlings",
   'kingdom.grand_scheme': "Grand Scheme",
+  'table.players_numbers': "Each player's cards and points",
 };

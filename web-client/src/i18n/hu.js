@@ -519,4 +519,5 @@ export default {
   'kingdom.hand_madness': "Kézőrület",
   'kingdom.underlings': "Alattvalók",
   'kingdom.grand_scheme': "Nagy terv",
+  'table.players_numbers': "A játékosok lapjai és pontjai",
 };

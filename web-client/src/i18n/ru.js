@@ -562,4 +562,5 @@ export default {
   'kingdom.hand_madness': "Безумие рук",
   'kingdom.underlings': "Подручные",
   'kingdom.grand_scheme': "Великий замысел",
+  'table.players_numbers': "Карты и очки игроков",
 };

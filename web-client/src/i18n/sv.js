@@ -518,4 +518,5 @@ export default {
   'kingdom.hand_madness': "Handgalenskap",
   'kingdom.underlings': "Underhuggare",
   'kingdom.grand_scheme': "Den stora planen",
+  'table.players_numbers': "Spelarnas kort och poäng",
 };
