@@ -63,6 +63,16 @@ export function cardNameIn(key, want, ed = edition) {
 }
 
 /**
+ * The language the card's name is shown in: the UI language, or English where the card
+ * has no name in it (for the `lang` attribute, so words break by the right rules).
+ * @param {string} key @param {string} [ed]
+ */
+export function cardNameLang(key, ed = edition) {
+  const names = CARDS[key]?.names;
+  return (names && inLang(names, lang(), ed)?.lang) ?? 'en';
+}
+
+/**
  * The entry of `byLang` for language `want` (else English) in edition `ed`, and the
  * language it is in.
  * @param {Record<string, ByEdition>} byLang @param {string} want @param {string} ed

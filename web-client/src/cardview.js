@@ -1,7 +1,7 @@
 // How a card looks wherever it appears: its name, cost, a type colour AND a type label
 // (colour is never the only signal), and its text in a details dialog.
 import { h } from './dom.js';
-import { cardCost, cardName, cardText, cardTextIn, cardTypes, treasureValue, typeClass, typeLabel } from './cards.js';
+import { cardCost, cardName, cardNameLang, cardText, cardTextIn, cardTypes, treasureValue, typeClass, typeLabel } from './cards.js';
 import { lang, t } from './i18n/index.js';
 import { state, update } from './store.js';
 
@@ -40,6 +40,12 @@ export function spokenAround(label, name, nameNode) {
   return [hidden(label.slice(0, i)), nameNode, hidden(label.slice(i + name.length))];
 }
 
+/** The card name's `lang` when it is not the page's (an English name in a Swedish page). @param {string} key */
+export function nameLang(key) {
+  const l = cardNameLang(key);
+  return l === lang() ? null : l;
+}
+
 /** @param {string | null} key */
 export function setHover(key) {
   if (state.hover !== key) update((s) => {
@@ -58,6 +64,9 @@ export function showInfo(key) {
 export function infoLabel(key) {
   return `${t('table.card_info')}: ${cardName(key)}`;
 }
+
+/** Whether the press now ending began on the card dialog's backdrop. */
+let backdropPressed = false;
 
 /** How long a press on a card lasts before it shows the card's text instead (touch). */
 const LONG_PRESS_MS = 500;
@@ -135,7 +144,7 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         spokenAround(
           `${label ?? `${copies ? `${copies} × ` : ''}${name}`} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
           name,
-          h('span', { class: 'card-name' }, valueBadge(key), name),
+          h('span', { class: ['card-name', name.length >= 11 && 'long-name'], lang: nameLang(key) }, valueBadge(key), name),
         ),
       ),
       h(
@@ -203,9 +212,20 @@ export function infoDialog() {
   const close = () => update((s) => {
     s.info = null;
   });
+  // Opened by a long press, the dialog appears under the finger: lifting it must not
+  // close it. A tap outside closes it only when it began outside (a press on the backdrop).
   return h(
     'div',
-    { class: 'modal-backdrop', onclick: (/** @type {Event} */ e) => e.target === e.currentTarget && close() },
+    {
+      class: 'modal-backdrop',
+      onpointerdown: (/** @type {Event} */ e) => {
+        backdropPressed = e.target === e.currentTarget;
+      },
+      onclick: (/** @type {Event} */ e) => {
+        if (e.target === e.currentTarget && backdropPressed) close();
+        backdropPressed = false;
+      },
+    },
     h(
       'div',
       {

@@ -6,7 +6,7 @@
 // The waiting room (before the game starts) is waiting.js, the end screen endscreen.js.
 import { h } from './dom.js';
 import { cardCost, cardName, cardText, groupedNames, typeClass, typeLabel } from './cards.js';
-import { cardButton, cardChip, cardDetails, infoLabel, setHover, showInfo, spokenAround, typeMarks, valueBadge } from './cardview.js';
+import { cardButton, cardChip, cardDetails, infoLabel, nameLang, setHover, showInfo, spokenAround, typeMarks, valueBadge } from './cardview.js';
 import { decisionPanel, handChoice, toggle } from './decision.js';
 import { endScreen } from './endscreen.js';
 import { list, t } from './i18n/index.js';
@@ -203,7 +203,7 @@ function supply(v) {
           onfocus: () => setHover(p.card),
         },
         h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
-        ...spokenAround(label, name, h('span', { class: 'pile-name' }, valueBadge(p.card), name)),
+        ...spokenAround(label, name, h('span', { class: ['pile-name', name.length >= 11 && 'long-name'], lang: nameLang(p.card) }, valueBadge(p.card), name)),
         h('span', { class: 'pile-type', 'aria-hidden': 'true' }, h('span', { class: 'pile-marks' }, typeMarks(p.card)), ' ', h('span', { class: 'pile-type-label' }, typeLabel(p.card))),
         // The rules text on the tile (clamped where space is short; the whole text is
         // one click away, on the tile or its ⓘ).
