@@ -14,6 +14,7 @@ import { answer, requestUndo, retryNow, startSession, takeBack } from './session
 import { confirmingEnd, continuePendingBuy, endPhase } from './buying.js';
 import { settingsButton, settingsDialog, settingsShown, toggleSettings } from './settings.js';
 import { canUndo } from './undo.js';
+import { deckDialog, deckShown, toggleDeck } from './deck.js';
 import { busy, state, subscribe, update, notify } from './store.js';
 import { autoplayTreasures, drawerOpen, focusSupply, helpDialog, helpShown, openDrawer, playableInHand, tableView, toggleHelp } from './table.js';
 
@@ -104,6 +105,7 @@ function view() {
     infoDialog(),
     leaveDialog(),
     settingsDialog(),
+    state.roomId && !replayId() ? deckDialog() : null,
   ];
 }
 
@@ -170,6 +172,10 @@ function onKey(/** @type {KeyboardEvent} */ e) {
   if (target.closest('input, select, textarea')) return;
   if (settingsShown()) {
     if (e.key === 'Escape') toggleSettings(false);
+    return;
+  }
+  if (deckShown()) {
+    if (e.key === 'Escape') toggleDeck(false);
     return;
   }
   if (e.key === 'Escape' && (state.info || state.confirmLeave)) {

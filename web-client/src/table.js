@@ -15,6 +15,7 @@ import { requestLeave } from './leave.js';
 import { earlierLines, logBody, logFilter, logLines } from './log.js';
 import { waitingRoom } from './waiting.js';
 import { roomName } from './lobby.js';
+import { deckButton } from './deck.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
 import { busy, state, update } from './store.js';
@@ -96,6 +97,7 @@ function players(v) {
       'div',
       { class: 'players-head' },
       h('h2', { id: 'players-h' }, t('table.players')),
+      deckButton(),
       v.game_over ? null : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => requestLeave() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
     ),
     h(

@@ -1109,6 +1109,42 @@ describe('decision widgets', { timeout: 120000 }, () => {
     assertReply(await third.reply, third.n, { type: 'buy', card: 'province' });
   });
 
+  test('the deck panel counts your cards, and only what is public of the others', async () => {
+    /** The panel's count of each of your cards. */
+    const mine = async () => {
+      await page.getByTestId('deck-button').click();
+      await page.waitForSelector('[data-testid=deck-panel]');
+      /** @type {Record<string, number>} */
+      const counts = await page.locator('[data-testid=deck-mine] li').evaluateAll((els) => Object.fromEntries(els.map((e) => [/** @type {HTMLElement} */ (e).dataset.card, Number(/** @type {HTMLElement} */ (e).dataset.count)])));
+      return counts;
+    };
+    const before = await mine();
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=deck-panel]', { state: 'detached' });
+    s.events(
+      [
+        { type: 'gained', seat: 0, card: 'silver', to: 'discard' },
+        { type: 'gained', seat: 0, card: 'silver', to: 'discard' },
+        { type: 'trashed', seat: 0, cards: ['copper', 'estate'] },
+        { type: 'gained', seat: 1, card: 'gold', to: 'discard' },
+        { type: 'trashed', seat: 1, cards: ['copper'] },
+        { type: 'passed', seat: 1, to: 0, card: 'curse' },
+        { type: 'passed', seat: 0, to: 1, card: 'estate' },
+      ],
+      view(null),
+    );
+    await page.waitForFunction(() => /passes Estate to Bob/.test(document.querySelector('[data-testid=log]')?.textContent ?? ''));
+    const after = await mine();
+    const delta = Object.fromEntries(['copper', 'silver', 'estate', 'curse'].map((c) => [c, (after[c] ?? 0) - (before[c] ?? 0)]));
+    assert.deepEqual(delta, { copper: -1, silver: 2, estate: -2, curse: 1 });
+    assert.match((await page.getByTestId('deck-seat-1').textContent()) ?? '', /Gained: .*Gold/);
+    assert.match((await page.getByTestId('deck-lost-1').textContent()) ?? '', /Copper/);
+    assert.match((await page.getByTestId('deck-lost-1').textContent()) ?? '', /Curse/);
+    await page.getByTestId('deck-panel').screenshot({ path: path.join(ARTIFACTS, 'deck-panel.png') });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=deck-panel]', { state: 'detached' });
+  });
+
   test('while someone is asked about a Reaction, the page waits without a name', async () => {
     s.events([{ type: 'played', seat: 1, card: 'militia' }], view(null, { current: 1, waiting_for: undefined, decision: undefined }));
     await page.waitForSelector('[data-testid=waiting-neutral]');
