@@ -144,7 +144,7 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         spokenAround(
           `${label ?? `${copies ? `${copies} × ` : ''}${name}`} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
           name,
-          h('span', { class: ['card-name', name.length >= 11 && 'long-name'], lang: nameLang(key) }, valueBadge(key), name),
+          h('span', { class: ['card-name', name.length >= 10 && 'long-name'], lang: nameLang(key) }, valueBadge(key), name),
         ),
       ),
       h(

@@ -98,7 +98,7 @@ function players(v) {
       { class: 'players-head' },
       h('h2', { id: 'players-h' }, t('table.players')),
       deckButton(),
-      v.game_over ? null : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => requestLeave() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
+      v.game_over ? null : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => requestLeave() }, state.spectating ? t('common.back_to_lobby') : t('table.leave')),
     ),
     h(
       'div',
@@ -205,7 +205,7 @@ function supply(v) {
           onfocus: () => setHover(p.card),
         },
         h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
-        ...spokenAround(label, name, h('span', { class: ['pile-name', name.length >= 11 && 'long-name'], lang: nameLang(p.card) }, valueBadge(p.card), name)),
+        ...spokenAround(label, name, h('span', { class: ['pile-name', name.length >= 10 && 'long-name'], lang: nameLang(p.card) }, valueBadge(p.card), name)),
         h('span', { class: 'pile-type', 'aria-hidden': 'true' }, h('span', { class: 'pile-marks' }, typeMarks(p.card)), ' ', h('span', { class: 'pile-type-label' }, typeLabel(p.card))),
         // The rules text on the tile (clamped where space is short; the whole text is
         // one click away, on the tile or its ⓘ).

@@ -496,6 +496,7 @@ export default {
   'deck.lost': "Trashed or passed on",
   'deck.passed_unknown': "Also passed on {out} and received {in} cards you were not shown.",
   'deck.partial': "Counted from the events this page holds; the start of the game is still loading.",
+  'table.leave': "Leave",
   'settings.button': "Settings",
   'settings.title': "Settings",
   'settings.ask_end_turn': "Ask before ending a turn with money left",

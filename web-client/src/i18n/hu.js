@@ -494,6 +494,7 @@ export default {
   'deck.lost': "Szemétbe tett vagy továbbadott",
   'deck.passed_unknown': "Továbbá {out} lapot adott tovább és {in} lapot kapott, amelyeket nem láttál.",
   'deck.partial': "Az oldalon lévő események alapján; a játék eleje még töltődik.",
+  'table.leave': "Kilépés",
   'settings.button': "Beállítások",
   'settings.title': "Beállítások",
   'settings.ask_end_turn': "Kérdezzen, mielőtt elköltetlen pénzzel fejezem be a kört",

@@ -493,6 +493,7 @@ export default {
   'deck.lost': "Skrotat eller skickat vidare",
   'deck.passed_unknown': "Skickade också vidare {out} och fick {in} kort som du inte fick se.",
   'deck.partial': "Räknat från händelserna sidan har; spelets början laddas fortfarande.",
+  'table.leave': "Lämna",
   'settings.button': "Inställningar",
   'settings.title': "Inställningar",
   'settings.ask_end_turn': "Fråga innan turen avslutas med pengar kvar",
