@@ -134,7 +134,14 @@ function render() {
   }
   scrollChat(app, chatBottom);
   const logAfter = app.querySelector('[data-testid="log"]');
-  if (logAfter && atBottom) logAfter.scrollTop = logAfter.scrollHeight;
+  if (logAfter && atBottom) {
+    // Kept at its newest line, now and once the layout has settled (a panel beside it may
+    // change its height in the same frame).
+    logAfter.scrollTop = logAfter.scrollHeight;
+    requestAnimationFrame(() => {
+      logAfter.scrollTop = logAfter.scrollHeight;
+    });
+  }
   document.title = state.decision ? `● ${t('app.title')}` : t('app.title');
   // A new decision: when focus was lost (the clicked control went away), move it to
   // the decision's first control so keyboard players can go on.

@@ -8,7 +8,7 @@
 // fetches only that step's events.
 import { h } from './dom.js';
 import { cardName, groupedNames, setCurrentCosts, setEdition, typeClass, typeLabel } from './cards.js';
-import { cardButton, cardChip, setHover, showInfo, typeMarks } from './cardview.js';
+import { cardButton, cardChip, nameLang, setHover, showInfo, spokenAround, typeMarks, valueBadge } from './cardview.js';
 import { modeText } from './decision.js';
 import { list, t } from './i18n/index.js';
 import { logLines } from './log.js';
@@ -364,12 +364,16 @@ function supply(v) {
           class: 'pile-main',
           'data-card': p.card,
           'data-count': String(p.count),
-          'aria-label': [cardName(p.card), typeLabel(p.card), t('table.cost', { n: p.cost }), p.count ? t('table.left', { n: p.count }) : t('table.pile_empty')].join(', '),
           onclick: () => showInfo(p.card),
           onpointerenter: () => setHover(p.card),
         },
         h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
-        h('span', { class: 'pile-name' }, cardName(p.card)),
+        // Named by its content: the visible name, the rest hidden around it.
+        ...spokenAround(
+          [cardName(p.card), typeLabel(p.card), t('table.cost', { n: p.cost }), p.count ? t('table.left', { n: p.count }) : t('table.pile_empty')].join(', '),
+          cardName(p.card),
+          h('span', { class: ['pile-name', cardName(p.card).length >= 10 && 'long-name'], lang: nameLang(p.card) }, valueBadge(p.card), cardName(p.card)),
+        ),
         h('span', { class: 'pile-type', 'aria-hidden': 'true' }, `${typeMarks(p.card)} ${typeLabel(p.card)}`),
         h('span', { class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
       ),

@@ -505,6 +505,7 @@ function measureSide(page) {
       shownEntries: entries.filter((e) => inside(e.getBoundingClientRect())).length,
       entries: entries.length,
       newestShown: Boolean(last && inside(last)),
+      where: `newest ${last?.top}–${last?.bottom} in the log's ${lb.top}–${lb.bottom}, scrolled ${log.scrollTop} of ${log.scrollHeight - log.clientHeight}`,
       earlierOverlaps: Boolean(earlier && earlier.bottom > lb.top + 0.5 && earlier.top < lb.bottom),
       rows: rows.map((r) => ({ id: /** @type {HTMLElement} */ (r).dataset.testid, shown: shown(r), current: r.getAttribute('aria-current') === 'true' })),
       playersFocusable: scroller?.tabIndex === 0,
@@ -548,7 +549,7 @@ describe('the log and every opponent in view, with 2, 4 and 6 players', { timeou
         assert.ok(m.entries >= 45, `${size} ${players}p: the log holds ${m.entries} lines`);
         assert.ok(m.logHeight >= LINES[size] * m.lineHeight, `${size} ${players}p: the log is ${m.logHeight}px tall, ${(m.logHeight / m.lineHeight).toFixed(1)} lines of ${m.lineHeight}px (${LINES[size]} wanted)`);
         assert.ok(m.shownEntries >= LINES[size] - 2, `${size} ${players}p: ${m.shownEntries} headings and lines shown at once`);
-        assert.ok(m.newestShown, `${size} ${players}p: the newest line is in view`);
+        assert.ok(m.newestShown, `${size} ${players}p: the newest line is in view (${m.where})`);
         assert.ok(!m.earlierOverlaps, `${size} ${players}p: nothing is drawn over the log`);
         if (phone) {
           await page.getByTestId('tab-players').tap();
