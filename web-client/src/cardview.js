@@ -140,6 +140,8 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         'span',
         { class: 'card-top' },
         h('span', { class: 'cost', 'aria-hidden': 'true' }, `$${cardCost(key)}`),
+        // A small face (phone) shows a Treasure's value in the cost's place.
+        treasureValue(key) ? h('span', { class: 'cost-value tvalue', 'aria-hidden': 'true' }, `$${treasureValue(key)}`) : null,
         // Named by its content: the name on the card, and what is not seen hidden around it.
         spokenAround(
           `${label ?? `${copies ? `${copies} × ` : ''}${name}`} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,

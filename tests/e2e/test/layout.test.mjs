@@ -478,7 +478,8 @@ function measureSide(page) {
     const line = /** @type {HTMLElement | null} */ (log.querySelector('.log-line'));
     const lineHeight = line ? parseFloat(getComputedStyle(line).lineHeight) : 0;
     const entries = [...log.querySelectorAll('h3, li')];
-    const inside = (/** @type {DOMRect} */ b) => b.top >= lb.top - 0.5 && b.bottom <= lb.bottom + 0.5;
+    // (A pixel of slack: the scroll range is whole pixels, the lines' boxes are not.)
+    const inside = (/** @type {DOMRect} */ b) => b.top >= lb.top - 1 && b.bottom <= lb.bottom + 1;
     const last = entries.at(-1)?.getBoundingClientRect();
     const earlier = document.querySelector('[data-testid=log-earlier]')?.getBoundingClientRect();
     /** Whether `el` is fully on screen: in the window, inside every ancestor that clips it, on top. */
