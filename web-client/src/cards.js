@@ -63,6 +63,16 @@ export function cardNameIn(key, want, ed = edition) {
 }
 
 /**
+ * The language the card's name is shown in: the UI language, or English where the card
+ * has no name in it (for the `lang` attribute, so words break by the right rules).
+ * @param {string} key @param {string} [ed]
+ */
+export function cardNameLang(key, ed = edition) {
+  const names = CARDS[key]?.names;
+  return (names && inLang(names, lang(), ed)?.lang) ?? 'en';
+}
+
+/**
  * The entry of `byLang` for language `want` (else English) in edition `ed`, and the
  * language it is in.
  * @param {Record<string, ByEdition>} byLang @param {string} want @param {string} ed
@@ -78,6 +88,19 @@ function inLang(byLang, want, ed) {
     }
   }
   return null;
+}
+
+/**
+ * What a Treasure gives when played, from its printed text ("$2"): 0 for other cards.
+ * What other cards add (Merchant, Coppersmith) is not counted.
+ * @param {string} key
+ */
+export function treasureValue(key) {
+  if (!cardTypes(key).includes('treasure')) return 0;
+  const en = CARDS[key]?.texts?.en;
+  const text = typeof en === 'string' ? en : Object.values(en ?? {})[0] ?? '';
+  const m = /^\$(\d+)/.exec(text);
+  return m ? Number(m[1]) : 0;
 }
 
 /** The card's types, most telling first, for colour and label. @param {string} key */

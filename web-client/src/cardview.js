@@ -1,7 +1,7 @@
 // How a card looks wherever it appears: its name, cost, a type colour AND a type label
 // (colour is never the only signal), and its text in a details dialog.
 import { h } from './dom.js';
-import { cardCost, cardName, cardText, cardTextIn, cardTypes, typeClass, typeLabel } from './cards.js';
+import { cardCost, cardName, cardNameLang, cardText, cardTextIn, cardTypes, treasureValue, typeClass, typeLabel } from './cards.js';
 import { lang, t } from './i18n/index.js';
 import { state, update } from './store.js';
 
@@ -13,6 +13,37 @@ export function typeMarks(key) {
   return cardTypes(key)
     .map((ty) => /** @type {Record<string, string>} */ (TYPE_MARK)[ty] ?? '')
     .join('');
+}
+
+/**
+ * A Treasure's value, shown before its name (its cost is shown smaller): what a Copper
+ * is for is its $1, not its $0 cost. Null for other cards.
+ * @param {string} key
+ */
+export function valueBadge(key) {
+  const n = treasureValue(key);
+  if (!n) return null;
+  return h('span', { class: 'tvalue', title: t('table.worth', { n }), 'aria-hidden': 'true' }, `$${n}`);
+}
+
+/**
+ * The content of a control named by its content: `label` as screen readers read it, with
+ * `nameNode` (the visible name) where the label names the card and the rest of the label
+ * visually hidden around it, so that what is seen is what is said (voice control finds
+ * the control by the name on it).
+ * @param {string} label @param {string} name @param {Node} nameNode
+ */
+export function spokenAround(label, name, nameNode) {
+  const i = label.indexOf(name);
+  const hidden = (/** @type {string} */ text) => (text ? h('span', { class: 'visually-hidden' }, text) : null);
+  if (i < 0) return [hidden(label), nameNode];
+  return [hidden(label.slice(0, i)), nameNode, hidden(label.slice(i + name.length))];
+}
+
+/** The card name's `lang` when it is not the page's (an English name in a Swedish page). @param {string} key */
+export function nameLang(key) {
+  const l = cardNameLang(key);
+  return l === lang() ? null : l;
 }
 
 /** @param {string | null} key */
@@ -33,6 +64,9 @@ export function showInfo(key) {
 export function infoLabel(key) {
   return `${t('table.card_info')}: ${cardName(key)}`;
 }
+
+/** Whether the press now ending began on the card dialog's backdrop. */
+let backdropPressed = false;
 
 /** How long a press on a card lasts before it shows the card's text instead (touch). */
 const LONG_PRESS_MS = 500;
@@ -74,7 +108,6 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         'aria-pressed': pressed === undefined ? null : String(pressed),
         'aria-disabled': enabled ? null : 'true',
         'aria-keyshortcuts': hotkey ?? null,
-        'aria-label': label ?? `${copies ? `${copies} × ` : ''}${name} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
         onclick: (/** @type {Event} */ e) => {
           if (longPressed === e.currentTarget) {
             longPressed = null;
@@ -107,7 +140,14 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
         'span',
         { class: 'card-top' },
         h('span', { class: 'cost', 'aria-hidden': 'true' }, `$${cardCost(key)}`),
-        h('span', { class: 'card-name' }, name),
+        // A small face (phone) shows a Treasure's value in the cost's place.
+        treasureValue(key) ? h('span', { class: 'cost-value tvalue', 'aria-hidden': 'true' }, `$${treasureValue(key)}`) : null,
+        // Named by its content: the name on the card, and what is not seen hidden around it.
+        spokenAround(
+          `${label ?? `${copies ? `${copies} × ` : ''}${name}`} — ${typeLabel(key)}, ${t('table.cost', { n: cardCost(key) })}`,
+          name,
+          h('span', { class: ['card-name', name.length >= 10 && 'long-name'], lang: nameLang(key) }, valueBadge(key), name),
+        ),
       ),
       h(
         'span',
@@ -126,13 +166,16 @@ export function cardButton(key, { testid, dkey, onClick, enabled = false, presse
   );
 }
 
-/** A small inert card chip (in play, discard top, deck lists). @param {string} key @param {string} [dkey] */
-export function cardChip(key, dkey) {
+/**
+ * A small inert card chip (in play, discard top, deck lists).
+ * @param {string} key @param {string} [dkey] @param {string} [extra]  an extra class
+ */
+export function cardChip(key, dkey, extra) {
   return h(
     'span',
     {
       key: dkey,
-      class: ['chip', typeClass(key)],
+      class: ['chip', typeClass(key), extra],
       title: `${cardName(key)} — ${typeLabel(key)}`,
       'data-card': key,
       onpointerenter: () => setHover(key),
@@ -171,9 +214,20 @@ export function infoDialog() {
   const close = () => update((s) => {
     s.info = null;
   });
+  // Opened by a long press, the dialog appears under the finger: lifting it must not
+  // close it. A tap outside closes it only when it began outside (a press on the backdrop).
   return h(
     'div',
-    { class: 'modal-backdrop', onclick: (/** @type {Event} */ e) => e.target === e.currentTarget && close() },
+    {
+      class: 'modal-backdrop',
+      onpointerdown: (/** @type {Event} */ e) => {
+        backdropPressed = e.target === e.currentTarget;
+      },
+      onclick: (/** @type {Event} */ e) => {
+        if (e.target === e.currentTarget && backdropPressed) close();
+        backdropPressed = false;
+      },
+    },
     h(
       'div',
       {

@@ -7,6 +7,7 @@ import { has, lang, t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
 import { busy, state, update } from './store.js';
+import { askEndTurn, confirmingEnd, endPhase, keepPlaying, leftOver, setAskEndTurn } from './buying.js';
 
 /** @typedef {import('./types.js').DecisionRequest} DecisionRequest */
 /** @typedef {import('./types.js').Prompt} Prompt */
@@ -119,8 +120,11 @@ function headline(d) {
   switch (p.kind) {
     case 'action_phase':
       return p.playable.length ? t('dec.action_phase') : t('dec.action_none');
-    case 'buy_phase':
+    case 'buy_phase': {
+      const left = confirmingEnd() ? leftOver() : null;
+      if (left) return t('buy.end_with', { n: left.money });
       return p.buyable.length || p.treasures.length ? t('dec.buy_phase') : t('dec.buy_none');
+    }
     case 'choose_cards':
       return cardsQuestion(d, p);
     case 'choose_pile': {
@@ -687,6 +691,27 @@ function chooseNumber(p) {
   ];
 }
 
+/** "End turn with $5 unspent?": its detail, its answers and "don't ask again". */
+function endTurnQuestion() {
+  const left = leftOver();
+  return [
+    left?.treasures ? h('p', { class: 'dec-count', 'data-testid': 'end-turn-detail' }, t('buy.unplayed', { n: left.treasures })) : null,
+    h(
+      'div',
+      { class: 'choice-row' },
+      h('button', { type: 'button', class: 'btn danger', 'data-testid': 'end-turn-confirm', disabled: busy(), 'aria-keyshortcuts': 'E', onclick: () => endPhase() }, t('dec.end_turn')),
+      h('button', { type: 'button', class: 'btn primary', 'data-testid': 'end-turn-cancel', disabled: busy(), onclick: () => keepPlaying() }, t('buy.keep_playing')),
+      h(
+        'label',
+        { class: 'check dont-ask' },
+        h('input', { type: 'checkbox', 'data-testid': 'end-turn-dont-ask', checked: !askEndTurn(), onchange: (/** @type {any} */ e) => setAskEndTurn(!e.target.checked) }),
+        ' ',
+        t('buy.dont_ask'),
+      ),
+    ),
+  ];
+}
+
 /** The phase buttons (Play all Treasures, End phase) for action and buy phases. @param {DecisionRequest} d */
 function phaseButtons(d) {
   const p = d.prompt;
@@ -694,9 +719,10 @@ function phaseButtons(d) {
     return h(
       'div',
       { class: 'choice-row' },
-      h('button', { type: 'button', class: ['btn', !p.playable.length && 'primary'], 'data-testid': 'end-phase', disabled: busy(), 'aria-keyshortcuts': 'E', onclick: () => answer({ type: 'end_phase' }) }, t('dec.end_actions')),
+      h('button', { type: 'button', class: ['btn', !p.playable.length && 'primary'], 'data-testid': 'end-phase', disabled: busy(), 'aria-keyshortcuts': 'E', onclick: () => endPhase() }, t('dec.end_actions')),
     );
   }
+  if (p.kind === 'buy_phase' && confirmingEnd()) return endTurnQuestion();
   if (p.kind === 'buy_phase') {
     return h(
       'div',
@@ -706,7 +732,7 @@ function phaseButtons(d) {
         { type: 'button', class: ['btn', p.treasures.length && 'primary'], 'data-testid': 'play-all', disabled: !p.treasures.length || busy(), 'aria-keyshortcuts': 'T', onclick: () => answer({ type: 'play_all_treasures' }) },
         t('dec.play_all'),
       ),
-      h('button', { type: 'button', class: ['btn', !p.treasures.length && !p.buyable.length && 'primary'], 'data-testid': 'end-phase', disabled: busy(), 'aria-keyshortcuts': 'E', onclick: () => answer({ type: 'end_phase' }) }, t('dec.end_turn')),
+      h('button', { type: 'button', class: ['btn', !p.treasures.length && !p.buyable.length && 'primary'], 'data-testid': 'end-phase', disabled: busy(), 'aria-keyshortcuts': 'E', onclick: () => endPhase() }, t('dec.end_turn')),
     );
   }
   return null;
@@ -726,14 +752,18 @@ export function decisionPanel() {
   if (!v || v.game_over) return null;
   if (!d) {
     const waiting = v.waiting_for;
+    // Nobody is named while someone is asked whether to reveal a Reaction (only players
+    // holding one are asked), from this seat's reply until the next frame or question,
+    // and while the view names this seat but asks it nothing (the server may be waiting
+    // on a private question to someone else, and keeps naming the player whose turn it is).
+    const neutral = waiting == null || state.awaiting || (waiting === state.seat && !state.spectating);
     return h(
       'section',
       { class: 'panel decision waiting', 'data-testid': 'decision-waiting', 'aria-live': 'polite' },
       state.spectating ? h('p', {}, t('table.spectating')) : null,
-      // While someone is asked whether to reveal a Reaction, nobody else is told who:
-      // only players holding one are asked.
-      waiting == null ? h('p', { 'data-testid': 'waiting-neutral' }, t('table.waiting')) : null,
-      waiting != null && waiting !== state.seat ? h('p', {}, t('table.waiting_for', { name: seatName(state, waiting) })) : null,
+      neutral
+        ? h('p', { 'data-testid': 'waiting-neutral' }, t('table.waiting'))
+        : h('p', { 'data-testid': 'waiting-for' }, t('table.waiting_for', { name: seatName(state, waiting) })),
     );
   }
   const p = d.prompt;
@@ -767,7 +797,7 @@ export function decisionPanel() {
   return h(
     'section',
     {
-      class: ['panel', 'decision', `kind-${p.kind}`],
+      class: ['panel', 'decision', `kind-${p.kind}`, confirmingEnd() && 'confirm-end'],
       'data-testid': 'decision',
       'data-kind': p.kind,
       'data-decision': d.decision,

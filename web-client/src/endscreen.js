@@ -138,7 +138,8 @@ function vpTable(r, scores) {
   );
   return h(
     'div',
-    { class: 'vp-wrap' },
+    // It scrolls sideways on a phone: reachable by keyboard, named by the table's caption.
+    { class: 'vp-wrap', tabindex: 0, role: 'region', 'aria-label': t('end.vp_by_card') },
     h(
       'table',
       { class: 'scores vp-table', 'data-testid': 'vp-table' },

@@ -2,10 +2,10 @@
 // a room (seats and bots, edition, kingdom, time per decision).
 import { h } from './dom.js';
 import { allCards, printedCost as cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
-import { t } from './i18n/index.js';
+import { has, t } from './i18n/index.js';
 import { botLabel } from './names.js';
-import { clearInvite, createRoom, keptSeats, resumeRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
-import { state, update } from './store.js';
+import { clearInvite, createRoom, keptSeats, quickPlay, resumeRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
+import { state, update, notify } from './store.js';
 import { typeMarks } from './cardview.js';
 
 const NAME_KEY = 'dominion.name';
@@ -36,7 +36,7 @@ function nameOrAsk() {
   const name = state.name.trim();
   if (name.length >= 1 && name.length <= 32) return name;
   update((s) => {
-    s.notice = t(name ? 'err.invalid_name' : 'lobby.name_needed');
+    notify(s, t(name ? 'err.invalid_name' : 'lobby.name_needed'));
   });
   document.getElementById('name-input')?.focus();
   return null;
@@ -55,9 +55,43 @@ function setsLabel(sets) {
   return sets.map((s) => t(`set.${s}`)).join(' + ');
 }
 
+/**
+ * A recommended kingdom's name in the UI language ("Első játék"), with "(1E)" where the
+ * server's English name has it; the server's name for a kingdom the client does not know.
+ * @param {{id: string, name: string}} k
+ */
+export function kingdomName(k) {
+  const key = `kingdom.${k.id.split('/').pop()}`;
+  if (!has(key)) return k.name;
+  return /\(1E\)$/.test(k.name) ? `${t(key)} (1E)` : t(key);
+}
+
 /** @param {{id: string, name: string}} k */
 export function kingdomLabel(k) {
-  return `${kingdomGroup(k.id)}: ${k.name}`;
+  return `${kingdomGroup(k.id)}: ${kingdomName(k)}`;
+}
+
+/**
+ * A room's name: the one it was given, else composed here in the viewer's language from
+ * its host and kingdom ("Anna — Első játék"), as the server does in English.
+ * @param {import('./types.js').RoomSummary} room
+ */
+export function roomName(room) {
+  if (room.settings.name) return room.settings.name;
+  const host = room.host != null ? room.seats.find((x) => x.seat === room.host)?.occupant : null;
+  const k = room.settings.kingdom;
+  let kingdom;
+  if (k.type === 'recommended') {
+    const known = state.meta.kingdoms.find((x) => x.id === k.id || x.name === k.id);
+    kingdom = known ? kingdomName(known) : null;
+  } else if (k.type === 'random') {
+    kingdom = t('room.kingdom_random');
+  } else {
+    const names = k.cards.map((c) => cardName(c, room.settings.edition ?? '2e'));
+    kingdom = names.length > 3 ? `${names.slice(0, 3).join(', ')}, …` : names.join(', ');
+  }
+  if (!kingdom) return room.name;
+  return host?.type === 'human' ? `${host.name} — ${kingdom}` : kingdom;
 }
 
 /**
@@ -197,7 +231,7 @@ function roomItem(room) {
     h(
       'div',
       { class: 'room-head' },
-      h('strong', { class: 'room-name' }, room.name),
+      h('strong', { class: 'room-name' }, roomName(room)),
       h('span', { class: ['badge', `st-${room.status}`] }, t(`room.status.${room.status}`)),
     ),
     h(
@@ -255,7 +289,7 @@ function unfinishedGames() {
         h(
           'li',
           { key: r.id, 'data-testid': `unfinished-${r.id}` },
-          h('strong', {}, r.name),
+          h('strong', {}, roomName(r)),
           ' ',
           h('span', { class: ['badge', `st-${r.status}`] }, t(`room.status.${r.status}`)),
           ' ',
@@ -272,49 +306,63 @@ function playerName(seat, n) {
   return seat.bot ? botLabel(seat.bot) : seat.name;
 }
 
-/** Recent ended games, each with its kingdom, players, scores and replay. */
+/** Whether `g` is one of this person's games: a seat with their name (not a bot). @param {import('./types.js').GameSummary} g */
+function isMine(g) {
+  const name = state.name.trim();
+  return Boolean(name) && (g.seats ?? []).some((x) => !x.bot && x.name === name);
+}
+
+/** One recent game: when, its players with scores, its kingdom, and its replay. @param {import('./types.js').GameSummary} g */
+function recentGame(g) {
+  const kingdom = g.setup.kingdom.type === 'cards' ? g.setup.kingdom.cards : [];
+  const scores = [...(g.scores ?? [])].sort((a, b) => b.vp - a.vp || a.turns - b.turns);
+  const seats = g.seats ?? [];
+  const players = scores.length
+    ? scores.map((sc) =>
+        h(
+          'li',
+          { key: sc.seat, class: [sc.winner && 'winner'] },
+          sc.winner ? '★ ' : '',
+          playerName(seats.find((x) => x.seat === sc.seat), sc.seat),
+          ' ',
+          h('strong', {}, String(sc.vp)),
+        ),
+      )
+    : seats.map((x) => h('li', { key: x.seat }, playerName(x, x.seat)));
+  return h(
+    'li',
+    { key: g.room, class: 'recent-game', 'data-testid': `recent-${g.room}` },
+    h(
+      'div',
+      { class: 'room-head' },
+      h('time', { class: 'muted', datetime: new Date(g.finished_at * 1000).toISOString() }, new Date(g.finished_at * 1000).toLocaleString(document.documentElement.lang)),
+      g.outcome === 'abandoned' ? h('span', { class: 'badge' }, t('lobby.abandoned')) : null,
+      h('a', { class: 'btn small', href: `/replay/${encodeURIComponent(g.room)}`, 'data-testid': `replay-${g.room}` }, t('lobby.replay')),
+    ),
+    h('ul', { class: 'recent-players' }, players),
+    h('p', { class: 'room-meta' }, [t(`edition.${g.setup.edition}`), kingdom.map((c) => cardName(c, g.setup.edition)).join(', ')].join(' · ')),
+  );
+}
+
+/** Recent ended games: this person's first, everyone else's folded away under a count. */
 function recentGames() {
   const games = state.games;
+  const mine = games.filter(isMine);
+  const others = games.filter((g) => !isMine(g));
   return h(
     'section',
     { class: 'panel recent', 'data-testid': 'recent-games', 'aria-labelledby': 'recent-h' },
     h('h2', { id: 'recent-h' }, t('lobby.recent')),
-    games.length
+    mine.length ? h('ul', { class: 'recent-list', 'data-testid': 'recent-mine' }, mine.map(recentGame)) : null,
+    others.length
       ? h(
-          'ul',
-          { class: 'recent-list' },
-          games.map((g) => {
-            const kingdom = g.setup.kingdom.type === 'cards' ? g.setup.kingdom.cards : [];
-            const scores = [...(g.scores ?? [])].sort((a, b) => b.vp - a.vp || a.turns - b.turns);
-            const seats = g.seats ?? [];
-            const players = scores.length
-              ? scores.map((sc) =>
-                  h(
-                    'li',
-                    { key: sc.seat, class: [sc.winner && 'winner'] },
-                    sc.winner ? '★ ' : '',
-                    playerName(seats.find((x) => x.seat === sc.seat), sc.seat),
-                    ' ',
-                    h('strong', {}, String(sc.vp)),
-                  ),
-                )
-              : seats.map((x) => h('li', { key: x.seat }, playerName(x, x.seat)));
-            return h(
-              'li',
-              { key: g.room, class: 'recent-game', 'data-testid': `recent-${g.room}` },
-              h(
-                'div',
-                { class: 'room-head' },
-                h('time', { class: 'muted', datetime: new Date(g.finished_at * 1000).toISOString() }, new Date(g.finished_at * 1000).toLocaleString(document.documentElement.lang)),
-                g.outcome === 'abandoned' ? h('span', { class: 'badge' }, t('lobby.abandoned')) : null,
-                h('a', { class: 'btn small', href: `/replay/${encodeURIComponent(g.room)}`, 'data-testid': `replay-${g.room}` }, t('lobby.replay')),
-              ),
-              h('ul', { class: 'recent-players' }, players),
-              h('p', { class: 'room-meta' }, [t(`edition.${g.setup.edition}`), kingdom.map((c) => cardName(c, g.setup.edition)).join(', ')].join(' · ')),
-            );
-          }),
+          'details',
+          { class: 'recent-others', 'data-testid': 'recent-others' },
+          h('summary', { 'data-testid': 'recent-others-toggle' }, t(mine.length ? 'lobby.recent_others' : 'lobby.recent_all', { n: others.length })),
+          h('ul', { class: 'recent-list' }, others.map(recentGame)),
         )
-      : h('p', { class: 'muted', 'data-testid': 'no-recent' }, t('lobby.no_recent')),
+      : null,
+    games.length ? null : h('p', { class: 'muted', 'data-testid': 'no-recent' }, t('lobby.no_recent')),
   );
 }
 
@@ -331,7 +379,7 @@ function invitePanel() {
   return h(
     'div',
     { class: 'panel invite-offer', role: 'status', 'data-testid': 'invite-offer' },
-    h('p', {}, h('strong', {}, t('lobby.invited', { room: room.name }))),
+    h('p', {}, h('strong', {}, t('lobby.invited', { room: roomName(room) }))),
     open ? null : h('p', { class: 'muted' }, t('lobby.invite_full')),
     h(
       'div',
@@ -653,7 +701,7 @@ function createForm() {
                 }),
               },
               groups(ks).map(([group, list]) =>
-                h('optgroup', { label: group }, list.map((k) => h('option', { value: k.id }, k.name))),
+                h('optgroup', { label: group }, list.map((k) => h('option', { value: k.id }, kingdomName(k)))),
               ),
             ),
             h('p', { class: 'hint kingdom-preview' }, (ks.find((k) => k.id === f.recommended)?.cards ?? []).map((c) => cardName(c, f.edition)).join(', ')),
@@ -747,9 +795,46 @@ export function lobbyView() {
       'div',
       { class: 'panel you' },
       nameField(),
-      mineRoom
-        ? h('button', { type: 'button', class: 'btn primary', 'data-testid': 'resume-banner', onclick: () => resumeStored() }, `${t('lobby.resume')}: ${mineRoom.name}`)
-        : null,
+      h(
+        'div',
+        { class: 'lobby-actions' },
+        mineRoom
+          ? h('button', { type: 'button', class: 'btn primary', 'data-testid': 'resume-banner', onclick: () => resumeStored() }, `${t('lobby.resume')}: ${roomName(mineRoom)}`)
+          : null,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: ['btn', !mineRoom && 'primary'],
+            'data-testid': 'quick-play',
+            title: t('lobby.play_hint'),
+            disabled: state.conn !== 'online' || !state.meta.bots.length,
+            onclick: () => {
+              const name = nameOrAsk();
+              const bot = ['standard', 'big_money'].find((b) => state.meta.bots.includes(b)) ?? state.meta.bots[0];
+              if (name && bot) quickPlay(name, bot, state.create.edition);
+            },
+          },
+          '▶ ',
+          t('lobby.play'),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn',
+            'data-testid': 'create-open',
+            'aria-controls': 'create-h',
+            onclick: () => {
+              const form = document.getElementById('create-h');
+              form?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+              document.getElementById('room-name')?.focus({ preventScroll: true });
+            },
+          },
+          '+ ',
+          t('lobby.create'),
+        ),
+      ),
     ),
     invitePanel(),
     unfinishedGames(),

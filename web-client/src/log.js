@@ -187,6 +187,92 @@ export function logLines(s, limit = s.logAll ? Infinity : SHOWN) {
   return out.length > limit ? out.slice(out.length - limit) : out;
 }
 
+/** @typedef {{parts: any[], kind: string, seat?: number, key: number}} LogLine */
+
+/**
+ * The lines grouped by turn: each turn's group starts with its `turn` line (the heading,
+ * "Turn 4: Bob"); what came before the first turn is a group without one.
+ * @param {LogLine[]} lines
+ * @returns {{key: number, head: LogLine | null, seat: number | undefined, lines: LogLine[]}[]}
+ */
+export function logGroups(lines) {
+  /** @type {{key: number, head: LogLine | null, seat: number | undefined, lines: LogLine[]}[]} */
+  const groups = [];
+  for (const l of lines) {
+    if (l.kind === 'turn') groups.push({ key: l.key, head: l, seat: l.seat, lines: [] });
+    else if (groups.length) groups[groups.length - 1].lines.push(l);
+    else groups.push({ key: -1, head: null, seat: undefined, lines: [l] });
+  }
+  return groups;
+}
+
+/** @typedef {'all' | 'me' | 'turn'} LogFilter */
+
+/**
+ * The groups a filter keeps: every one; the viewer's own lines (under their turns'
+ * headings, with the game's start and end); or the turn in progress only.
+ * @param {ReturnType<typeof logGroups>} groups @param {LogFilter} filter @param {number | null} seat
+ */
+export function filterGroups(groups, filter, seat) {
+  if (filter === 'turn') return groups.slice(-1);
+  if (filter !== 'me' || seat == null) return groups;
+  return groups
+    .map((g) => ({ ...g, lines: g.lines.filter((l) => l.seat === seat || l.kind === 'start' || l.kind === 'end') }))
+    .filter((g) => g.lines.length || g.seat === seat);
+}
+
+/**
+ * The log's lines as turn groups, each headed by whose turn it is (the heading stays in
+ * sight while its turn's lines scroll under it), oldest first.
+ * @param {import('./store.js').State} s @param {LogLine[]} lines @param {LogFilter} filter
+ * @param {(l: LogLine) => any[]} [cls]  extra classes of a line
+ */
+export function logBody(s, lines, filter, cls = () => []) {
+  const groups = filterGroups(logGroups(lines), filter, s.spectating ? null : s.seat);
+  if (!groups.length) return h('p', { class: 'muted log-empty' }, t('log.empty'));
+  return groups.map((g) =>
+    h(
+      'section',
+      { key: `g${g.key}`, class: ['log-turn', g.seat != null && g.seat === s.seat && !s.spectating && 'mine'], 'aria-label': g.head ? g.head.parts.map((p) => (p instanceof Node ? p.textContent : p)).join('') : null },
+      g.head ? h('h3', { class: 'log-turn-head', 'data-seat': g.seat }, g.head.parts) : null,
+      g.lines.length
+        ? h(
+            'ol',
+            { class: 'log-group' },
+            g.lines.map((l) => h('li', { key: l.key, class: ['log-line', `lk-${l.kind}`, l.seat === s.seat && 'mine', ...cls(l)] }, l.parts)),
+          )
+        : null,
+    ),
+  );
+}
+
+/**
+ * The filter: everyone's lines, the viewer's own (not for spectators), or this turn's.
+ * @param {LogFilter} filter @param {(f: LogFilter) => void} set @param {boolean} seated
+ */
+export function logFilter(filter, set, seated) {
+  /** @type {LogFilter[]} */
+  const options = seated ? ['all', 'me', 'turn'] : ['all', 'turn'];
+  return h(
+    'div',
+    { class: 'log-filter', role: 'group', 'aria-label': t('log.filter') },
+    options.map((f) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          key: f,
+          class: ['btn', 'small', 'toggle', filter === f && 'pressed'],
+          'aria-pressed': String(filter === f),
+          'data-testid': `log-filter-${f}`,
+          onclick: () => set(f),
+        },
+        t(`log.filter_${f}`),
+      ),
+    ),
+  );
+}
+
 /**
  * The button that shows the whole log, when lines are hidden (a spectator's or reloaded
  * page's log reaches back to the start of the game once its history has come).

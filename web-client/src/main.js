@@ -11,7 +11,11 @@ import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { replayId, replayView, startReplay } from './replay.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
-import { busy, state, subscribe, update } from './store.js';
+import { confirmingEnd, continuePendingBuy, endPhase } from './buying.js';
+import { settingsButton, settingsDialog, settingsShown, toggleSettings } from './settings.js';
+import { canUndo } from './undo.js';
+import { deckDialog, deckShown, toggleDeck } from './deck.js';
+import { busy, state, subscribe, update, notify } from './store.js';
 import { autoplayTreasures, drawerOpen, focusSupply, helpDialog, helpShown, openDrawer, playableInHand, tableView, toggleHelp } from './table.js';
 
 function connIndicator() {
@@ -55,6 +59,7 @@ function header() {
     h('a', { class: 'skip', href: '#main' }, t('app.skip')),
     h('span', { class: 'brand' }, t('app.title')),
     replayId() ? null : connIndicator(),
+    replayId() ? null : settingsButton(),
     h(
       'label',
       { class: 'lang' },
@@ -78,9 +83,12 @@ function header() {
 
 function notice() {
   if (!state.notice) return null;
+  const kind = state.noticeKind ?? 'error';
+  // An error interrupts; information and success are announced politely.
   return h(
     'div',
-    { class: 'notice', role: 'alert', 'data-testid': 'notice' },
+    { class: ['notice', `notice-${kind}`], role: kind === 'error' ? 'alert' : 'status', 'data-testid': 'notice', 'data-kind': kind },
+    h('span', { class: 'notice-mark', 'aria-hidden': 'true' }, kind === 'error' ? '⚠' : kind === 'success' ? '✓' : 'ℹ'),
     h('span', {}, state.notice),
     h('button', { type: 'button', class: 'btn small', 'aria-label': t('common.close'), onclick: () => update((s) => {
       s.notice = null;
@@ -96,11 +104,22 @@ function view() {
     state.roomId && !replayId() ? helpDialog() : null,
     infoDialog(),
     leaveDialog(),
+    settingsDialog(),
+    state.roomId && !replayId() ? deckDialog() : null,
   ];
 }
 
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 let lastDecision = -1;
+/** The screen shown last (lobby, waiting room, table, end, replay): a new one opens at its top. */
+let lastScreen = '';
+
+function screen() {
+  if (replayId()) return 'replay';
+  if (!state.roomId) return 'lobby';
+  if (!state.view) return 'waiting';
+  return state.view.game_over ? 'end' : 'table';
+}
 
 function render() {
   const active = document.activeElement;
@@ -108,9 +127,21 @@ function render() {
   const atBottom = !log || log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   const chatBottom = chatAtBottom(app);
   patch(app, view());
+  const now = screen();
+  if (now !== lastScreen) {
+    lastScreen = now;
+    window.scrollTo(0, 0);
+  }
   scrollChat(app, chatBottom);
   const logAfter = app.querySelector('[data-testid="log"]');
-  if (logAfter && atBottom) logAfter.scrollTop = logAfter.scrollHeight;
+  if (logAfter && atBottom) {
+    // Kept at its newest line, now and once the layout has settled (a panel beside it may
+    // change its height in the same frame).
+    logAfter.scrollTop = logAfter.scrollHeight;
+    requestAnimationFrame(() => {
+      logAfter.scrollTop = logAfter.scrollHeight;
+    });
+  }
   document.title = state.decision ? `● ${t('app.title')}` : t('app.title');
   // A new decision: when focus was lost (the clicked control went away), move it to
   // the decision's first control so keyboard players can go on.
@@ -131,14 +162,29 @@ function render() {
     const modalBtn = modal.querySelector('[data-autofocus]');
     if (modalBtn instanceof HTMLElement) modalBtn.focus();
   }
+  // A pile clicked before the Treasures were played: buy it now they are.
+  continuePendingBuy();
   // The Buy phase starts with every Treasure played, when the person chose so.
   autoplayTreasures();
+  // The "end turn with money left?" question takes the focus (its safe answer).
+  if (confirmingEnd() && !app.querySelector('[data-testid=decision]')?.contains(document.activeElement)) {
+    const keep = app.querySelector('[data-testid=end-turn-cancel]');
+    if (keep instanceof HTMLElement) keep.focus({ preventScroll: true });
+  }
 }
 
 function onKey(/** @type {KeyboardEvent} */ e) {
   const target = /** @type {HTMLElement} */ (e.target);
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (target.closest('input, select, textarea')) return;
+  if (settingsShown()) {
+    if (e.key === 'Escape') toggleSettings(false);
+    return;
+  }
+  if (deckShown()) {
+    if (e.key === 'Escape') toggleDeck(false);
+    return;
+  }
   if (e.key === 'Escape' && (state.info || state.confirmLeave)) {
     update((s) => {
       s.info = null;
@@ -190,8 +236,8 @@ function onKey(/** @type {KeyboardEvent} */ e) {
     answer({ type: 'play_all_treasures' });
   } else if (key === 'e' && (p.kind === 'action_phase' || p.kind === 'buy_phase')) {
     e.preventDefault();
-    answer({ type: 'end_phase' });
-  } else if (key === 'u' && d.seat === state.seat && !state.undo) {
+    endPhase();
+  } else if (key === 'u' && d.seat === state.seat && !state.undo && canUndo()) {
     e.preventDefault();
     requestUndo();
   } else if (e.key === 'Enter' && target === document.body) {
@@ -225,8 +271,11 @@ async function boot() {
     number: null,
     answered: null,
     sending: false,
+    awaiting: false,
+    confirmEnd: null,
     result: null,
     notice: null,
+    noticeKind: 'error',
     info: null,
     hover: null,
     undo: null,
@@ -237,6 +286,7 @@ async function boot() {
     copied: null,
     confirmLeave: false,
     logAll: false,
+    logFilter: 'all',
     roomsLoaded: false,
     rematch: null,
   });
@@ -261,7 +311,7 @@ async function boot() {
       if (!meta.kingdoms.some((k) => k.id === s.create.recommended) && meta.kingdoms[0]) s.create.recommended = meta.kingdoms[0].id;
     }))
     .catch(() => update((s) => {
-      s.notice = t('err.network');
+      notify(s, t('err.network'));
     }));
   // Countdowns (reconnect, decision deadline) tick once a second.
   setInterval(() => {

@@ -8,7 +8,7 @@
 // fetches only that step's events.
 import { h } from './dom.js';
 import { cardName, groupedNames, setCurrentCosts, setEdition, typeClass, typeLabel } from './cards.js';
-import { cardButton, cardChip, setHover, showInfo, typeMarks } from './cardview.js';
+import { cardButton, cardChip, nameLang, setHover, showInfo, spokenAround, typeMarks, valueBadge } from './cardview.js';
 import { modeText } from './decision.js';
 import { list, t } from './i18n/index.js';
 import { logLines } from './log.js';
@@ -124,7 +124,51 @@ async function pump() {
   }
 }
 
-/** ← → step, Home / End jump; not while typing or on the slider (it has its own keys). @param {KeyboardEvent} e */
+/**
+ * Where each turn starts: the step before the turn's first Action- or Buy-phase reply
+ * (only the player whose turn it is gives those; other players' answers to Attacks fall
+ * inside the turn), with whose turn it is and which of theirs.
+ * @returns {{step: number, seat: number, turn: number}[]}
+ */
+export function turnStarts() {
+  const replies = R.record?.replies ?? [];
+  /** @type {{step: number, seat: number, turn: number}[]} */
+  const out = [];
+  /** @type {Map<number, number>} */
+  const turns = new Map();
+  let owner = -1;
+  replies.forEach((r, i) => {
+    const phase = r.reply.type === 'play' || r.reply.type === 'play_all_treasures' || r.reply.type === 'buy' || r.reply.type === 'end_phase';
+    if (!phase || r.seat === owner) return;
+    owner = r.seat;
+    const n = (turns.get(owner) ?? 0) + 1;
+    turns.set(owner, n);
+    out.push({ step: i, seat: owner, turn: n });
+  });
+  if (out.length) out[0].step = 0;
+  return out;
+}
+
+/** The turn shown at step `n`: the last one starting at or before it. @param {number} n */
+function turnAt(n) {
+  const starts = turnStarts();
+  let at = starts[0] ?? null;
+  for (const s of starts) if (s.step <= n) at = s;
+  return at;
+}
+
+/** The step where the turn before (or the shown turn's start) begins. */
+function prevTurn() {
+  const starts = turnStarts().filter((s) => s.step < R.want);
+  return starts.length ? starts[starts.length - 1].step : 0;
+}
+
+/** The step where the next turn begins (or the game's end). */
+function nextTurn() {
+  return turnStarts().find((s) => s.step > R.want)?.step ?? R.record?.replies.length ?? 0;
+}
+
+/** ← → step, Page Up / Page Down by turn, Home / End jump; not while typing or on the slider (it has its own keys). @param {KeyboardEvent} e */
 function onKey(e) {
   if (!R.record || e.ctrlKey || e.metaKey || e.altKey) return;
   const target = /** @type {HTMLElement} */ (e.target);
@@ -132,6 +176,8 @@ function onKey(e) {
   const moves = /** @type {Record<string, () => number>} */ ({
     ArrowLeft: () => R.want - 1,
     ArrowRight: () => R.want + 1,
+    PageUp: () => prevTurn(),
+    PageDown: () => nextTurn(),
     Home: () => 0,
     End: () => R.record?.replies.length ?? 0,
   });
@@ -211,6 +257,8 @@ function replySentence(nr) {
 function controls() {
   const steps = R.record?.replies.length ?? 0;
   const shown = R.step?.step ?? 0;
+  const turn = turnAt(R.want);
+  const turnLabel = turn ? t('replay.turn_of', { n: turn.turn, name: nameOf(turn.seat) }) : '';
   const btn = (/** @type {string} */ id, /** @type {string} */ label, /** @type {string} */ icon, /** @type {number} */ to, /** @type {boolean} */ off) =>
     h('button', { type: 'button', class: 'btn replay-btn', 'data-testid': `replay-${id}`, 'aria-label': label, title: label, disabled: off, onclick: () => go(to) }, icon);
   return h(
@@ -221,22 +269,33 @@ function controls() {
       { class: 'replay-buttons', role: 'group', 'aria-label': t('replay.slider') },
       // ⏮ and ⏭ are missing from many fonts: a bar and a triangle read the same.
       btn('first', t('replay.first'), '|◀', 0, R.want <= 0),
+      btn('prev-turn', t('replay.prev_turn'), '◀◀', prevTurn(), R.want <= 0),
       btn('prev', t('replay.prev'), '◀', R.want - 1, R.want <= 0),
       btn('next', t('replay.next'), '▶', R.want + 1, R.want >= steps),
+      btn('next-turn', t('replay.next_turn'), '▶▶', nextTurn(), R.want >= steps),
       btn('last', t('replay.last'), '▶|', steps, R.want >= steps),
     ),
-    h('input', {
-      type: 'range',
-      class: 'replay-slider',
-      'data-testid': 'replay-slider',
-      min: 0,
-      max: steps,
-      step: 1,
-      value: R.want,
-      'aria-label': t('replay.slider'),
-      'aria-valuetext': t('replay.step', { n: R.want, total: steps }),
-      oninput: (/** @type {any} */ e) => go(Number(e.target.value)),
-    }),
+    h(
+      'div',
+      { class: 'replay-track' },
+      // The turn at the slider's thumb, over the slider.
+      turn ? h('span', { class: 'replay-turn', 'data-testid': 'replay-turn', 'aria-hidden': 'true' }, turnLabel) : null,
+      h('input', {
+        type: 'range',
+        class: 'replay-slider',
+        'data-testid': 'replay-slider',
+        min: 0,
+        max: steps,
+        step: 1,
+        value: R.want,
+        list: 'replay-turns',
+        'aria-label': t('replay.slider'),
+        'aria-valuetext': turn ? `${turnLabel}, ${t('replay.step', { n: R.want, total: steps })}` : t('replay.step', { n: R.want, total: steps }),
+        oninput: (/** @type {any} */ e) => go(Number(e.target.value)),
+      }),
+      // A tick at each turn's start.
+      h('datalist', { id: 'replay-turns' }, turnStarts().map((s) => h('option', { value: String(s.step) }))),
+    ),
     h('span', { class: 'replay-count', 'data-testid': 'replay-step', 'aria-live': 'polite' }, t('replay.step', { n: shown, total: steps })),
     h(
       'label',
@@ -305,12 +364,16 @@ function supply(v) {
           class: 'pile-main',
           'data-card': p.card,
           'data-count': String(p.count),
-          'aria-label': [cardName(p.card), typeLabel(p.card), t('table.cost', { n: p.cost }), p.count ? t('table.left', { n: p.count }) : t('table.pile_empty')].join(', '),
           onclick: () => showInfo(p.card),
           onpointerenter: () => setHover(p.card),
         },
         h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
-        h('span', { class: 'pile-name' }, cardName(p.card)),
+        // Named by its content: the visible name, the rest hidden around it.
+        ...spokenAround(
+          [cardName(p.card), typeLabel(p.card), t('table.cost', { n: p.cost }), p.count ? t('table.left', { n: p.count }) : t('table.pile_empty')].join(', '),
+          cardName(p.card),
+          h('span', { class: ['pile-name', cardName(p.card).length >= 10 && 'long-name'], lang: nameLang(p.card) }, valueBadge(p.card), cardName(p.card)),
+        ),
         h('span', { class: 'pile-type', 'aria-hidden': 'true' }, `${typeMarks(p.card)} ${typeLabel(p.card)}`),
         h('span', { class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
       ),

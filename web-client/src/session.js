@@ -5,7 +5,7 @@ import { Connection } from './connection.js';
 import { setCurrentCosts, setEdition } from './cards.js';
 import { t } from './i18n/index.js';
 import { seatName } from './names.js';
-import { busy, state, update } from './store.js';
+import { busy, state, update, notify } from './store.js';
 
 /** @typedef {import('./types.js').ServerMessage} ServerMessage */
 /** @typedef {import('./types.js').Reply} Reply */
@@ -237,7 +237,7 @@ async function resume(seat) {
       dropLog(seat.room);
       resetRoom();
       update((s) => {
-        s.notice = t(`err.${answer.code}`);
+        notify(s, t(`err.${answer.code}`));
       });
       await refreshRooms();
     } else if (answer.code === 'already_in_room') {
@@ -260,6 +260,7 @@ function resetRoom() {
     s.decision = null;
     s.result = null;
     s.sending = false;
+    s.awaiting = false;
     s.selected = [];
     s.order = [];
     s.answered = null;
@@ -297,7 +298,7 @@ function showError(err) {
   const key = `err.${err.code}`;
   const localized = t(key, { message: err.message });
   update((s) => {
-    s.notice = localized !== key ? localized : t('err.refused', { message: err.message });
+    notify(s, localized !== key ? localized : t('err.refused', { message: err.message }));
   });
 }
 
@@ -319,7 +320,7 @@ export async function command(command) {
     return answer;
   } catch {
     update((s) => {
-      s.notice = t('err.network');
+      notify(s, t('err.network'));
     });
     return null;
   }
@@ -400,6 +401,18 @@ export async function startGame() {
 }
 
 /**
+ * "Play": a game against one bot at once — a random kingdom of the edition, the room
+ * created, the seat taken and the game started.
+ * @param {string} name @param {string} bot @param {'1e' | '2e'} edition
+ */
+export async function quickPlay(name, bot, edition) {
+  /** @type {import('./types.js').RoomSettings} */
+  const settings = { kingdom: { type: 'random', pool: edition }, edition, seats: [{ type: 'open' }, { type: 'bot', bot }] };
+  await createRoom(settings, name);
+  if (state.roomId && !state.view && state.room?.status !== 'playing') await startGame();
+}
+
+/**
  * Leaves the room (frees the seat before the game; after it, just goes back). During a
  * game a bot plays the seat and its token is kept, so the lobby can offer it again.
  */
@@ -474,7 +487,8 @@ export async function answer(reply) {
   if (!d || busy()) return;
   update((s) => {
     s.sending = true;
-    s.answered = { decision: d.decision, card: d.card, purpose: d.purpose, reply };
+    s.awaiting = true;
+    s.answered = { decision: d.decision, card: d.card, purpose: d.purpose, reply, mark: s.nextEvent };
   });
   const result = await command({ type: 'reply', decision: d.decision, reply });
   update((s) => {
@@ -483,6 +497,47 @@ export async function answer(reply) {
     // the server sends the current one again after a resume, so drop ours.
     if (result && s.decision?.decision === d.decision) s.decision = null;
   });
+}
+
+/**
+ * Whether a question has only one answer, which the page gives by itself: the Action
+ * phase with no Action to play (the server asks it every turn while Actions remain, so
+ * that the pause does not tell the others what the hand holds), or the Buy phase with
+ * nothing to play and nothing to buy.
+ * @param {import('./types.js').DecisionRequest} d
+ */
+export function nothingToDecide(d) {
+  const p = d.prompt;
+  if (p.kind === 'action_phase') return p.playable.length === 0;
+  if (p.kind === 'buy_phase') return p.treasures.length === 0 && p.buyable.length === 0;
+  return false;
+}
+
+/** The decision last answered by itself (a resume may send the same one again). */
+let skipped = -1;
+
+/**
+ * Ends the phase for a question with nothing to decide, without showing it: the page
+ * shows the neutral "waiting" until the next decision or frame.
+ * @param {import('./types.js').DecisionRequest} d
+ */
+async function skip(d) {
+  if (skipped === d.decision) return;
+  skipped = d.decision;
+  update((s) => {
+    // A question shown before (this seat's previous one) is over.
+    s.decision = null;
+    s.awaiting = true;
+    s.answered = { decision: d.decision, purpose: d.purpose, reply: { type: 'end_phase' }, mark: s.nextEvent, auto: true };
+  });
+  try {
+    const result = await conn.request({ type: 'reply', decision: d.decision, reply: { type: 'end_phase' } });
+    // A refusal (the decision went stale over a reconnect) needs no word: the server
+    // asks again, and that question is answered the same way.
+    if (result.type === 'error') skipped = -1;
+  } catch {
+    skipped = -1; // dropped: the resume sends the decision again
+  }
 }
 
 /** Asks to take back this seat's last move. */
@@ -519,6 +574,7 @@ function onMessage(msg) {
       break;
     case 'snapshot':
       update((s) => {
+        s.awaiting = false;
         // A snapshot numbering events below what this page has means moves were taken
         // back: their events are gone from the game, so from the log too.
         const gone = s.nextEvent - msg.next_event;
@@ -534,6 +590,7 @@ function onMessage(msg) {
       break;
     case 'events':
       update((s) => {
+        s.awaiting = false;
         const skip = Math.max(0, s.nextEvent - msg.first);
         const fresh = msg.events.slice(skip);
         // Events must stay contiguous: a gap (never expected) restarts the log there.
@@ -545,8 +602,15 @@ function onMessage(msg) {
       saveLog();
       break;
     case 'decision':
+      if (state.seat === msg.seat && !state.spectating && nothingToDecide(msg)) {
+        // Asked every turn (so that others cannot tell from the pause whether this player
+        // holds an Action), but with nothing to play: answered at once, never shown.
+        skip(msg);
+        break;
+      }
       update((s) => {
         if (s.seat !== msg.seat || s.spectating) return;
+        s.awaiting = false;
         const same = s.decision?.decision === msg.decision;
         s.decision = msg;
         s.decisionAt = Date.now();
@@ -578,10 +642,10 @@ function onMessage(msg) {
         s.undo = null;
         const name = seatName(s, msg.seat);
         if (msg.outcome === 'done') {
-          s.notice = msg.seat === s.seat ? t('undo.done_self') : t('undo.done_other', { name });
+          notify(s, msg.seat === s.seat ? t('undo.done_self') : t('undo.done_other', { name }), 'success');
         } else if (msg.seat === s.seat || msg.by === s.seat) {
           const by = msg.by != null ? seatName(s, msg.by) : '';
-          s.notice = t(`undo.${msg.outcome}`, { name: by });
+          notify(s, t(`undo.${msg.outcome}`, { name: by }), 'info');
         }
       });
       break;

@@ -46,11 +46,16 @@
  * @property {string} named                 the card chosen for name_card
  * @property {string} nameQuery             what is typed into name_card's search
  * @property {number | null} number         the number chosen for choose_number
- * @property {{decision: number, card?: string, purpose: import('./types.js').Purpose, reply: import('./types.js').Reply} | null} answered
- *   this seat's last answer (Secret Passage names the card it places, Courtier the card it revealed)
+ * @property {{decision: number, card?: string, purpose: import('./types.js').Purpose, reply: import('./types.js').Reply, mark: number, auto?: boolean} | null} answered
+ *   this seat's last answer (Secret Passage names the card it places, Courtier the card it revealed),
+ *   the number of the first event after it (`mark`), and whether the page gave it by itself
  * @property {boolean} sending
+ * @property {number | null} confirmEnd   the Buy-phase decision whose "end turn with money left?" is open
+ * @property {boolean} awaiting             this seat answered and no decision or frame came since:
+ *   the page names nobody it waits for
  * @property {GameResult | null} result
- * @property {string | null} notice         a message for the person (errors), cleared on the next action
+ * @property {string | null} notice         a message for the person, cleared on the next action
+ * @property {'error' | 'info' | 'success'} noticeKind   how the notice is styled (and announced)
  * @property {string | null} info           the card whose details are shown in the dialog
  * @property {string | null} hover          the card under the pointer or focus
  * @property {{seat: number, until: number, answered: boolean} | null} undo
@@ -62,6 +67,7 @@
  * @property {string | null} copied         the room whose invite link was just copied
  * @property {boolean} confirmLeave         the "leave this game?" dialog is open
  * @property {boolean} logAll               the whole log is shown, not only its end
+ * @property {import('./log.js').LogFilter} logFilter   whose lines the log shows
  * @property {boolean} roomsLoaded          the room list came at least once
  * @property {{from: string | null, room: string, seat: number} | null} rematch
  *   a rematch offered in room `from` (after its game) by `seat`, in the new room `room`
@@ -84,6 +90,15 @@ export function update(fn) {
       for (const l of listeners) l();
     });
   }
+}
+
+/**
+ * Sets the notice and its kind (an error unless said otherwise).
+ * @param {State} s @param {string} text @param {'error' | 'info' | 'success'} [kind]
+ */
+export function notify(s, text, kind = 'error') {
+  s.notice = text;
+  s.noticeKind = kind;
 }
 
 /** Whether decisions cannot be answered now: a reply is on its way, or the connection is down. */

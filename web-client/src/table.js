@@ -6,18 +6,21 @@
 // The waiting room (before the game starts) is waiting.js, the end screen endscreen.js.
 import { h } from './dom.js';
 import { cardCost, cardName, cardText, groupedNames, typeClass, typeLabel } from './cards.js';
-import { cardButton, cardChip, cardDetails, infoLabel, setHover, showInfo, typeMarks } from './cardview.js';
+import { cardButton, cardChip, cardDetails, infoLabel, nameLang, setHover, showInfo, spokenAround, typeMarks, valueBadge } from './cardview.js';
 import { decisionPanel, handChoice, toggle } from './decision.js';
 import { endScreen } from './endscreen.js';
 import { list, t } from './i18n/index.js';
 import { chatPanel } from './chat.js';
 import { requestLeave } from './leave.js';
-import { earlierLines, logLines } from './log.js';
+import { earlierLines, logBody, logFilter, logLines } from './log.js';
 import { waitingRoom } from './waiting.js';
+import { roomName } from './lobby.js';
+import { deckButton } from './deck.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
 import { busy, state, update } from './store.js';
 import { undoBar, undoButton } from './undo.js';
+import { buyPending, buysWithTreasures, clickPile } from './buying.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
 
@@ -73,62 +76,95 @@ function connectionOf(s) {
   if (occ.type === 'human') {
     if (occ.bot_playing) return h('span', { class: 'conn-tag away' }, `⚠ ${t('room.bot_playing')}`);
     return occ.connected
-      ? h('span', { class: 'conn-tag on' }, `● ${t('conn.online')}`)
+      ? h('span', { class: 'conn-tag on', title: t('conn.online') }, h('span', { 'aria-hidden': 'true' }, '●'), h('span', { class: 'visually-hidden' }, t('conn.online')))
       : h('span', { class: 'conn-tag off' }, `○ ${t('room.offline')}`);
   }
   return null;
 }
 
-/** @param {GameView} v */
+/**
+ * Every player in one compact row each (name and status, hand, deck, discard, VP), the
+ * one whose turn it is marked; cards a seat has revealed or set aside in a row below it.
+ * @param {GameView} v
+ */
 function players(v) {
+  /** @param {string} label @param {string} abbr */
+  const col = (label, abbr) => h('th', { scope: 'col', title: label }, h('span', { 'aria-hidden': 'true' }, abbr), h('span', { class: 'visually-hidden' }, label));
   return h(
     'section',
     { class: 'panel players', 'aria-labelledby': 'players-h' },
-    h('h2', { id: 'players-h' }, t('table.players')),
     h(
-      'ul',
-      { class: 'player-list' },
-      v.seats.map((s) =>
+      'div',
+      { class: 'players-head' },
+      h('h2', { id: 'players-h' }, t('table.players')),
+      deckButton(),
+      v.game_over ? null : h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => requestLeave() }, state.spectating ? t('common.back_to_lobby') : t('table.leave')),
+    ),
+    h(
+      'div',
+      { class: 'players-scroll', tabindex: 0, role: 'region', 'aria-label': t('table.players_numbers'), 'data-testid': 'players' },
+      h(
+        'table',
+        { class: 'player-table' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('table.player'))), col(t('table.hand_count'), t('table.hand_abbr')), col(t('table.deck'), t('table.deck_abbr')), col(t('table.discard'), t('table.discard_abbr')), col(t('table.vp'), t('table.vp')))),
         h(
-          'li',
-          {
-            key: s.seat,
-            class: ['player', s.seat === v.current && 'current', s.seat === state.seat && 'me'],
-            'data-testid': s.seat === state.seat ? 'me' : `opponent-${s.seat}`,
-            'aria-current': s.seat === v.current ? 'true' : null,
-          },
-          h(
-            'div',
-            { class: 'player-head' },
-            h('strong', {}, s.seat === v.current ? '▶ ' : '', seatName(state, s.seat), s.seat === state.seat ? ` (${t('common.you')})` : ''),
-            connectionOf(s),
-          ),
-          h(
-            'dl',
-            { class: 'stats' },
-            stat(t('table.hand_count'), s.hand_count, 'hand'),
-            stat(t('table.deck'), s.deck_count, 'deck'),
-            stat(t('table.discard'), s.discard_count, 'discard'),
-            stat(t('table.vp'), s.vp, 'vp'),
-          ),
-          s.discard_top ? h('div', { class: 'discard-top' }, h('span', { class: 'muted' }, `${t('table.discard_top')}: `), cardChip(s.discard_top)) : null,
-          s.aside.length
-            ? h(
-                'div',
-                { class: 'seat-aside', 'data-testid': `aside-${s.seat}` },
-                h('span', { class: 'muted' }, `${t('table.aside')}: `),
-                h('span', { class: 'chips' }, s.aside.map((c, i) => cardChip(c, `${i}-${c}`))),
-              )
-            : null,
+          'tbody',
+          {},
+          v.seats.map((s) => {
+            const current = s.seat === v.current;
+            return [
+              h(
+                'tr',
+                {
+                  key: `p${s.seat}`,
+                  class: ['player', current && 'current', s.seat === state.seat && 'me'],
+                  'data-testid': s.seat === state.seat ? 'me' : `opponent-${s.seat}`,
+                  'aria-current': current ? 'true' : null,
+                },
+                h(
+                  'th',
+                  { scope: 'row', class: 'player-head' },
+                  h('span', { class: 'turn-mark', 'aria-hidden': 'true' }, current ? '▶' : ''),
+                  connectionOf(s),
+                  ' ',
+                  h('span', { class: 'player-name', title: seatName(state, s.seat) }, seatName(state, s.seat), s.seat === state.seat ? ` (${t('common.you')})` : ''),
+                  current ? h('span', { class: 'visually-hidden' }, ` — ${t('table.their_turn')}`) : null,
+                ),
+                stat(s.hand_count, 'hand'),
+                stat(s.deck_count, 'deck'),
+                stat(s.discard_count, 'discard', s.discard_top),
+                stat(s.vp, 'vp'),
+              ),
+              s.aside.length
+                ? h(
+                    'tr',
+                    { key: `a${s.seat}`, class: ['aside-row', current && 'current'] },
+                    h(
+                      'td',
+                      { colspan: 5 },
+                      h(
+                        'div',
+                        { class: 'seat-aside', 'data-testid': `aside-${s.seat}` },
+                        h('span', { class: 'muted' }, `${t('table.aside')}: `),
+                        h('span', { class: 'chips' }, s.aside.map((c, i) => cardChip(c, `${i}-${c}`))),
+                      ),
+                    ),
+                  )
+                : null,
+            ];
+          }),
         ),
       ),
     ),
   );
 }
 
-/** @param {string} label @param {number} n @param {string} id */
-function stat(label, n, id) {
-  return h('div', { class: 'stat', 'data-stat': id }, h('dt', {}, label), h('dd', {}, String(n)));
+/**
+ * One number of a player's row; the discard pile's names its top card (in its title).
+ * @param {number} n @param {string} id @param {string | null} [top]
+ */
+function stat(n, id, top) {
+  return h('td', { class: 'stat', 'data-stat': id, title: top ? `${t('table.discard_top')}: ${cardName(top)}` : null }, String(n));
 }
 
 /** @param {GameView} v */
@@ -139,12 +175,12 @@ function supply(v) {
   const kingdom = new Set(v.kingdom);
   /** @param {import('./types.js').PileView} p */
   const pile = (p) => {
-    const canBuy = buyable.has(p.card) && !busy();
+    const canBuy = (buyable.has(p.card) || buysWithTreasures(p.card)) && !busy();
     const canChoose = pileChoice.has(p.card) && !busy();
     const active = canBuy || canChoose;
     const name = cardName(p.card);
     const label = [
-      canBuy ? t('dec.buy', { card: name }) : name,
+      canBuy ? (buyable.has(p.card) ? t('dec.buy', { card: name }) : t('buy.with_treasures', { card: name })) : name,
       typeLabel(p.card),
       t('table.cost', { n: p.cost }),
       p.count ? t('table.left', { n: p.count }) : t('table.pile_empty'),
@@ -159,23 +195,23 @@ function supply(v) {
           class: 'pile-main',
           'data-testid': `pile-${p.card}`,
           'data-card': p.card,
-          'aria-disabled': active ? null : 'true',
-          'aria-label': label,
+          // In this seat's Buy phase every pile answers a click: it is bought, or says why not.
+          'aria-disabled': active || (d?.prompt.kind === 'buy_phase' && !busy()) ? null : 'true',
           onclick: () => {
-            if (canBuy) answer({ type: 'buy', card: p.card });
-            else if (canChoose) answer({ type: 'pile', card: p.card });
-            else showInfo(p.card);
+            if (canChoose) answer({ type: 'pile', card: p.card });
+            else if (!clickPile(p.card)) showInfo(p.card);
           },
           onpointerenter: () => setHover(p.card),
           onfocus: () => setHover(p.card),
         },
         h('span', { class: 'pile-cost', 'aria-hidden': 'true' }, `$${p.cost}`),
-        h('span', { class: 'pile-name' }, name),
+        ...spokenAround(label, name, h('span', { class: ['pile-name', name.length >= 10 && 'long-name'], lang: nameLang(p.card) }, valueBadge(p.card), name)),
         h('span', { class: 'pile-type', 'aria-hidden': 'true' }, h('span', { class: 'pile-marks' }, typeMarks(p.card)), ' ', h('span', { class: 'pile-type-label' }, typeLabel(p.card))),
         // The rules text on the tile (clamped where space is short; the whole text is
         // one click away, on the tile or its ⓘ).
         h('span', { class: 'pile-text', 'aria-hidden': 'true' }, cardText(p.card)),
-        h('span', { class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
+        // Keyed by the count: a pile another player takes from flashes as it changes.
+        h('span', { key: `n${p.count}`, class: 'pile-count', 'aria-hidden': 'true' }, p.count ? `×${p.count}` : t('table.pile_empty')),
       ),
       h(
         'button',
@@ -199,13 +235,32 @@ function supply(v) {
 function playArea(v) {
   const cur = v.seats.find((s) => s.seat === v.current);
   if (!cur) return null;
+  const turn = v.turn_count;
+  const gains = gainedThisTurn();
+  const n = cur.in_play.length;
+  // Another player's cards light up as they are played or gained (a new key: a new chip).
   return h(
     'section',
-    { class: 'panel play-area', 'data-testid': 'in-play', 'aria-labelledby': 'inplay-h' },
+    { class: ['panel', 'play-area', v.current !== state.seat && 'others'], 'data-testid': 'in-play', 'aria-labelledby': 'inplay-h' },
     h('h2', { id: 'inplay-h' }, `${t('table.in_play')} — ${seatName(state, v.current)}`),
     cur.in_play.length
-      ? h('div', { class: 'chips' }, cur.in_play.map((c, i) => cardChip(c, `${i}-${c}`)))
+      ? h('div', { class: 'chips' }, cur.in_play.map((c, i) => cardChip(c, `${turn}-${i}-${c}`, i === n - 1 ? 'newest' : undefined)))
       : h('p', { class: 'muted' }, '—'),
+    gains.length
+      ? h(
+          'div',
+          { class: 'gains', 'data-testid': 'gained-this-turn' },
+          h('h3', {}, t('table.gained')),
+          gains.map((g, i) =>
+            h(
+              'span',
+              { key: `${turn}-g${g.at}`, class: 'gain' },
+              g.seat !== v.current ? h('span', { class: 'muted' }, `${seatName(state, g.seat)}: `) : null,
+              cardChip(g.card, undefined, i === gains.length - 1 ? 'newest' : undefined),
+            ),
+          ),
+        )
+      : null,
     v.seats
       .filter((s) => s.aside.length)
       .map((s) =>
@@ -217,6 +272,24 @@ function playArea(v) {
         ),
       ),
   );
+}
+
+/**
+ * The cards gained since the turn began, by whom, in order (bought, gained, from the
+ * trash): what the player whose turn it is just did is on the table, not only in the log.
+ * @returns {{seat: number, card: string, at: number}[]}
+ */
+function gainedThisTurn() {
+  const events = state.events;
+  /** @type {{seat: number, card: string, at: number}[]} */
+  const out = [];
+  const base = state.nextEvent - events.length;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === 'turn_started') break;
+    if (e.type === 'gained' || e.type === 'gained_from_trash') out.push({ seat: e.seat, card: e.card, at: base + i });
+  }
+  return out.reverse();
 }
 
 /**
@@ -308,17 +381,26 @@ function trash(v) {
 
 function logPanel() {
   const lines = logLines(state);
+  const filter = state.logFilter ?? 'all';
   return h(
     'section',
     { class: 'panel log', 'aria-labelledby': 'log-h' },
-    h('h2', { id: 'log-h' }, t('table.log')),
-    earlierLines(state),
     h(
-      'ol',
-      { class: 'log-lines', 'data-testid': 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0 },
-      lines.length
-        ? lines.map((l) => h('li', { key: l.key, class: ['log-line', `lk-${l.kind}`, l.seat === state.seat && 'mine'] }, l.parts))
-        : h('li', { class: 'muted' }, t('log.empty')),
+      'div',
+      { class: 'log-head' },
+      h('h2', { id: 'log-h' }, t('table.log')),
+      logFilter(filter, (f) => {
+        update((s) => {
+          s.logFilter = f;
+        });
+        requestAnimationFrame(() => scrollLogToEnd());
+      }, !state.spectating),
+    ),
+    filter === 'all' ? earlierLines(state) : null,
+    h(
+      'div',
+      { class: 'log-lines', 'data-testid': 'log', 'data-filter': filter, role: 'log', 'aria-labelledby': 'log-h', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0 },
+      logBody(state, lines, filter),
     ),
   );
 }
@@ -345,6 +427,14 @@ let drawer = null;
 export function openDrawer(which) {
   drawer = drawer === which ? null : which;
   update();
+  // The log opens on its newest line.
+  if (drawer === 'log') requestAnimationFrame(() => scrollLogToEnd());
+}
+
+/** Scrolls the log to its newest line. */
+export function scrollLogToEnd() {
+  const log = document.querySelector('[data-testid="log"]');
+  if (log) log.scrollTop = log.scrollHeight;
 }
 
 /** Whether a panel is open over the table (Escape closes it). */
@@ -412,7 +502,7 @@ export function autoTreasures() {
 }
 
 /** @param {boolean} on */
-function setAutoTreasures(on) {
+export function setAutoTreasures(on) {
   autoplay = on;
   try {
     localStorage.setItem(AUTO_KEY, on ? '1' : '0');
@@ -434,7 +524,7 @@ let autoplayedTurn = '';
 export function autoplayTreasures() {
   const d = state.decision;
   const v = state.view;
-  if (!d || !v || d.prompt.kind !== 'buy_phase' || !d.prompt.treasures.length || busy() || !autoTreasures()) return;
+  if (!d || !v || d.prompt.kind !== 'buy_phase' || !d.prompt.treasures.length || busy() || !autoTreasures() || buyPending()) return;
   const turn = `${state.roomId}/${v.turn_count}`;
   if (turn === autoplayedTurn) return;
   autoplayedTurn = turn;
@@ -542,8 +632,8 @@ export function tableView() {
   const live = !v.game_over;
   return h(
     'div',
-    { class: ['table', state.spectating && 'spectator', live && 'live'], 'data-testid': 'table', 'data-drawer': live ? drawer : null },
-    h('h1', { class: 'visually-hidden' }, room?.name ?? t('app.title')),
+    { class: ['table', state.spectating && 'spectator', live && 'live', v.current !== state.seat && 'others'], 'data-testid': 'table', 'data-drawer': live ? drawer : null },
+    h('h1', { class: 'visually-hidden' }, room ? roomName(room) : t('app.title')),
     room?.status === 'broken' ? h('p', { class: 'notice', role: 'alert', 'data-testid': 'room-broken' }, t('room.status.broken')) : null,
     endScreen(),
     h(
@@ -574,13 +664,6 @@ export function tableView() {
         trash(v),
         logPanel(),
         chatPanel(),
-        live
-          ? h(
-              'div',
-              { class: 'side-tools' },
-              h('button', { type: 'button', class: 'btn small', 'data-testid': 'leave-room', onclick: () => requestLeave() }, state.spectating ? t('common.back_to_lobby') : t('common.leave')),
-            )
-          : null,
       ),
     ),
     live ? tabs(v) : null,

@@ -35,12 +35,11 @@ export function undoBar() {
 
 /**
  * The Undo button, in the status bar (it takes no room of its own on a full table):
- * while it is this seat's decision and no request is open.
+ * only when the server will allow it.
  */
 export function undoButton() {
   if (state.spectating || state.seat == null || !state.view || state.view.game_over || state.undo) return null;
-  const mine = state.decision && state.decision.seat === state.seat;
-  if (!mine || !movedThisTurn()) return null;
+  if (!canUndo()) return null;
   return h(
     'button',
     { type: 'button', class: 'btn small undo-button', 'data-testid': 'undo', disabled: busy(), 'aria-keyshortcuts': 'U', title: t('undo.hint'), onclick: () => requestUndo() },
@@ -48,19 +47,42 @@ export function undoButton() {
   );
 }
 
-/** Moves whose events show something this seat did that might be taken back. */
-const MOVES = new Set(['played', 'played_again', 'bought', 'gained', 'trashed', 'discarded', 'top_decked']);
+/**
+ * Events that taught nobody anything new: a move whose events are only these may be taken
+ * back (the engine's rule, `game/undo.rs`). A draw, a shuffle, a reveal, a look at the
+ * deck, a pass, a blocked Attack or a new turn end the chance.
+ * @param {import('./types.js').GameEvent} e
+ */
+function harmless(e) {
+  switch (e.type) {
+    case 'phase_started':
+    case 'played':
+    case 'played_again':
+    case 'bought':
+    case 'gained':
+    case 'gained_from_trash':
+    case 'trashed':
+      return true;
+    case 'discarded':
+    case 'top_decked':
+      return e.private === true;
+    default:
+      return false;
+  }
+}
 
 /**
- * Whether this seat did something in its turn so far (the events since its turn began):
- * before that there is nothing to take back, so no button. The server still decides.
+ * Whether the server will let this seat take back its last move now: the pending
+ * decision is this seat's and follows its own last reply directly (nobody else was asked
+ * between), that reply was not one the page gave by itself, and its events (this turn's)
+ * revealed nothing. The server still decides.
  */
-function movedThisTurn() {
-  const events = state.events;
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = /** @type {any} */ (events[i]);
-    if (e.type === 'turn_started') return false;
-    if (e.seat === state.seat && MOVES.has(e.type)) return true;
-  }
-  return false;
+export function canUndo() {
+  const d = state.decision;
+  const a = state.answered;
+  if (!d || d.seat !== state.seat || !a || a.auto || d.decision !== a.decision + 1) return false;
+  const first = state.nextEvent - state.events.length;
+  if (a.mark < first) return false;
+  const since = state.events.slice(a.mark - first);
+  return since.length > 0 && since.every(harmless);
 }

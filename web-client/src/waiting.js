@@ -7,6 +7,7 @@ import { cardDetails } from './cardview.js';
 import { chatPanel } from './chat.js';
 import { t } from './i18n/index.js';
 import { botLabel } from './names.js';
+import { roomName } from './lobby.js';
 import { inviteLink, leaveRoom, setSeat, startGame } from './session.js';
 import { state, update } from './store.js';
 
@@ -109,7 +110,7 @@ export function waitingRoom() {
   const seats = h(
     'section',
     { class: 'panel waiting-room', 'data-testid': 'waiting-room', 'aria-labelledby': 'wait-h' },
-    h('h1', { id: 'wait-h' }, room?.name ?? t('wait.heading')),
+    h('h1', { id: 'wait-h' }, room ? roomName(room) : t('wait.heading')),
     h('ul', { class: 'seat-list big' }, (room?.seats ?? []).map((s) => seatRow(s, host))),
     host ? h('p', { class: 'hint' }, t('wait.host_hint')) : null,
     h('p', { class: 'hint', 'aria-live': 'polite' }, filled ? t('wait.ready') : `${t('wait.need_seats')} ${t('wait.invite')}`),

@@ -43,8 +43,28 @@ export async function launch() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Pages fulfilled by the test (E2E_CLIENT_FROM_DISK) have no address space of their
+      // own: let them reach the server's WebSocket on 127.0.0.1 all the same.
+      ...(process.env.E2E_CLIENT_FROM_DISK ? ['--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests'] : []),
     ],
   });
+  if (process.env.E2E_CLIENT_FROM_DISK) {
+    // A development aid: every context serves web-client/ from the working tree instead
+    // of the copy embedded in the binary, so client changes need no rebuild to try.
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = async (/** @type {any} */ options) => {
+      const context = await newContext(options);
+      await context.route(/^http:\/\/127\.0\.0\.1:\d+\//, (route) => {
+        const url = new URL(route.request().url());
+        const rel = url.pathname === '/' || url.pathname.startsWith('/replay/') ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+        const file = path.join(ROOT, 'web-client', rel);
+        if (rel.includes('..') || !fs.existsSync(file) || !fs.statSync(file).isFile()) return route.fallback();
+        const types = /** @type {Record<string, string>} */ ({ '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml' });
+        return route.fulfill({ status: 200, body: fs.readFileSync(file), headers: { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' } });
+      });
+      return context;
+    };
+  }
   const close = () => browser.close();
   return { browser, close };
 }

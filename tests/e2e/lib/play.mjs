@@ -11,6 +11,17 @@ const isType = (/** @type {string} */ c, /** @type {string} */ t) => (CARDS[c]?.
 
 export const STEP_TIMEOUT = 30000;
 
+/**
+ * Clicks "End Actions" or "End turn"; when the page asks whether to end the turn with
+ * money left ("End turn with $3 unspent?"), says yes.
+ * @param {import('playwright-core').Page} page
+ */
+export async function endPhase(page) {
+  await page.getByTestId('end-phase').click();
+  const confirm = page.getByTestId('end-turn-confirm');
+  if (await confirm.count()) await confirm.click();
+}
+
 /** Opens the lobby and sets the display name. @param {import('playwright-core').Page} page @param {string} url @param {string} name */
 export async function enterLobby(page, url, name) {
   await page.goto(url);
@@ -160,7 +171,7 @@ export class Policy {
         const playable = s.hand.filter((c) => c.enabled);
         playable.sort((a, b) => rank(a.card) - rank(b.card));
         if (playable.length) await click(playable[0].testid);
-        else await click('end-phase');
+        else await endPhase(page);
         break;
       }
       case 'buy_phase': {
@@ -173,7 +184,7 @@ export class Policy {
           this.bought[pick] = (this.bought[pick] ?? 0) + 1;
           await click(`pile-${pick}`);
         } else {
-          await click('end-phase');
+          await endPhase(page);
         }
         break;
       }

@@ -126,3 +126,23 @@ test('every card name in hu and ru is as the rulebooks give it', () => {
     assert.deepEqual([CARDS[id].names.hu, CARDS[id].names.ru], [hu, ru], id);
   }
 });
+
+test('every language is complete: each card has a name in hu, ru and sv, or is listed as untranslated there with what was checked', () => {
+  const data = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-client/data/cards.json'), 'utf8'));
+  const problems = [];
+  for (const lang of ['hu', 'ru', 'sv']) {
+    assert.ok(data._sources?.[lang]?.length > 20, `${lang}: the names' source is named`);
+    const untranslated = data._untranslated?.[lang];
+    assert.ok(untranslated && untranslated.checked?.length > 20 && Array.isArray(untranslated.cards), `${lang}: _untranslated says what was checked`);
+    const listed = new Set(untranslated.cards);
+    for (const [id, c] of Object.entries(CARDS)) {
+      const name = c.names[lang];
+      const named = typeof name === 'string' ? name.trim() !== '' : Boolean(name && Object.values(name).every((n) => typeof n === 'string' && n.trim()));
+      if (!named && !listed.has(id)) problems.push(`${lang} ${id}: no name, and not listed as untranslated`);
+      if (named && listed.has(id)) problems.push(`${lang} ${id}: named "${JSON.stringify(name)}" but listed as untranslated`);
+      if (named && JSON.stringify(name) === JSON.stringify(c.names.en) && lang !== 'sv') problems.push(`${lang} ${id}: the English name`);
+    }
+    for (const id of listed) if (!CARDS[id]) problems.push(`${lang}: ${id} listed but no such card`);
+  }
+  assert.deepEqual(problems, []);
+});

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
-import { Policy, createRoom, enterLobby, readScreen, startGame, waitPast } from '../lib/play.mjs';
+import { Policy, createRoom, endPhase, enterLobby, readScreen, startGame, waitPast } from '../lib/play.mjs';
 import { ROOT, startServer } from '../lib/server.mjs';
 
 const CARDS = JSON.parse(fs.readFileSync(path.join(ROOT, 'web-client/data/cards.json'), 'utf8')).cards;
@@ -315,8 +315,9 @@ describe('keys and autoplay', { timeout: 600000 }, () => {
         continue;
       }
       if (seen.buy && !seen.end && (d.kind === 'action_phase' || d.kind === 'buy_phase')) {
-        // E ends the phase.
+        // E ends the phase (asked first with money left: E again says yes).
         await page.keyboard.press('e');
+        if (await page.getByTestId('end-turn-confirm').count()) await page.keyboard.press('e');
         assert.deepEqual(await lastReply(d.number), { type: 'end_phase' }, 'E ends the phase');
         seen.end = true;
         continue;
@@ -405,7 +406,7 @@ describe('keys and autoplay', { timeout: 600000 }, () => {
         for (;;) {
           const d = /** @type {NonNullable<Awaited<ReturnType<typeof readScreen>>['decision']>} */ ((await readScreen(page)).decision);
           const sent = rec.sent.length;
-          await page.getByTestId('end-phase').click();
+          await endPhase(page);
           await waitPast(page, d.number);
           if (d.kind === 'buy_phase') return sent;
         }
@@ -418,7 +419,7 @@ describe('keys and autoplay', { timeout: 600000 }, () => {
         // (An Action phase is only asked with an Action in hand: not with this deck.)
         const first = (await readScreen(page)).decision;
         if (first?.kind === 'action_phase') {
-          await page.getByTestId('end-phase').click();
+          await endPhase(page);
           await waitPast(page, first.number);
         }
         await page.waitForSelector('[data-testid=decision][data-kind=buy_phase]');
@@ -460,4 +461,111 @@ describe('keys and autoplay', { timeout: 600000 }, () => {
       await p.context.close();
     }
   });
+});
+
+/**
+ * The log and the Players panel as the person sees them now: the log's box, its line
+ * height, which of its lines show, and each player's row (shown, not clipped by the
+ * panel's scrolling or the window).
+ * @param {import('playwright-core').Page} page
+ */
+function measureSide(page) {
+  return page.evaluate(() => {
+    const H = window.innerHeight;
+    const W = window.innerWidth;
+    const log = /** @type {HTMLElement} */ (document.querySelector('[data-testid=log]'));
+    const lb = log.getBoundingClientRect();
+    const line = /** @type {HTMLElement | null} */ (log.querySelector('.log-line'));
+    const lineHeight = line ? parseFloat(getComputedStyle(line).lineHeight) : 0;
+    const entries = [...log.querySelectorAll('h3, li')];
+    // (A pixel of slack: the scroll range is whole pixels, the lines' boxes are not.)
+    const inside = (/** @type {DOMRect} */ b) => b.top >= lb.top - 1 && b.bottom <= lb.bottom + 1;
+    const last = entries.at(-1)?.getBoundingClientRect();
+    const earlier = document.querySelector('[data-testid=log-earlier]')?.getBoundingClientRect();
+    /** Whether `el` is fully on screen: in the window, inside every ancestor that clips it, on top. */
+    const shown = (/** @type {Element} */ el) => {
+      const b = el.getBoundingClientRect();
+      if (b.width <= 0 || b.height <= 0 || b.top < -0.5 || b.left < -0.5 || b.bottom > H + 0.5 || b.right > W + 0.5) return false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowY;
+        if (o === 'auto' || o === 'scroll' || o === 'hidden') {
+          const c = p.getBoundingClientRect();
+          if (b.top < c.top - 0.5 || b.bottom > c.bottom + 0.5) return false;
+        }
+      }
+      const top = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+      return Boolean(top && (el === top || el.contains(top)));
+    };
+    const rows = [...document.querySelectorAll('[data-testid=me], [data-testid^="opponent-"]')];
+    const scroller = /** @type {HTMLElement | null} */ (document.querySelector('[data-testid=players]'));
+    return {
+      H,
+      logHeight: lb.height,
+      logInView: lb.top >= -0.5 && lb.bottom <= H + 0.5 && lb.height > 0,
+      lineHeight,
+      shownEntries: entries.filter((e) => inside(e.getBoundingClientRect())).length,
+      entries: entries.length,
+      newestShown: Boolean(last && inside(last)),
+      where: `newest ${last?.top}–${last?.bottom} in the log's ${lb.top}–${lb.bottom}, scrolled ${log.scrollTop} of ${log.scrollHeight - log.clientHeight}`,
+      earlierOverlaps: Boolean(earlier && earlier.bottom > lb.top + 0.5 && earlier.top < lb.bottom),
+      rows: rows.map((r) => ({ id: /** @type {HTMLElement} */ (r).dataset.testid, shown: shown(r), current: r.getAttribute('aria-current') === 'true' })),
+      playersFocusable: scroller?.tabIndex === 0,
+      playersScrolled: scroller ? scroller.scrollTop : -1,
+    };
+  });
+}
+
+describe('the log and every opponent in view, with 2, 4 and 6 players', { timeout: 900000 }, () => {
+  // The log's height in lines: twelve at 1366 × 768 (and in the phone's log panel), twenty at 1920 × 1080.
+  const LINES = { laptop: 12, desktop: 20, phone: 12 };
+  for (const [size, viewport, phone] of SIZES) {
+    for (const players of [2, 4, 6]) {
+      test(`${viewport.width} × ${viewport.height}, ${players} players: the log shows ${LINES[size]}+ lines, newest in view; every player's row shows`, { timeout: 240000 }, async () => {
+        const p = await openPage(chrome.browser, { viewport, hasTouch: phone, isMobile: phone });
+        const { page } = p;
+        await enterLobby(page, server.url, 'Lena');
+        await createRoom(page, { players, seats: ['', 'big_money', 'big_money', 'big_money', 'big_money', 'big_money'], roomName: `Log ${size} ${players}` });
+        await startGame(page);
+        // Until the log holds more than a screenful and it is the person's turn again.
+        const policy = new Policy();
+        for (let i = 0; i < 300; i++) {
+          assert.notEqual(await policy.step(page), 'end', 'the game goes on');
+          const n = await page.evaluate(() => document.querySelectorAll('[data-testid=log] :is(h3, li)').length);
+          const kind = await page.evaluate(() => document.querySelector('[data-testid=decision]')?.getAttribute('data-kind'));
+          if (n >= 45 && kind === 'buy_phase') break;
+        }
+        await page.mouse.move(0, 0);
+        if (phone) {
+          await page.getByTestId('tab-log').tap();
+          await page.waitForTimeout(100);
+        }
+        let m = await measureSide(page);
+        // A frame that lands while measuring may move the log for an instant: once more.
+        if (!m.newestShown) {
+          await page.waitForTimeout(400);
+          m = await measureSide(page);
+        }
+        await page.screenshot({ path: path.join(ARTIFACTS, `layout-${size}-${players}p${phone ? '-log' : ''}.png`) });
+        assert.ok(m.logInView, `${size} ${players}p: the log lies inside the window`);
+        assert.ok(m.entries >= 45, `${size} ${players}p: the log holds ${m.entries} lines`);
+        assert.ok(m.logHeight >= LINES[size] * m.lineHeight, `${size} ${players}p: the log is ${m.logHeight}px tall, ${(m.logHeight / m.lineHeight).toFixed(1)} lines of ${m.lineHeight}px (${LINES[size]} wanted)`);
+        assert.ok(m.shownEntries >= LINES[size] - 2, `${size} ${players}p: ${m.shownEntries} headings and lines shown at once`);
+        assert.ok(m.newestShown, `${size} ${players}p: the newest line is in view (${m.where})`);
+        assert.ok(!m.earlierOverlaps, `${size} ${players}p: nothing is drawn over the log`);
+        if (phone) {
+          await page.getByTestId('tab-players').tap();
+          await page.waitForTimeout(100);
+        }
+        const r = phone ? await measureSide(page) : m;
+        if (phone) await page.screenshot({ path: path.join(ARTIFACTS, `layout-${size}-${players}p-players.png`) });
+        assert.equal(r.rows.length, players, `${size}: a row per player`);
+        for (const row of r.rows) assert.ok(row.shown, `${size} ${players}p: the row of ${row.id} is on screen without scrolling`);
+        assert.equal(r.playersScrolled, 0, 'the Players panel is not scrolled');
+        assert.ok(r.playersFocusable, 'the Players panel can be reached by keyboard');
+        assert.equal(r.rows.filter((x) => x.current).length, 1, 'the player whose turn it is is marked');
+        assertClean(p);
+        await p.context.close();
+      });
+    }
+  }
 });

@@ -213,6 +213,30 @@ describe('the end screen and the replay', { timeout: 600000 }, () => {
     await shown(page, 0, '1');
     assert.ok(await page.getByTestId('replay-prev').isDisabled(), 'no step before the first');
 
+    // By turn: each turn starts before its player's first Action- or Buy-phase reply.
+    const phase = new Set(['play', 'play_all_treasures', 'buy', 'end_phase']);
+    /** @type {{step: number, seat: number}[]} */
+    const starts = [];
+    record.replies.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
+      if (phase.has(r.reply.type) && r.seat !== starts.at(-1)?.seat) starts.push({ step: i, seat: r.seat });
+    });
+    starts[0].step = 0;
+    assert.ok(starts.length < steps / 2, `${starts.length} turns in ${steps} steps`);
+    assert.match((await page.getByTestId('replay-turn').textContent()) ?? '', /^Turn 1: /);
+    await page.getByTestId('replay-next-turn').click();
+    await shown(page, starts[1].step, '1');
+    await page.getByTestId('replay-next-turn').click();
+    await shown(page, starts[2].step, '1');
+    // The third turn is the first player's second.
+    assert.match((await page.getByTestId('replay-turn').textContent()) ?? '', /^Turn 2: /);
+    await page.keyboard.press('PageDown');
+    await shown(page, starts[3].step, '1');
+    await page.keyboard.press('PageUp');
+    await shown(page, starts[2].step, '1');
+    await page.getByTestId('replay-prev-turn').click();
+    await shown(page, starts[1].step, '1');
+    assert.equal(await page.locator('#replay-turns option').count(), starts.length, 'a tick on the slider per turn');
+
     assertClean(p);
 
     // A game that does not exist says so (the browser logs the 404 itself).

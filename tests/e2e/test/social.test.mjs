@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
-import { enterLobby, createRoom, startGame, waitPast } from '../lib/play.mjs';
+import { enterLobby, createRoom, endPhase, startGame, waitPast } from '../lib/play.mjs';
 import { startServer } from '../lib/server.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -263,7 +263,7 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
       if (d.prompt.kind === 'buy_phase' && d.prompt.treasures.length) {
         await anna.page.getByTestId('play-all').click();
       } else {
-        await anna.page.getByTestId('end-phase').click();
+        await endPhase(anna.page);
         if (d.prompt.kind === 'buy_phase') turns++;
       }
     }
@@ -316,6 +316,8 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     const room = await playSocketGame(player.page, 'Zoé');
     const p = await openPage(chrome.browser);
     await enterLobby(p.page, server.url, 'Anna');
+    // Zoé's game is not Anna's: it is among the others' games, folded away until asked for.
+    await p.page.getByTestId('recent-others-toggle').click();
     await p.page.waitForSelector(`[data-testid=recent-${room}]`);
     const rooms = await (await fetch(`${server.url}/api/rooms`)).json();
     assert.equal(rooms.find((/** @type {any} */ r) => r.id === room)?.status, 'finished', 'the room is still there, finished');

@@ -95,6 +95,8 @@ class Scripted {
     this.onReply = null;
     /** @type {any} */
     this.over = {};
+    /** When set, a reply gets its ack but no frame after it (the server is still busy). */
+    this.silent = false;
   }
 
   /** @param {any} msg */
@@ -131,7 +133,7 @@ class Scripted {
             break;
           case 'reply': {
             this.send({ type: 'ack', re: msg.id });
-            this.events([], view(null, this.over));
+            if (!this.silent) this.events([], view(null, this.over));
             const done = this.onReply;
             this.onReply = null;
             if (done) done(msg);
@@ -278,7 +280,8 @@ describe('decision widgets', { timeout: 120000 }, () => {
     await shot('ironworks-gain-bridge');
     // Smithy, Militia and Remodel are printed at $4 and cost $3 now.
     for (const card of ['smithy', 'militia', 'remodel']) {
-      const label = await page.getByTestId(`pile-option-${card}`).getAttribute('aria-label');
+      // The name read out: the card's visible name and, hidden around it, its type and cost now.
+      const label = await page.getByTestId(`pile-option-${card}`).evaluate((el) => [...el.querySelectorAll('.visually-hidden, .card-name')].map((x) => x.textContent).join(''));
       assert.match(label ?? '', /Costs 3$/, `${card}: ${label}`);
       assert.equal(await page.getByTestId(`pile-option-${card}`).locator('.cost').textContent(), '$3');
     }
@@ -931,6 +934,217 @@ describe('decision widgets', { timeout: 120000 }, () => {
 
   // ----- the table around the decisions ------------------------------------------------
 
+  test('an Action phase with nothing to play is answered at once with end_phase, never shown', async () => {
+    // Watch for any decision panel, focus change or title mark while it is answered.
+    await page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      w.__shown = [];
+      w.__titles = [];
+      w.__observer = new MutationObserver(() => {
+        const d = document.querySelector('[data-testid=decision]');
+        if (d) w.__shown.push(d.getAttribute('data-kind'));
+        w.__titles.push(document.title);
+      });
+      w.__observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+    });
+    const n = ++s.decision;
+    /** @type {Promise<any>} */
+    const reply = new Promise((resolve) => (s.onReply = resolve));
+    s.silent = true;
+    s.events([{ type: 'turn_started', seat: 0, turn: 6 }, { type: 'phase_started', seat: 0, phase: 'action' }], view(n, { hand: ['copper', 'estate', 'copper', 'silver', 'estate'] }));
+    s.send({ type: 'decision', decision: n, seat: 0, purpose: 'action_phase', prompt: { kind: 'action_phase', playable: [] } });
+    assertReply(await reply, n, { type: 'end_phase' });
+    // The page waits without naming anyone until the next frame (the view still names Hanna).
+    await page.waitForSelector('[data-testid=waiting-neutral]');
+    assert.equal((await page.getByTestId('decision-waiting').textContent())?.trim(), 'Waiting…');
+    // The Buy phase that follows is asked and shown as usual.
+    s.silent = false;
+    const buy = await s.ask({ purpose: 'buy_phase', prompt: { kind: 'buy_phase', treasures: [], buyable: ['copper', 'curse'] }, over: { phase: 'buy', hand: ['estate', 'estate'] } });
+    const seen = await page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      w.__observer.disconnect();
+      return { shown: w.__shown, titles: w.__titles };
+    });
+    assert.ok(!seen.shown.includes('action_phase'), `the empty Action phase was never shown: ${seen.shown}`);
+    const before = seen.titles.slice(0, seen.titles.findIndex((/** @type {string} */ x) => x.startsWith('●')));
+    assert.ok(before.every((/** @type {string} */ x) => !x.startsWith('●')), 'the title did not flash for it');
+    await page.getByTestId('end-phase').click();
+    assertReply(await buy.reply, buy.n, { type: 'end_phase' });
+  });
+
+  test('the Buy phase with nothing to play or buy is answered at once too', async () => {
+    const n = ++s.decision;
+    /** @type {Promise<any>} */
+    const reply = new Promise((resolve) => (s.onReply = resolve));
+    s.events([], view(n, { phase: 'buy', hand: ['estate'] }));
+    s.send({ type: 'decision', decision: n, seat: 0, purpose: 'buy_phase', prompt: { kind: 'buy_phase', treasures: [], buyable: [] } });
+    assertReply(await reply, n, { type: 'end_phase' });
+    assert.equal(await page.locator('[data-testid=decision]').count(), 0, 'nothing was shown');
+  });
+
+  test('after a reply, the page waits without a name until a frame or a question comes', async () => {
+    s.silent = true;
+    const { n, reply } = await s.ask({ card: 'chancellor', purpose: 'discard_deck', prompt: { kind: 'yes_no' }, over: { edition: '1e' } });
+    await page.getByTestId('no').click();
+    assertReply(await reply, n, { type: 'yes_no', yes: false });
+    // The last view still says the server waits for Hanna: no name, no stale question.
+    await page.waitForSelector('[data-testid=waiting-neutral]');
+    assert.equal(await page.locator('[data-testid=decision]').count(), 0);
+    assert.doesNotMatch((await page.getByTestId('decision-waiting').textContent()) ?? '', /Hanna|Bob/);
+    s.silent = false;
+    // A frame that names Bob: now the page says whom it waits for.
+    s.events([], view(null));
+    await page.waitForSelector('[data-testid=waiting-for]');
+    assert.match((await page.getByTestId('decision-waiting').textContent()) ?? '', /Waiting for Bob/);
+    // A view that names this seat but asks it nothing: still no name.
+    s.events([], view(null, { waiting_for: 0, decision: 950 }));
+    await page.waitForSelector('[data-testid=waiting-neutral]');
+  });
+
+  // ----- no lost turns ----------------------------------------------------------------
+
+  const BUY = { kind: 'buy_phase', treasures: ['copper', 'silver'], buyable: ['copper', 'curse'] };
+  const BUY_OVER = { phase: 'buy', coins: 0, buys: 1 };
+
+  test('ending the turn with Treasures unplayed asks once: "End turn with $4 unspent?"; E again ends it', async () => {
+    const { n, reply } = await s.ask({ purpose: 'buy_phase', prompt: BUY, over: BUY_OVER });
+    await page.getByTestId('end-phase').click();
+    await page.waitForSelector('[data-testid=end-turn-confirm]');
+    assert.equal(await headline(), 'End turn with $4 unspent?');
+    assert.equal(await page.getByTestId('end-turn-detail').textContent(), '3 Treasures in your hand are not played yet.');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'end-turn-cancel', 'the safe answer has the focus');
+    await shot('end-turn-question');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'end-turn-question-table.png') });
+    // Keep buying: the question closes, nothing is sent.
+    await page.getByTestId('end-turn-cancel').click();
+    await page.waitForSelector('[data-testid=end-turn-confirm]', { state: 'detached' });
+    assert.doesNotMatch(await headline(), /unspent/, 'back to the Buy phase');
+    // E asks, E again ends the turn.
+    await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
+    await page.keyboard.press('e');
+    await page.waitForSelector('[data-testid=end-turn-confirm]');
+    await page.keyboard.press('e');
+    assertReply(await reply, n, { type: 'end_phase' });
+  });
+
+  test('in every language the question names the money left', async () => {
+    await s.ask({ purpose: 'buy_phase', prompt: BUY, over: BUY_OVER });
+    await page.getByTestId('end-phase').click();
+    for (const [lang, q] of /** @type {const} */ ([['hu', /\$4/], ['ru', /\$4/], ['sv', /\$4/]])) {
+      await language(lang);
+      assert.match(await headline(), q, lang);
+      await page.screenshot({ path: path.join(ARTIFACTS, `end-turn-question-${lang}.png`) });
+    }
+    await language('en');
+    await page.getByTestId('end-turn-cancel').click();
+  });
+
+  test('a pile affordable only with the Treasures in hand plays them, then buys it', async () => {
+    const { n, reply } = await s.ask({ purpose: 'buy_phase', prompt: BUY, over: BUY_OVER });
+    assert.match((await page.getByTestId('pile-smithy').textContent()) ?? '', /Play your Treasures and buy Smithy/);
+    assert.ok(await page.locator('.pile.enabled [data-testid=pile-smithy]').count(), 'Smithy ($4) shows as buyable with the $4 in hand');
+    assert.equal(await page.locator('.pile.enabled [data-testid=pile-gold]').count(), 0, 'Gold ($6) does not');
+    await page.getByTestId('pile-smithy').click();
+    assertReply(await reply, n, { type: 'play_all_treasures' });
+    // The Treasures are played: the next Buy phase offers Smithy, and the page buys it.
+    const next = await s.ask({
+      purpose: 'buy_phase',
+      prompt: { kind: 'buy_phase', treasures: [], buyable: ['copper', 'curse', 'silver', 'estate', 'cellar', 'chapel', 'smithy', 'village'] },
+      over: { ...BUY_OVER, coins: 4, hand: ['estate', 'chapel'], seats: [{ in_play: ['copper', 'silver', 'copper'] }, {}] },
+    }).catch(() => null);
+    const frame = next ? await next.reply : null;
+    assert.ok(frame);
+    assert.deepEqual(frame.reply, { type: 'buy', card: 'smithy' });
+  });
+
+  test('a pile you cannot afford says why, as information', async () => {
+    const { n, reply } = await s.ask({ purpose: 'buy_phase', prompt: BUY, over: BUY_OVER });
+    await page.getByTestId('pile-gold').click();
+    await page.waitForSelector('[data-testid=notice]');
+    assert.equal(await page.getByTestId('notice').getAttribute('data-kind'), 'info');
+    assert.match((await page.getByTestId('notice').textContent()) ?? '', /Gold costs \$6; you have \$0, \$4 with the Treasures in your hand\./);
+    await page.getByTestId('notice').screenshot({ path: path.join(ARTIFACTS, 'notice-info.png') });
+    // "Don't ask again" (also in the settings): End turn then ends at once.
+    await page.getByTestId('end-phase').click();
+    await page.getByTestId('end-turn-dont-ask').check();
+    assert.equal(await page.evaluate(() => localStorage.getItem('dominion.askEndTurn')), '0');
+    await page.getByTestId('end-turn-confirm').click();
+    assertReply(await reply, n, { type: 'end_phase' });
+    const again = await s.ask({ purpose: 'buy_phase', prompt: BUY, over: BUY_OVER });
+    await page.getByTestId('end-phase').click();
+    assertReply(await again.reply, again.n, { type: 'end_phase' });
+    // The settings turn the question back on.
+    await page.getByTestId('settings-button').click();
+    await page.getByTestId('setting-ask-end-turn').check();
+    assert.equal(await page.evaluate(() => localStorage.getItem('dominion.askEndTurn')), '1');
+    await page.getByTestId('settings-close').click();
+  });
+
+  test('Undo is offered only when the server will allow it: not after a draw, yes after a harmless move', async () => {
+    const hand = ['smithy', 'copper', 'estate', 'copper', 'silver'];
+    const first = await s.ask({ purpose: 'action_phase', prompt: { kind: 'action_phase', playable: ['smithy'] }, over: { hand }, events: [{ type: 'turn_started', seat: 0, turn: 7 }, { type: 'phase_started', seat: 0, phase: 'action' }] });
+    assert.equal(await page.getByTestId('undo').count(), 0, 'nothing to take back yet');
+    await page.getByTestId('hand-card-0').click();
+    assertReply(await first.reply, first.n, { type: 'play', card: 'smithy' });
+    // Smithy drew three cards: that cannot be taken back, so no Undo.
+    const drawn = ['copper', 'estate', 'copper', 'silver', 'gold', 'gold', 'estate'];
+    const second = await s.ask({
+      purpose: 'buy_phase',
+      prompt: { kind: 'buy_phase', treasures: ['copper', 'silver', 'gold'], buyable: ['copper', 'curse'] },
+      over: { phase: 'buy', actions: 0, hand: drawn, seats: [{ in_play: ['smithy'] }, {}] },
+      events: [{ type: 'played', seat: 0, card: 'smithy' }, { type: 'drew', seat: 0, count: 3, cards: ['gold', 'gold', 'estate'] }, { type: 'phase_started', seat: 0, phase: 'buy' }],
+    });
+    assert.equal(await page.getByTestId('undo').count(), 0, 'no Undo after a draw');
+    await page.getByTestId('play-all').click();
+    assertReply(await second.reply, second.n, { type: 'play_all_treasures' });
+    // Playing Treasures revealed nothing: Undo is offered.
+    const third = await s.ask({
+      purpose: 'buy_phase',
+      prompt: { kind: 'buy_phase', treasures: [], buyable: ['copper', 'curse', 'silver', 'gold', 'province'] },
+      over: { phase: 'buy', actions: 0, coins: 10, hand: ['estate', 'estate'], seats: [{ in_play: ['smithy', 'copper', 'copper', 'silver', 'gold', 'gold'] }, {}] },
+      events: ['copper', 'copper', 'silver', 'gold', 'gold'].map((card) => ({ type: 'played', seat: 0, card })),
+    });
+    await page.waitForSelector('[data-testid=undo]');
+    await page.getByTestId('pile-province').click();
+    assertReply(await third.reply, third.n, { type: 'buy', card: 'province' });
+  });
+
+  test('the deck panel counts your cards, and only what is public of the others', async () => {
+    /** The panel's count of each of your cards. */
+    const mine = async () => {
+      await page.getByTestId('deck-button').click();
+      await page.waitForSelector('[data-testid=deck-panel]');
+      /** @type {Record<string, number>} */
+      const counts = await page.locator('[data-testid=deck-mine] li').evaluateAll((els) => Object.fromEntries(els.map((e) => [/** @type {HTMLElement} */ (e).dataset.card, Number(/** @type {HTMLElement} */ (e).dataset.count)])));
+      return counts;
+    };
+    const before = await mine();
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=deck-panel]', { state: 'detached' });
+    s.events(
+      [
+        { type: 'gained', seat: 0, card: 'silver', to: 'discard' },
+        { type: 'gained', seat: 0, card: 'silver', to: 'discard' },
+        { type: 'trashed', seat: 0, cards: ['copper', 'estate'] },
+        { type: 'gained', seat: 1, card: 'gold', to: 'discard' },
+        { type: 'trashed', seat: 1, cards: ['copper'] },
+        { type: 'passed', seat: 1, to: 0, card: 'curse' },
+        { type: 'passed', seat: 0, to: 1, card: 'estate' },
+      ],
+      view(null),
+    );
+    await page.waitForFunction(() => /passes Estate to Bob/.test(document.querySelector('[data-testid=log]')?.textContent ?? ''));
+    const after = await mine();
+    const delta = Object.fromEntries(['copper', 'silver', 'estate', 'curse'].map((c) => [c, (after[c] ?? 0) - (before[c] ?? 0)]));
+    assert.deepEqual(delta, { copper: -1, silver: 2, estate: -2, curse: 1 });
+    assert.match((await page.getByTestId('deck-seat-1').textContent()) ?? '', /Gained: .*Gold/);
+    assert.match((await page.getByTestId('deck-lost-1').textContent()) ?? '', /Copper/);
+    assert.match((await page.getByTestId('deck-lost-1').textContent()) ?? '', /Curse/);
+    await page.getByTestId('deck-panel').screenshot({ path: path.join(ARTIFACTS, 'deck-panel.png') });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=deck-panel]', { state: 'detached' });
+  });
+
   test('while someone is asked about a Reaction, the page waits without a name', async () => {
     s.events([{ type: 'played', seat: 1, card: 'militia' }], view(null, { current: 1, waiting_for: undefined, decision: undefined }));
     await page.waitForSelector('[data-testid=waiting-neutral]');
@@ -982,8 +1196,10 @@ describe('decision widgets', { timeout: 120000 }, () => {
       view(null),
     );
     await page.waitForFunction(() => /looks at Gold/.test(document.querySelector('[data-testid=log]')?.textContent ?? ''));
-    const lines = await page.locator('[data-testid=log] li').allTextContents();
+    // Each turn's heading, then its lines.
+    const lines = await page.locator('[data-testid=log] :is(h3, li)').allTextContents();
     const tail = lines.slice(lines.indexOf('Turn 4: Bob'));
+    assert.equal(await page.locator('[data-testid=log] h3', { hasText: 'Turn 4: Bob' }).count(), 1, "Bob's turn has a heading");
     assert.deepEqual(tail, [
       'Turn 4: Bob',
       'Bob plays Militia.',
