@@ -114,6 +114,12 @@ export function describe(s, e, prev, cleanup = false) {
         return { kind: 'private', seat: e.seat, parts: sentence('log.passed_card', { name: who(e.seat), to: who(e.to), card: cardRef(e.card) }) };
       }
       return { kind: 'minor', seat: e.seat, parts: sentence('log.passed', { name: who(e.seat), to: who(e.to) }) };
+    case 'modes_chosen':
+      return {
+        kind: 'minor',
+        seat: e.seat,
+        parts: sentence('log.modes_chosen', { name: who(e.seat), modes: list(e.modes.map((m) => t(`mode.${m}`))), card: cardRef(e.card) }),
+      };
     case 'blocked':
       return { kind: 'block', seat: e.seat, parts: sentence('log.blocked', { name: who(e.seat), card: cardRef(e.by) }) };
     case 'game_ended':

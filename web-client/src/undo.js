@@ -62,6 +62,7 @@ function harmless(e) {
     case 'gained':
     case 'gained_from_trash':
     case 'trashed':
+    case 'modes_chosen':
       return true;
     case 'discarded':
     case 'top_decked':
@@ -72,17 +73,19 @@ function harmless(e) {
 }
 
 /**
- * Whether the server will let this seat take back its last move now: the pending
- * decision is this seat's and follows its own last reply directly (nobody else was asked
- * between), that reply was not one the page gave by itself, and its events (this turn's)
- * revealed nothing. The server still decides.
+ * Whether the server will let this seat take back its last move now (the engine's rule,
+ * `game/undo.rs`): the pending decision is this seat's own phase move (never a card's
+ * question: the others do not see those, so the server refuses there), its last reply
+ * was not one the page gave by itself, and what happened since (this turn's events)
+ * revealed nothing and was all this seat's doing. The server still decides.
  */
 export function canUndo() {
   const d = state.decision;
   const a = state.answered;
-  if (!d || d.seat !== state.seat || !a || a.auto || d.decision !== a.decision + 1) return false;
+  if (!d || d.seat !== state.seat || !a || a.auto) return false;
+  if (d.purpose !== 'action_phase' && d.purpose !== 'buy_phase') return false;
   const first = state.nextEvent - state.events.length;
   if (a.mark < first) return false;
   const since = state.events.slice(a.mark - first);
-  return since.length > 0 && since.every(harmless);
+  return since.length > 0 && since.every((e) => harmless(e) && (!('seat' in e) || e.seat === state.seat));
 }

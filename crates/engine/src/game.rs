@@ -483,11 +483,11 @@ impl Game {
     /// depend on a hidden card (see [`Game::visible`]), so private questions must not
     /// move the numbers anyone else sees. A public decision (a phase move) is numbered
     /// `1000 × (public replies so far)`, the same whether or not private questions were
-    /// asked; a private question, which only its player is told, takes a number in
-    /// between from its seat's own share (`+ 1 + 166 × seat + the seat's private answers
-    /// since the last public reply`), so not even another asked player can count the
-    /// questions of others. Numbers are unique but, around private questions, not
-    /// increasing.
+    /// asked; a private question, which only its player is told, takes a number after
+    /// the public decision whose answer led to it, from its seat's own share (`that
+    /// number + 1 + 166 × seat + the seat's private answers since`), so not even another
+    /// asked player can count the questions of others. Numbers are unique, and the
+    /// numbers one seat is given increase.
     pub fn decision_number(&self) -> Option<u64> {
         self.pending.as_ref().map(|r| self.numbers.of(r))
     }
@@ -655,13 +655,16 @@ impl DecisionNumbers {
     /// Each seat's share of that room: six seats × 166 fit below the next public number.
     const SLOT: u64 = 166;
 
+    /// A public decision is `1000 × the public replies so far`. A private question always
+    /// follows a public reply (the phase move that played the card), and is numbered
+    /// after *that* decision's number, from its seat's share: so every number a seat is
+    /// given is greater than the ones it was given before.
     fn of(&self, req: &Request) -> u64 {
-        let base = self.settled * Self::STRIDE;
         if is_public(req) {
-            base
+            self.settled * Self::STRIDE
         } else {
             let own = u64::from(self.own[req.player.idx()]).min(Self::SLOT - 1);
-            base + 1 + req.player.0 as u64 * Self::SLOT + own
+            self.last_public() + 1 + req.player.0 as u64 * Self::SLOT + own
         }
     }
 

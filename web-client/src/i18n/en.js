@@ -345,6 +345,7 @@ export default {
   'log.named': '{name} names {card}.',
   'log.passed': '{name} passes a card to {to}.',
   'log.passed_card': '{name} passes {card} to {to}.',
+  'log.modes_chosen': '{name} chooses {modes} ({card}).',
   'log.blocked': '{name} reveals {card} and is unaffected.',
   'log.discarded_top': {
     one: '{name} discards a card ({card} on top).',

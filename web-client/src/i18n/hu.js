@@ -343,6 +343,7 @@ export default {
   'log.named': '{name} megnevezi ezt: {card}.',
   'log.passed': '{name} egy lapot ad tovább {to} játékosnak.',
   'log.passed_card': '{name} továbbadja ezt: {card} – {to} játékosnak.',
+  'log.modes_chosen': '{name} ezt választja: {modes} ({card}).',
   'log.blocked': '{name} felfedi ezt: {card}, így a támadás nem hat rá.',
   'log.discarded_top': {
     one: '{name} eldob egy lapot (felül: {card}).',

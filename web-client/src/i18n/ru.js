@@ -365,6 +365,7 @@ export default {
   'log.named': '{name} называет карту «{card}».',
   'log.passed': '{name} передаёт карту игроку {to}.',
   'log.passed_card': '{name} передаёт карту «{card}» игроку {to}.',
+  'log.modes_chosen': '{name} выбирает: {modes} ({card}).',
   'log.blocked': '{name} показывает карту «{card}» — атака не действует.',
   'log.discarded_top': {
     one: '{name} сбрасывает {n} карту (сверху: {card}).',

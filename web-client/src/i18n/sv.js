@@ -342,6 +342,7 @@ export default {
   'log.named': '{name} nämner {card}.',
   'log.passed': '{name} skickar ett kort till {to}.',
   'log.passed_card': '{name} skickar {card} till {to}.',
+  'log.modes_chosen': '{name} väljer {modes} ({card}).',
   'log.blocked': '{name} visar {card} och påverkas inte.',
   'log.discarded_top': {
     one: '{name} slänger ett kort ({card} överst).',

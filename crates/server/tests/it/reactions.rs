@@ -97,7 +97,8 @@ async fn a_player_declining_to_reveal_moat_is_not_named_to_anyone_else() {
 /// multiple of 1000, a card's question (private) is not; and the record's decision
 /// numbers are, in order, 0, 1000, 2000, … for the phase moves, whatever private
 /// questions came between, which are numbered `1000 × s + 1 + 166 × seat + k` for the
-/// seat's k-th private question since phase move `s`.
+/// seat's k-th private question after phase move `1000 × s` was answered; the numbers
+/// each seat got increase.
 fn check_numbers(clients: &[(&Client, Option<u64>)]) {
     let phase = |p: &Value| p == "action_phase" || p == "buy_phase";
     let mut purposes = BTreeMap::new();
@@ -126,11 +127,22 @@ fn check_numbers(clients: &[(&Client, Option<u64>)]) {
         } else {
             assert_eq!(
                 n,
-                1000 * settled + 1 + 166 * seat + own[seat as usize],
+                1000 * (settled - 1) + 1 + 166 * seat + own[seat as usize],
                 "{r}"
             );
             own[seat as usize] += 1;
         }
+    }
+    for (c, _) in &clients[..3] {
+        let mine: Vec<u64> = frames(c)
+            .filter(|v| v["type"] == "decision")
+            .map(|v| v["decision"].as_u64().unwrap())
+            .collect();
+        assert!(
+            mine.windows(2).all(|w| w[0] <= w[1]),
+            "{}: its numbers go back: {mine:?}",
+            c.name
+        );
     }
 }
 

@@ -726,7 +726,12 @@ impl Truth {
                 let pending = self.steps[s].pending.as_ref();
                 let asked = pending.map(|r| r.player.0);
                 let may_see = pending.is_none_or(|r| is_public(r) || seat == Some(r.player.0));
-                may_see && view.get("waiting_for").and_then(Value::as_u64) == asked.map(u64::from)
+                // A decision number in the view names the step exactly (a seat's own
+                // questions can follow one another with no event between).
+                let number = view.get("decision").and_then(Value::as_u64);
+                may_see
+                    && view.get("waiting_for").and_then(Value::as_u64) == asked.map(u64::from)
+                    && (number.is_none() || number == self.steps[s].number)
             })
             .unwrap_or(first)
     }
@@ -823,12 +828,13 @@ fn check_decision(truth: &Truth, v: &Value, seat: Option<u8>, who: &str) {
     );
     assert_eq!(v["seat"], req.player.0, "{who}: {v}");
     // The guide's numbering: a phase move is 1000 × the phase moves answered so far; a
-    // private question 1000 × that + 1 + 166 × its seat + the seat's own private answers
-    // since, so one's own numbers never tell that someone else was asked anything.
+    // private question the number of the phase move answered last + 1 + 166 × its seat +
+    // the seat's own private answers since, so one's own numbers never tell that someone
+    // else was asked anything.
     let expected = if is_public(req) {
         1000 * step.public
     } else {
-        1000 * step.public + 1 + 166 * u64::from(req.player.0) + step.own[req.player.idx()]
+        1000 * (step.public - 1) + 1 + 166 * u64::from(req.player.0) + step.own[req.player.idx()]
     };
     assert_eq!(
         n, expected,
