@@ -76,11 +76,14 @@ function harmless(e) {
  * decision is this seat's and follows its own last reply directly (nobody else was asked
  * between), that reply was not one the page gave by itself, and its events (this turn's)
  * revealed nothing. The server still decides.
+ *
+ * Decisions are numbered 1000 × (questions answered so far, Reaction questions aside),
+ * so the one right after this seat's reply is the next multiple of 1000.
  */
 export function canUndo() {
   const d = state.decision;
   const a = state.answered;
-  if (!d || d.seat !== state.seat || !a || a.auto || d.decision !== a.decision + 1) return false;
+  if (!d || d.seat !== state.seat || !a || a.auto || d.decision !== (Math.floor(a.decision / 1000) + 1) * 1000) return false;
   const first = state.nextEvent - state.events.length;
   if (a.mark < first) return false;
   const since = state.events.slice(a.mark - first);
