@@ -107,7 +107,7 @@ function countList(list, testid) {
 
 /** The button that opens the panel (beside the hand, and the spectator's tools). */
 export function deckButton() {
-  return h('button', { type: 'button', class: 'btn small', 'data-testid': 'deck-button', 'aria-haspopup': 'dialog', onclick: () => toggleDeck(true) }, t('deck.button'));
+  return h('button', { type: 'button', class: 'btn small', 'data-testid': 'decks-button', 'aria-haspopup': 'dialog', onclick: () => toggleDeck(true) }, t('deck.button'));
 }
 
 export function deckDialog() {
@@ -123,11 +123,11 @@ export function deckDialog() {
     { class: 'modal-backdrop', onclick: (/** @type {Event} */ e) => e.target === e.currentTarget && close() },
     h(
       'div',
-      { class: 'modal deck-panel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'deck-h', 'data-testid': 'deck-panel', onkeydown: (/** @type {KeyboardEvent} */ e) => e.key === 'Escape' && close() },
+      { class: 'modal deck-panel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'deck-h', 'data-testid': 'decks-panel', onkeydown: (/** @type {KeyboardEvent} */ e) => e.key === 'Escape' && close() },
       h('h2', { id: 'deck-h' }, t('deck.title')),
       fromStart() ? null : h('p', { class: 'hint' }, t('deck.partial')),
       me != null
-        ? h('section', { 'aria-labelledby': 'deck-mine-h' }, h('h3', { id: 'deck-mine-h' }, t('deck.yours', { n: total })), countList(mine, 'deck-mine'))
+        ? h('section', { 'aria-labelledby': 'deck-mine-h' }, h('h3', { id: 'deck-mine-h' }, t('deck.yours', { n: total })), countList(mine, 'decks-mine'))
         : null,
       v.seats
         .filter((s) => s.seat !== me)
@@ -136,14 +136,14 @@ export function deckDialog() {
           const unknown = (l?.passedUnknown ?? 0) || (l?.receivedUnknown ?? 0);
           return h(
             'section',
-            { key: s.seat, class: 'deck-other', 'data-testid': `deck-seat-${s.seat}`, 'aria-labelledby': `deck-seat-${s.seat}-h` },
+            { key: s.seat, class: 'deck-other', 'data-testid': `decks-seat-${s.seat}`, 'aria-labelledby': `deck-seat-${s.seat}-h` },
             h('h3', { id: `deck-seat-${s.seat}-h` }, seatName(state, s.seat)),
-            h('div', { class: 'deck-row' }, h('span', { class: 'muted' }, `${t('deck.gained')}: `), countList([...(l?.gained ?? [])], `deck-gained-${s.seat}`)),
-            h('div', { class: 'deck-row' }, h('span', { class: 'muted' }, `${t('deck.lost')}: `), countList([...(l?.lost ?? [])], `deck-lost-${s.seat}`)),
+            h('div', { class: 'deck-row' }, h('span', { class: 'muted' }, `${t('deck.gained')}: `), countList([...(l?.gained ?? [])], `decks-gained-${s.seat}`)),
+            h('div', { class: 'deck-row' }, h('span', { class: 'muted' }, `${t('deck.lost')}: `), countList([...(l?.lost ?? [])], `decks-lost-${s.seat}`)),
             unknown ? h('p', { class: 'hint' }, t('deck.passed_unknown', { out: l?.passedUnknown ?? 0, in: l?.receivedUnknown ?? 0 })) : null,
           );
         }),
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'deck-close', 'data-autofocus': '', onclick: close }, t('common.close')),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'decks-close', 'data-autofocus': '', onclick: close }, t('common.close')),
     ),
   );
 }

@@ -141,7 +141,8 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     await bob.page.waitForSelector('[data-testid=conn-status][data-status=online]');
     await bob.page.getByTestId('name-input').fill('Bob');
     await bob.page.waitForSelector('[data-testid=invite-offer]');
-    assert.match(await bob.page.getByTestId('invite-offer').textContent() ?? '', /Anna — First Game/);
+    // The room's name as the client composes it, in Bob's language.
+    assert.match(await bob.page.getByTestId('invite-offer').textContent() ?? '', /Anna — Första spelet/);
     await bob.page.getByTestId('invite-take').click();
     await bob.page.waitForSelector('[data-testid=waiting-room]');
     assert.equal(last(bob.rec.received, 'seated').seat, 1);

@@ -1082,11 +1082,17 @@ describe('decision widgets', { timeout: 120000 }, () => {
 
   test('Undo is offered only when the server will allow it: not after a draw, yes after a harmless move', async () => {
     const hand = ['smithy', 'copper', 'estate', 'copper', 'silver'];
+    // As the engine numbers them: 1000 × the questions answered so far.
+    const thousands = () => {
+      s.decision = (Math.floor(s.decision / 1000) + 1) * 1000 - 1;
+    };
+    thousands();
     const first = await s.ask({ purpose: 'action_phase', prompt: { kind: 'action_phase', playable: ['smithy'] }, over: { hand }, events: [{ type: 'turn_started', seat: 0, turn: 7 }, { type: 'phase_started', seat: 0, phase: 'action' }] });
     assert.equal(await page.getByTestId('undo').count(), 0, 'nothing to take back yet');
     await page.getByTestId('hand-card-0').click();
     assertReply(await first.reply, first.n, { type: 'play', card: 'smithy' });
     // Smithy drew three cards: that cannot be taken back, so no Undo.
+    thousands();
     const drawn = ['copper', 'estate', 'copper', 'silver', 'gold', 'gold', 'estate'];
     const second = await s.ask({
       purpose: 'buy_phase',
@@ -1098,6 +1104,7 @@ describe('decision widgets', { timeout: 120000 }, () => {
     await page.getByTestId('play-all').click();
     assertReply(await second.reply, second.n, { type: 'play_all_treasures' });
     // Playing Treasures revealed nothing: Undo is offered.
+    thousands();
     const third = await s.ask({
       purpose: 'buy_phase',
       prompt: { kind: 'buy_phase', treasures: [], buyable: ['copper', 'curse', 'silver', 'gold', 'province'] },
@@ -1112,15 +1119,15 @@ describe('decision widgets', { timeout: 120000 }, () => {
   test('the deck panel counts your cards, and only what is public of the others', async () => {
     /** The panel's count of each of your cards. */
     const mine = async () => {
-      await page.getByTestId('deck-button').click();
-      await page.waitForSelector('[data-testid=deck-panel]');
+      await page.getByTestId('decks-button').click();
+      await page.waitForSelector('[data-testid=decks-panel]');
       /** @type {Record<string, number>} */
-      const counts = await page.locator('[data-testid=deck-mine] li').evaluateAll((els) => Object.fromEntries(els.map((e) => [/** @type {HTMLElement} */ (e).dataset.card, Number(/** @type {HTMLElement} */ (e).dataset.count)])));
+      const counts = await page.locator('[data-testid=decks-mine] li').evaluateAll((els) => Object.fromEntries(els.map((e) => [/** @type {HTMLElement} */ (e).dataset.card, Number(/** @type {HTMLElement} */ (e).dataset.count)])));
       return counts;
     };
     const before = await mine();
     await page.keyboard.press('Escape');
-    await page.waitForSelector('[data-testid=deck-panel]', { state: 'detached' });
+    await page.waitForSelector('[data-testid=decks-panel]', { state: 'detached' });
     s.events(
       [
         { type: 'gained', seat: 0, card: 'silver', to: 'discard' },
@@ -1137,12 +1144,12 @@ describe('decision widgets', { timeout: 120000 }, () => {
     const after = await mine();
     const delta = Object.fromEntries(['copper', 'silver', 'estate', 'curse'].map((c) => [c, (after[c] ?? 0) - (before[c] ?? 0)]));
     assert.deepEqual(delta, { copper: -1, silver: 2, estate: -2, curse: 1 });
-    assert.match((await page.getByTestId('deck-seat-1').textContent()) ?? '', /Gained: .*Gold/);
-    assert.match((await page.getByTestId('deck-lost-1').textContent()) ?? '', /Copper/);
-    assert.match((await page.getByTestId('deck-lost-1').textContent()) ?? '', /Curse/);
-    await page.getByTestId('deck-panel').screenshot({ path: path.join(ARTIFACTS, 'deck-panel.png') });
+    assert.match((await page.getByTestId('decks-seat-1').textContent()) ?? '', /Gained: .*Gold/);
+    assert.match((await page.getByTestId('decks-lost-1').textContent()) ?? '', /Copper/);
+    assert.match((await page.getByTestId('decks-lost-1').textContent()) ?? '', /Curse/);
+    await page.getByTestId('decks-panel').screenshot({ path: path.join(ARTIFACTS, 'deck-panel.png') });
     await page.keyboard.press('Escape');
-    await page.waitForSelector('[data-testid=deck-panel]', { state: 'detached' });
+    await page.waitForSelector('[data-testid=decks-panel]', { state: 'detached' });
   });
 
   test('while someone is asked about a Reaction, the page waits without a name', async () => {
