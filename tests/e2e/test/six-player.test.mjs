@@ -340,7 +340,14 @@ test('six players, Intrigue: every new question answered on the page in a real g
       const prompt = (await page.getByTestId('decision-prompt').textContent()) ?? '';
       if (again) {
         assert.match(prompt, /Reveal another Reaction\?$/);
-        assert.ok(!offered.some((c) => already.includes(c)), `a revealed Reaction is not offered again: ${offered}`);
+        // Each copy may be revealed once per Attack (rules 2): a kind already revealed is
+        // offered again only while the hand holds more copies of it than were revealed.
+        const hand = lastView().hand ?? [];
+        const n = (/** @type {string[]} */ list, /** @type {string} */ c) => list.filter((x) => x === c).length;
+        assert.ok(
+          offered.every((c) => n(hand, c) > n(already, c)),
+          `a revealed copy of a Reaction is not offered again: ${offered} (hand ${hand}, revealed ${already})`,
+        );
       } else {
         assert.match(prompt, /plays an Attack\. Reveal a Reaction\?$/);
       }
@@ -349,7 +356,12 @@ test('six players, Intrigue: every new question answered on the page in a real g
       await shoot(again ? 'react-again' : 'react');
       const { reply, from } = await answer(d.number, [`react-${card}`]);
       assert.deepEqual(reply, { type: 'cards', cards: [card] });
-      const ev = await until(() => eventsSince(from).find((e) => e.type === 'revealed' && e.seat === 0) ?? undefined, 'the Reaction revealed');
+      // The Reaction chosen is revealed (a frame may still bring the reveal of the copy
+      // before it first: each copy may be revealed once, rules 2).
+      const ev = await until(
+        () => eventsSince(from).find((e) => e.type === 'revealed' && e.seat === 0 && e.cards[0] === card) ?? undefined,
+        'the Reaction revealed',
+      );
       assert.deepEqual(ev.cards, [card]);
       if (card === 'moat') {
         const blocked = await until(() => eventsSince(from).find((e) => e.type === 'blocked') ?? undefined, 'Moat blocking');
