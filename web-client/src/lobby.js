@@ -56,12 +56,16 @@ function setsLabel(sets) {
 }
 
 /**
- * A recommended kingdom's name in the UI language ("Első játék"), with "(1E)" where the
+ * A recommended kingdom's name in the UI language ("Első játék"; a 1E one "Kezdőknek"), with "(1E)" where the
  * server's English name has it; the server's name for a kingdom the client does not know.
  * @param {{id: string, name: string}} k
  */
 export function kingdomName(k) {
-  const key = `kingdom.${k.id.split('/').pop()}`;
+  const name = k.id.split('/').pop();
+  // First-edition kingdoms carry the name their edition's rulebook prints (the Hungarian
+  // 1E rulebooks name them otherwise than the 2E one).
+  const first = `kingdom.1e.${name}`;
+  const key = /_1e\//.test(k.id) && has(first) ? first : `kingdom.${name}`;
   if (!has(key)) return k.name;
   return /\(1E\)$/.test(k.name) ? `${t(key)} (1E)` : t(key);
 }

@@ -533,5 +533,17 @@ export default {
   'kingdom.hand_madness': "Hand Madness",
   'kingdom.underlings': "Underlings",
   'kingdom.grand_scheme': "Grand Scheme",
+  // A first-edition rulebook's name for the kingdom, where it differs (Hungarian).
+  'kingdom.1e.first_game': "First Game",
+  'kingdom.1e.big_money': "Big Money",
+  'kingdom.1e.interaction': "Interaction",
+  'kingdom.1e.size_distortion': "Size Distortion",
+  'kingdom.1e.village_square': "Village Square",
+  'kingdom.1e.victory_dance': "Victory Dance",
+  'kingdom.1e.secret_schemes': "Secret Schemes",
+  'kingdom.1e.best_wishes': "Best Wishes",
+  'kingdom.1e.deconstruction': "Deconstruction",
+  'kingdom.1e.hand_madness': "Hand Madness",
+  'kingdom.1e.underlings': "Underlings",
   'table.players_numbers': "Each player's cards and points",
 };
