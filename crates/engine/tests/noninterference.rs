@@ -219,13 +219,7 @@ fn turn_start(case: &Case) -> State {
                 break;
             }
         }
-        let req = game
-            .pending()
-            .cloned()
-            .expect("a game not over asks something");
-        let reply =
-            agents[req.player.idx()].decide(&Observation::for_player(&game, req.player), &req);
-        game.answer(req.player, reply).expect("a bot's reply");
+        bot_step(&mut game, &mut agents, case.seed);
         replies += 1;
         assert!(replies < MAX_REPLIES, "case seed {}: no end", case.seed);
     }
@@ -351,6 +345,18 @@ struct World {
     asked: Vec<(Request, Reply)>,
 }
 
+/// The agent of the seat asked answers the pending question; returns both.
+fn bot_step(game: &mut Game, agents: &mut [Box<dyn Agent + Send>], seed: u64) -> (Request, Reply) {
+    let req = game
+        .pending()
+        .cloned()
+        .expect("a game not over asks something");
+    let reply = agents[req.player.idx()].decide(&Observation::for_player(game, req.player), &req);
+    game.answer(req.player, reply.clone())
+        .unwrap_or_else(|e| panic!("case seed {seed}: {reply:?} refused: {e}"));
+    (req, reply)
+}
+
 /// Plays a world from `state` and returns each viewer's stream.
 fn play_world(case: &Case, state: State, viewers: &[Viewer]) -> World {
     let stop = state.turn_count + TURNS_AFTER;
@@ -360,15 +366,7 @@ fn play_world(case: &Case, state: State, viewers: &[Viewer]) -> World {
     streams.iter_mut().for_each(|s| s.update(&game, 0));
     let mut asked = Vec::new();
     while !game.is_over() && game.state().turn_count < stop {
-        let req = game
-            .pending()
-            .cloned()
-            .expect("a game not over asks something");
-        let reply =
-            agents[req.player.idx()].decide(&Observation::for_player(&game, req.player), &req);
-        game.answer(req.player, reply.clone())
-            .unwrap_or_else(|e| panic!("case seed {}: {reply:?} refused: {e}", case.seed));
-        asked.push((req, reply));
+        asked.push(bot_step(&mut game, &mut agents, case.seed));
         streams
             .iter_mut()
             .for_each(|s| s.update(&game, asked.len()));
