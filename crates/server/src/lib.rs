@@ -17,28 +17,13 @@
 //! state into one frame per viewer; each viewer's bounded queue (`outbound`) carries it
 //! to that viewer's socket.
 
-mod accept;
-pub mod budget;
-mod chat;
 pub mod cluster;
 pub mod config;
-pub mod connection;
-pub mod datadir;
-pub mod fence;
-pub mod http;
-pub mod hub;
-pub mod inbound;
+pub mod convert;
+pub mod gamelog;
 pub mod metrics;
-mod names;
-#[cfg(test)]
-mod noninterference_tests;
-pub mod outbound;
-pub mod persist;
-pub mod projection;
-pub mod record;
-pub mod refusal;
-pub mod room;
-pub mod store;
+pub mod net;
+pub mod rooms;
 pub mod token;
 
 pub use config::Config;
@@ -80,7 +65,7 @@ pub async fn serve(
     // Opening connects (PostgreSQL's blocking client) and migrates: off the async workers.
     let log = {
         let (database, metrics) = (database.clone(), metrics.clone());
-        tokio::task::spawn_blocking(move || persist::StoreLog::open(&database, metrics))
+        tokio::task::spawn_blocking(move || gamelog::durable::DurableLog::open(&database, metrics))
             .await
             .map_err(|e| std::io::Error::other(format!("opening the store failed: {e}")))?
     }
@@ -88,8 +73,8 @@ pub async fn serve(
     .map_err(|e| {
         // A directory it cannot write gets the whole story (owner, mode, the fix).
         let explained = match &e {
-            persist::OpenError::Store(s) => datadir::explain(s, &config.data_dir),
-            persist::OpenError::Thread(..) => None,
+            gamelog::durable::OpenError::Store(s) => gamelog::datadir::explain(s, &config.data_dir),
+            gamelog::durable::OpenError::Thread(..) => None,
         };
         std::io::Error::other(
             explained
@@ -122,7 +107,7 @@ pub async fn serve(
             .await
             .map_err(|e| std::io::Error::other(format!("cannot read the store: {e}")))?
     };
-    let hub = hub::Hub::new(Arc::new(config), log.clone(), metrics, Some(log.clone()));
+    let hub = rooms::hub::Hub::new(Arc::new(config), log.clone(), metrics, Some(log.clone()));
     if let Some(cluster) = &cluster {
         hub.set_cluster(cluster.clone());
         cluster.start(&hub);
@@ -152,19 +137,19 @@ pub async fn serve(
         Err(e) => tracing::warn!("listening, address unknown: {e}"),
     }
     let grace = hub.config.shutdown_grace;
-    let app = http::router(hub.clone());
+    let app = net::http::router(hub.clone());
     let closing = hub.clone();
     let (down_tx, down_rx) = tokio::sync::watch::channel(false);
     if let Some(listener) = metrics_listener {
-        let app = http::metrics_router(hub.clone());
+        let app = net::http::metrics_router(hub.clone());
         let mut down = down_rx.clone();
         let hub = hub.clone();
-        tokio::spawn(accept::serve(listener, app, hub, async move {
+        tokio::spawn(net::accept::serve(listener, app, hub, async move {
             let _ = down.wait_for(|d| *d).await;
         }));
     }
     let draining = cluster.clone();
-    accept::serve(listener, app, hub.clone(), async move {
+    net::accept::serve(listener, app, hub.clone(), async move {
         shutdown.await;
         // A node of a cluster hands its rooms over before it closes its connections.
         if let Some(cluster) = draining {

@@ -2,7 +2,8 @@
 
 use clap::Parser;
 use dominion_server::config::{Command, LogFormat};
-use dominion_server::{Config, datadir, serve};
+use dominion_server::gamelog::datadir;
+use dominion_server::{Config, serve};
 use futures_util::FutureExt;
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -12,7 +12,7 @@
 //! client with the owner's close code — 1012 if there was none — and the client resumes
 //! with its token, at whichever node runs the room next.
 
-use crate::outbound::ConnHandle;
+use crate::rooms::outbox::ConnHandle;
 use dominion_protocol::{ClientMessage, CloseCode, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use std::net::IpAddr;

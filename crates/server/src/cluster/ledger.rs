@@ -2,12 +2,12 @@
 //! over, and one room rebuilt from its log.
 
 use super::{Claim, Ledger};
-use crate::persist::{RecoverError, Recovered, StoreLog};
-use crate::store::LogError;
+use crate::gamelog::LogError;
+use crate::gamelog::durable::{DurableLog, RecoverError, Recovered};
 use futures_util::future::BoxFuture;
 use std::time::Duration;
 
-impl Ledger for StoreLog {
+impl Ledger for DurableLog {
     fn claim<'a>(
         &'a self,
         room: &'a str,
@@ -15,7 +15,7 @@ impl Ledger for StoreLog {
         token: i64,
     ) -> BoxFuture<'a, Result<Claim, LogError>> {
         Box::pin(async move {
-            match StoreLog::claim(self, room, node, token).await {
+            match DurableLog::claim(self, room, node, token).await {
                 Ok(()) => Ok(Claim::Claimed),
                 Err(LogError::Fenced { .. }) => {
                     let id = room.to_string();
@@ -35,7 +35,7 @@ impl Ledger for StoreLog {
         finished_ttl: Duration,
     ) -> BoxFuture<'a, Result<Option<Recovered>, LogError>> {
         Box::pin(async move {
-            match StoreLog::recover_one(self, room, finished_ttl).await {
+            match DurableLog::recover_one(self, room, finished_ttl).await {
                 Ok(r) => Ok(r),
                 // Marked broken in the store by now: nothing to run.
                 Err(RecoverError::Broken(b)) => {
@@ -52,13 +52,13 @@ impl Ledger for StoreLog {
         room: &'a str,
         finished_ttl: Duration,
     ) -> BoxFuture<'a, Result<bool, LogError>> {
-        Box::pin(StoreLog::is_live(self, room, finished_ttl))
+        Box::pin(DurableLog::is_live(self, room, finished_ttl))
     }
 
     fn live_room_ids(
         &self,
         finished_ttl: Duration,
     ) -> BoxFuture<'_, Result<Vec<String>, LogError>> {
-        Box::pin(StoreLog::live_room_ids(self, finished_ttl))
+        Box::pin(DurableLog::live_room_ids(self, finished_ttl))
     }
 }

@@ -28,11 +28,11 @@ pub mod lease;
 mod ledger;
 pub mod lobby;
 
-use crate::fence::Fences;
-use crate::hub::Hub;
-use crate::persist::Recovered;
-use crate::room::RoomHandle;
-use crate::store::LogError;
+use crate::gamelog::LogError;
+use crate::gamelog::durable::Recovered;
+use crate::gamelog::fence::Fences;
+use crate::rooms::hub::Hub;
+use crate::rooms::room::RoomHandle;
 use dominion_protocol::RoomSummary;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
@@ -154,7 +154,7 @@ fn node_name(given: Option<&str>) -> Result<String, ClusterError> {
         }
         None => Ok(format!(
             "node-{}",
-            crate::hub::random_id(6).unwrap_or_else(|_| std::process::id().to_string())
+            crate::rooms::hub::random_id(6).unwrap_or_else(|_| std::process::id().to_string())
         )),
     }
 }
@@ -199,10 +199,11 @@ impl Cluster {
             reason: "no answer within 5 s".into(),
         })?
         .map_err(unreachable)?;
-        let candidate = crate::hub::random_id(24).map_err(|e| ClusterError::Unreachable {
-            url: "the system's random source".into(),
-            reason: e.to_string(),
-        })?;
+        let candidate =
+            crate::rooms::hub::random_id(24).map_err(|e| ClusterError::Unreachable {
+                url: "the system's random source".into(),
+                reason: e.to_string(),
+            })?;
         let secret_key = format!("{}secret", lease::PREFIX);
         let _: () = redis::cmd("SET")
             .arg(&secret_key)
@@ -312,7 +313,7 @@ impl Cluster {
             return Err("this server is shutting down and opens no new rooms".into());
         }
         for _ in 0..8 {
-            let id = crate::hub::random_id(8).map_err(|e| format!("no randomness: {e}"))?;
+            let id = crate::rooms::hub::random_id(8).map_err(|e| format!("no randomness: {e}"))?;
             let mut redis = self.redis();
             match self
                 .leases
@@ -630,7 +631,7 @@ impl Cluster {
     /// released rooms: takes over every live room nobody holds.
     async fn sweep_loop(self: Arc<Self>) {
         loop {
-            let jitter = Duration::from_millis(u64::from(crate::hub::random_byte()) * 2);
+            let jitter = Duration::from_millis(u64::from(crate::rooms::hub::random_byte()) * 2);
             tokio::select! {
                 () = tokio::time::sleep(self.ttl / 2 + jitter) => {}
                 () = self.sweep_now.notified() => {

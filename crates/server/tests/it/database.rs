@@ -10,9 +10,9 @@ use crate::process::{
 };
 use dominion_engine::view::Observation;
 use dominion_engine::{Edition, Game, Kingdom, Setup, bots};
+use dominion_server::gamelog::durable::DurableLog;
+use dominion_server::gamelog::{LogError, RoomLog, RoomRecord, SeatRecord};
 use dominion_server::metrics::Metrics;
-use dominion_server::persist::StoreLog;
-use dominion_server::store::{LogError, RoomLog, RoomRecord, SeatRecord};
 use dominion_server::token::TokenHash;
 use dominion_testkit::TempPostgres;
 use serde_json::json;
@@ -220,7 +220,7 @@ async fn a_room_writes_only_under_its_fence_and_a_takeover_rebuilds_it(backend: 
     let store = TestStore::new(backend);
     let open = || {
         let database = store.database();
-        tokio::task::spawn_blocking(move || StoreLog::open(&database, Arc::new(Metrics::new())))
+        tokio::task::spawn_blocking(move || DurableLog::open(&database, Arc::new(Metrics::new())))
     };
     let a = open().await.unwrap().expect("node A's log");
     let b = open().await.unwrap().expect("node B's log");

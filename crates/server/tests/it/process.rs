@@ -584,7 +584,7 @@ impl TestStore {
         self.dir.path()
     }
 
-    /// The store as `dominion-store` names it (for a `StoreLog` opened by the test).
+    /// The store as `dominion-store` names it (for a `DurableLog` opened by the test).
     pub fn database(&self) -> dominion_store::Database {
         match &self.url {
             Some(url) => dominion_store::Database::Postgres { url: url.clone() },

@@ -14,7 +14,7 @@
 //! rules this engine does not play is refused with a reason (the room is marked broken)
 //! rather than replayed into a different game. docs/storage.md describes both numbers.
 
-use crate::{inbound, projection};
+use crate::convert::{from_wire, to_wire};
 use dominion_engine::{CardId, Edition, Game, GameRecord, PlayerId, Reply, Setup};
 use dominion_engine::{RULES_VERSION, SUPPORTED_RULES};
 use dominion_protocol as wire;
@@ -31,22 +31,17 @@ pub const CURRENT: RecordVersion = RecordVersion {
 
 /// A started game's setup as stored: players, edition and the kingdom as drawn.
 pub fn encode_setup(players: u8, edition: Edition, kingdom: &[CardId]) -> String {
-    json(&projection::game_setup(players, edition, kingdom))
+    json(&to_wire::game_setup(players, edition, kingdom))
 }
 
 /// An accepted reply as stored: the wire reply.
 pub fn encode_reply(reply: &Reply) -> String {
-    json(&projection::reply(reply))
+    json(&to_wire::reply(reply))
 }
 
 /// A finished game's scores as stored: wire score lines.
 pub fn encode_scores(scores: &[dominion_engine::Score]) -> String {
-    json(
-        &scores
-            .iter()
-            .map(projection::score_line)
-            .collect::<Vec<_>>(),
-    )
+    json(&scores.iter().map(to_wire::score_line).collect::<Vec<_>>())
 }
 
 /// Stored scores in `format`.
@@ -104,7 +99,7 @@ pub fn decode_setup(format: u32, text: &str) -> Result<Setup, String> {
         2 => serde_json::from_str(text).map_err(|e| format!("unreadable setup: {e}"))?,
         other => return Err(unknown_format(other)),
     };
-    inbound::game_setup(&wire).map_err(|r| format!("setup refused: {}", r.message))
+    from_wire::game_setup(&wire).map_err(|r| format!("setup refused: {}", r.message))
 }
 
 /// A stored reply in `format`.
@@ -116,7 +111,7 @@ pub fn decode_reply(format: u32, text: &str) -> Result<Reply, String> {
         2 => serde_json::from_str(text).map_err(|e| e.to_string())?,
         other => return Err(unknown_format(other)),
     };
-    inbound::reply(&wire).map_err(|r| r.message)
+    from_wire::reply(&wire).map_err(|r| r.message)
 }
 
 fn unknown_format(format: u32) -> String {
@@ -147,7 +142,7 @@ pub fn published(
         started_at: row.started_at,
         finished_at,
         seed: row.seed.to_string(),
-        setup: projection::game_setup(record.setup.players, record.setup.edition, game.kingdom()),
+        setup: to_wire::game_setup(record.setup.players, record.setup.edition, game.kingdom()),
         kingdom: game.kingdom().iter().map(|c| c.key().to_string()).collect(),
         seats: seats
             .iter()
@@ -157,9 +152,9 @@ pub fn published(
                 bot: s.bot.clone(),
             })
             .collect(),
-        replies: projection::numbered_replies(&game),
+        replies: to_wire::numbered_replies(&game),
         scores: (!row.abandoned && game.is_over())
-            .then(|| game.scores().iter().map(projection::score_line).collect()),
+            .then(|| game.scores().iter().map(to_wire::score_line).collect()),
     })
 }
 
@@ -188,7 +183,7 @@ pub enum StepError {
 pub fn replay_step(
     row: &GameRow,
     n: u32,
-    viewer: projection::StepViewer,
+    viewer: to_wire::StepViewer,
     since: Option<u64>,
 ) -> Result<wire::ReplayStep, StepError> {
     if row.finished_at.is_none() {
@@ -199,7 +194,7 @@ pub fn replay_step(
         return Err(StepError::OutOfRange { steps });
     }
     let record = decode(row).map_err(StepError::Unreadable)?;
-    if let projection::StepViewer::Player(p) = viewer
+    if let to_wire::StepViewer::Player(p) = viewer
         && p.0 >= record.setup.players
     {
         return Err(StepError::NoSuchSeat {
@@ -215,7 +210,7 @@ pub fn replay_step(
             StepError::Unreadable(format!("reply {index} was refused on replay: {e}"))
         })?;
     }
-    Ok(projection::replay_step(
+    Ok(to_wire::replay_step(
         &row.room_id,
         &game,
         n,

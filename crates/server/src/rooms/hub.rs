@@ -3,15 +3,15 @@
 //! It holds no game state — only each room's channel and the latest summary the room
 //! published — so its lock is held for a map lookup at most, never across an await.
 
-use crate::budget::Budget;
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::inbound;
+use crate::convert::from_wire;
+use crate::convert::refusal::Refusal;
+use crate::gamelog::RoomLog;
+use crate::gamelog::durable::{DurableLog, Recovered};
 use crate::metrics::Metrics;
-use crate::persist::{Recovered, StoreLog};
-use crate::refusal::Refusal;
-use crate::room::{self, RoomHandle};
-use crate::store::RoomLog;
+use crate::net::budget::Budget;
+use crate::rooms::room::{self, RoomHandle};
 use dominion_protocol::{ErrorCode, RoomSummary};
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
@@ -25,7 +25,7 @@ pub struct Hub {
     log: Arc<dyn RoomLog>,
     pub metrics: Arc<Metrics>,
     /// The store, for the history API (None when the server keeps nothing).
-    pub history: Option<Arc<StoreLog>>,
+    pub history: Option<Arc<DurableLog>>,
     rooms: Mutex<BTreeMap<String, RoomHandle>>,
     /// Rooms that could not be reopened after a restart, and why: a client asking for
     /// one is told so instead of "no such room".
@@ -52,7 +52,7 @@ impl Hub {
         config: Arc<Config>,
         log: Arc<dyn RoomLog>,
         metrics: Arc<Metrics>,
-        history: Option<Arc<StoreLog>>,
+        history: Option<Arc<DurableLog>>,
     ) -> Arc<Hub> {
         Arc::new(Hub {
             config,
@@ -140,7 +140,7 @@ impl Hub {
         creator: Option<u64>,
         reserved: Option<String>,
     ) -> Result<(String, RoomSummary, room::Stored), Refusal> {
-        let plan = inbound::room_plan(settings)?;
+        let plan = from_wire::room_plan(settings)?;
         if *self.shutdown.borrow() {
             return Err(Refusal::new(
                 ErrorCode::Internal,

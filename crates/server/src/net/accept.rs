@@ -13,7 +13,7 @@
 //!   client's delayed ACK (Nagle's algorithm added ~40 ms to every decision);
 //! - carries its peer address to the handlers (`ConnectInfo`), for per-address limits.
 
-use crate::hub::Hub;
+use crate::rooms::hub::Hub;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;

@@ -7,8 +7,8 @@
 //! characters, something visible — a line cannot hide itself or reorder the text around
 //! it — and a client shows them as text.
 
-use crate::names;
-use crate::refusal::Refusal;
+use crate::convert::names;
+use crate::convert::refusal::Refusal;
 use dominion_protocol::ErrorCode;
 use std::time::Duration;
 

@@ -14,8 +14,8 @@
 //! back: the events of the move are gone), then the asking player its decision again.
 
 use super::{Room, broken};
-use crate::projection::Topic;
-use crate::refusal::Refusal;
+use crate::convert::refusal::Refusal;
+use crate::rooms::projection::Topic;
 use dominion_engine::PlayerId;
 use dominion_protocol::{ErrorCode, UndoOutcome};
 use std::collections::BTreeSet;

@@ -1,8 +1,8 @@
 //! HTTP routes: health, the read-only API a client needs to build its forms, and the
 //! WebSocket upgrade (with the Origin allowlist and the connection cap).
 
-use crate::connection;
-use crate::hub::Hub;
+use crate::net::connection;
+use crate::rooms::hub::Hub;
 use axum::Extension;
 use axum::Json;
 use axum::Router;
@@ -207,7 +207,7 @@ async fn games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Respo
 }
 
 fn summary(g: &dominion_store::FinishedGame) -> Result<wire::GameSummary, String> {
-    let setup = crate::record::decode_setup(g.version.format, &g.setup)?;
+    let setup = crate::convert::record::decode_setup(g.version.format, &g.setup)?;
     let kingdom = match &setup.kingdom {
         dominion_engine::Kingdom::Cards(cards) => cards.clone(),
         _ => return Err("a stored setup without its drawn kingdom".into()),
@@ -220,11 +220,11 @@ fn summary(g: &dominion_store::FinishedGame) -> Result<wire::GameSummary, String
             wire::GameOutcome::Finished
         },
         finished_at: g.finished_at,
-        setup: crate::projection::game_setup(setup.players, setup.edition, &kingdom),
+        setup: crate::convert::to_wire::game_setup(setup.players, setup.edition, &kingdom),
         scores: g
             .scores
             .as_deref()
-            .map(|s| crate::record::decode_scores(g.version.format, s))
+            .map(|s| crate::convert::record::decode_scores(g.version.format, s))
             .transpose()?,
         seats: g
             .seats
@@ -264,10 +264,12 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
         if row.finished_at.is_none() {
             return Ok(Some(Err(None)));
         }
-        Ok(Some(crate::record::published(&row, &seats).map_err(|e| {
-            tracing::error!(room = %row.room_id, "history: {e}");
-            Some(e)
-        })))
+        Ok(Some(
+            crate::convert::record::published(&row, &seats).map_err(|e| {
+                tracing::error!(room = %row.room_id, "history: {e}");
+                Some(e)
+            }),
+        ))
     })
     .await;
     match built {
@@ -282,7 +284,7 @@ async fn game(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
         ),
         Ok(Ok(None)) => api_error(StatusCode::NOT_FOUND, "no such game"),
         Ok(Err(e)) => {
-            let e: crate::store::LogError = e;
+            let e: crate::gamelog::LogError = e;
             tracing::error!("history: {e}");
             unreadable_store()
         }
@@ -308,8 +310,8 @@ async fn game_step(
     Path((id, n)): Path<(String, String)>,
     Query(q): Query<StepQuery>,
 ) -> Response {
-    use crate::projection::StepViewer;
-    use crate::record::StepError;
+    use crate::convert::record::StepError;
+    use crate::convert::to_wire::StepViewer;
     let Some(store) = hub.history.clone() else {
         return api_error(StatusCode::NOT_FOUND, "this server keeps no history");
     };
@@ -339,7 +341,7 @@ async fn game_step(
         let Some((row, _)) = store.game_and_seats(&id)? else {
             return Ok(None);
         };
-        let step = crate::record::replay_step(&row, n, viewer, since);
+        let step = crate::convert::record::replay_step(&row, n, viewer, since);
         if let Err(StepError::Unreadable(e)) = &step {
             tracing::error!(room = %row.room_id, "history: {e}");
         }
@@ -369,7 +371,7 @@ async fn game_step(
         ),
         Ok(Ok(None)) => api_error(StatusCode::NOT_FOUND, "no such game"),
         Ok(Err(e)) => {
-            let e: crate::store::LogError = e;
+            let e: crate::gamelog::LogError = e;
             tracing::error!("history: {e}");
             unreadable_store()
         }

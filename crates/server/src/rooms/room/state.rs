@@ -2,7 +2,7 @@
 //! channels or bots. The projection reads only this, and a log can store all of it
 //! (seats hold token hashes, never tokens).
 
-use crate::store::{RoomRecord, SeatRecord};
+use crate::gamelog::{RoomRecord, SeatRecord};
 use crate::token::TokenHash;
 use dominion_engine::{Game, Setup};
 use dominion_protocol as wire;

@@ -14,8 +14,8 @@
 //! the first event that differs between them (S did something the viewer sees): a frame
 //! boundary, a view or a decision number that differs before that is a leak.
 
-use crate::projection;
-use crate::room::state::{HumanSeat, RoomState, Seat};
+use crate::rooms::projection;
+use crate::rooms::room::state::{HumanSeat, RoomState, Seat};
 use crate::token::TokenHash;
 use dominion_engine::setup::{CardPool, pool_cards};
 use dominion_engine::state::State;

@@ -20,15 +20,16 @@ mod shown;
 pub mod state;
 mod undo;
 
-use crate::chat;
 use crate::config::Config;
-use crate::inbound::{self, FALLBACK_BOT, RoomPlan};
+use crate::convert::from_wire::{self, FALLBACK_BOT, RoomPlan};
+use crate::convert::refusal::Refusal;
+use crate::convert::to_wire::decision_id;
+use crate::gamelog::durable::Recovered;
+use crate::gamelog::{LogError, RoomLog, SeatRecord};
 use crate::metrics::Metrics;
-use crate::outbound::ConnHandle;
-use crate::persist::Recovered;
-use crate::projection::{self, Topic, decision_id};
-use crate::refusal::Refusal;
-use crate::store::{LogError, RoomLog, SeatRecord};
+use crate::rooms::chat;
+use crate::rooms::outbox::ConnHandle;
+use crate::rooms::projection::{self, Topic};
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
 use dominion_engine::{Agent, Game, Kingdom, PlayerId, Reply, Setup, Viewer, bots};
@@ -219,7 +220,7 @@ pub fn restore(
         Some(g) if rec.finished => (g.setup, Some(g.game), wire::RoomStatus::Finished),
         Some(g) => (g.setup, Some(g.game), wire::RoomStatus::Playing),
         None => {
-            let plan = inbound::room_plan(&rec.settings).map_err(|r| r.message)?;
+            let plan = from_wire::room_plan(&rec.settings).map_err(|r| r.message)?;
             (plan.setup, None, wire::RoomStatus::Lobby)
         }
     };
@@ -493,7 +494,7 @@ impl Room {
                 "the game has started: seats can only be resumed with their token",
             ));
         }
-        let name = inbound::player_name(name)?;
+        let name = from_wire::player_name(name)?;
         let idx = match seat {
             Some(s) => match self.state.seats.get(s as usize) {
                 Some(Seat::Open) => s as usize,
@@ -817,7 +818,7 @@ impl Room {
         let new = match &occupant {
             wire::SeatSetting::Open {} => Seat::Open,
             wire::SeatSetting::Bot { bot } => {
-                inbound::known_bot(bot)?;
+                from_wire::known_bot(bot)?;
                 Seat::Bot { bot: bot.clone() }
             }
         };
@@ -1011,7 +1012,7 @@ impl Room {
                 ),
             ));
         }
-        let reply = inbound::reply(reply)?;
+        let reply = from_wire::reply(reply)?;
         self.apply_reply(PlayerId(idx as u8), reply, Some(cmd))
             .await
     }

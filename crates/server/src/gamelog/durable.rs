@@ -22,7 +22,7 @@
 //! disk fails them all, one bad write fails one room. A single write is not retried (its
 //! failure is its own).
 //!
-//! **Fencing** (several nodes, [`crate::fence`]): with fencing on, each room's write is
+//! **Fencing** (several nodes, [`crate::gamelog::fence`]): with fencing on, each room's write is
 //! submitted with the room's fence, and the store applies it only while the room's
 //! stored token is still that one. A write refused so, or a room without a fence, comes
 //! back as [`LogError::Fenced`]: the room has another owner now, which is not a failure
@@ -32,12 +32,12 @@
 //! own: with SQLite's WAL, readers see every committed batch and never wait for the
 //! writer. Both connections live and die on their threads because PostgreSQL's blocking
 //! client panics when used, or dropped, on an async runtime's thread; async code reads
-//! through [`StoreLog::read`], blocking code (the history API, inside `spawn_blocking`)
+//! through [`DurableLog::read`], blocking code (the history API, inside `spawn_blocking`)
 //! through the blocking methods.
 //!
 //! **Formats.** Setups and replies are stored in the published wire format, with the
 //! engine's rules version beside them; games of older releases decode by the format
-//! they were stored in (see [`crate::record`]).
+//! they were stored in (see [`crate::convert::record`]).
 //!
 //! **Verification.** After every reply the store keeps the engine's state digest
 //! (`Game::digest`, format in docs/storage.md) as `d1:` and 16 hex digits. Recovery
@@ -46,10 +46,10 @@
 //! digits, no prefix); those are checked with `state_hash`, so an upgrade keeps them. A
 //! log that fails either way marks its room broken with the reason; the others reopen.
 
-use crate::fence::{Fence, Fences};
+use crate::convert::record;
+use crate::gamelog::fence::{Fence, Fences};
+use crate::gamelog::{Commit, LogError, RoomLog, RoomRecord, SeatRecord};
 use crate::metrics::Metrics;
-use crate::record;
-use crate::store::{Commit, LogError, RoomLog, RoomRecord, SeatRecord};
 use crate::token::TokenHash;
 use dominion_engine::{Game, Kingdom, PlayerId, Reply, Score, Setup};
 use dominion_protocol::RoomSettings;
@@ -68,7 +68,7 @@ const MAX_BATCH: usize = 1024;
 /// The prefix of a stored state digest (format version 1, docs/storage.md).
 const DIGEST_PREFIX: &str = "d1:";
 
-pub struct StoreLog {
+pub struct DurableLog {
     /// To the writer thread. Each room has at most one write in flight (it awaits each),
     /// so this holds at most one job per room: no further bound is needed.
     writer: mpsc::Sender<Job>,
@@ -121,7 +121,7 @@ pub struct BrokenRoom {
     pub reason: String,
 }
 
-/// Why [`StoreLog::recover_one`] reopened nothing.
+/// Why [`DurableLog::recover_one`] reopened nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum RecoverError {
     /// The room's log does not rebuild; it is now marked broken in the store.
@@ -203,11 +203,11 @@ fn reopens(room: &RoomRow, game: Option<&GameRow>, since: i64) -> bool {
     }
 }
 
-impl StoreLog {
+impl DurableLog {
     /// Opens the store (checking that it can be written: see `Store::open` and
     /// `Store::connect`), a reading connection beside it, each on its own thread, and
     /// starts the writer. Blocking: from async code, call it in `spawn_blocking`.
-    pub fn open(database: &Database, metrics: Arc<Metrics>) -> Result<StoreLog, OpenError> {
+    pub fn open(database: &Database, metrics: Arc<Metrics>) -> Result<DurableLog, OpenError> {
         let (writer, jobs) = mpsc::channel::<Job>();
         let (opened_tx, opened) = mpsc::sync_channel(1);
         let db = database.clone();
@@ -247,7 +247,7 @@ impl StoreLog {
         opened
             .recv()
             .map_err(|_| OpenError::Thread("reader", std::io::Error::other("it died")))??;
-        Ok(StoreLog {
+        Ok(DurableLog {
             writer,
             reader,
             fences: Arc::new(Fences::default()),
@@ -334,7 +334,7 @@ impl StoreLog {
         Ok(())
     }
 
-    /// Whether [`StoreLog::recover_one`] would reopen `room_id` now (without replaying
+    /// Whether [`DurableLog::recover_one`] would reopen `room_id` now (without replaying
     /// it): a cheap check before a node takes a lease for a room a client named.
     pub async fn is_live(&self, room_id: &str, finished_ttl: Duration) -> Result<bool, LogError> {
         let since = finished_since(finished_ttl);
@@ -352,7 +352,7 @@ impl StoreLog {
         .await
     }
 
-    /// The ids of the rooms [`StoreLog::recover`] would reopen now.
+    /// The ids of the rooms [`DurableLog::recover`] would reopen now.
     pub async fn live_room_ids(&self, finished_ttl: Duration) -> Result<Vec<String>, LogError> {
         let since = finished_since(finished_ttl);
         self.read(move |v| {
@@ -387,7 +387,7 @@ impl StoreLog {
         Ok((ok, broken))
     }
 
-    /// One room rebuilt by replaying its log, as [`StoreLog::recover`] does for all: for
+    /// One room rebuilt by replaying its log, as [`DurableLog::recover`] does for all: for
     /// the node that takes a room over. `None` if the store has no such room or it is not
     /// one to reopen (broken, abandoned, or finished longer than `finished_ttl` ago). A
     /// log that does not rebuild marks the room broken (a fenced write, with fencing on:
@@ -609,7 +609,7 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
     })
 }
 
-impl RoomLog for StoreLog {
+impl RoomLog for DurableLog {
     fn room_saved(&self, room: &RoomRecord) -> Commit {
         let settings = match json(&room.settings) {
             Ok(s) => s,

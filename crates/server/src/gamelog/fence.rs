@@ -2,7 +2,7 @@
 //!
 //! With several nodes on one database a room belongs to one node at a time, under a
 //! lease; the node claims it in the store with the lease's fencing token
-//! (`StoreLog::claim`), and every write of the room then carries that token, which the
+//! (`DurableLog::claim`), and every write of the room then carries that token, which the
 //! store checks in the write's own transaction. The table here is what the log consults
 //! when a room submits a write: with fencing on, a room's write gets the room's fence,
 //! and a room without one gets `LogError::Fenced` at once, without writing — the node
@@ -11,7 +11,7 @@
 //! Off by default: a single server writes without fences, exactly as before there were
 //! clusters.
 
-use crate::store::LogError;
+use crate::gamelog::LogError;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

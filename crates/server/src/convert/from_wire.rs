@@ -3,8 +3,8 @@
 //!
 //! The reverse direction (engine → wire) lives only in `projection`.
 
-use crate::names;
-use crate::refusal::Refusal;
+use crate::convert::names;
+use crate::convert::refusal::Refusal;
 use dominion_engine::setup::CardPool;
 use dominion_engine::{CardId, Edition, Kingdom, Mode, Reply, Set, Setup, bots, setup};
 use dominion_protocol as wire;

@@ -9,7 +9,7 @@
 //! seat token *hashes*, setup, seed and replies — enough to rebuild every room by
 //! replaying its game.
 //!
-//! The implementation is `persist::StoreLog` (SQLite or PostgreSQL through
+//! The implementation is `persist::DurableLog` (SQLite or PostgreSQL through
 //! `dominion-store`, one writer thread, group commit).
 
 use crate::token::TokenHash;

@@ -6,14 +6,14 @@
 //! drops it (4003) instead of waiting. Every inbound frame is checked in this order:
 //! budget (1008), size (1009), JSON shape (`bad_message`), handshake, command id.
 
-use crate::budget::Budget;
-use crate::chat;
 use crate::cluster::{Reached, forward};
-use crate::hub::{Admission, Hub, ROOM_WINDOW};
+use crate::convert::refusal::Refusal;
 use crate::metrics::Metrics;
-use crate::outbound::{ConnHandle, Kill, OutFrame, Queued};
-use crate::refusal::Refusal;
-use crate::room::{Command, Join, Role, RoomHandle, RoomMsg};
+use crate::net::budget::Budget;
+use crate::rooms::chat;
+use crate::rooms::hub::{Admission, Hub, ROOM_WINDOW};
+use crate::rooms::outbox::{ConnHandle, Kill, OutFrame, Queued};
+use crate::rooms::room::{Command, Join, Role, RoomHandle, RoomMsg};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use dominion_protocol::{
     self as wire, ClientMessage, CloseCode, ErrorCode, Limits, PROTOCOL_VERSION,
@@ -373,7 +373,11 @@ impl Connection {
                     .await
             }
             ClientMessage::Spectate { room, name, .. } => {
-                let name = match name.as_deref().map(crate::inbound::player_name).transpose() {
+                let name = match name
+                    .as_deref()
+                    .map(crate::convert::from_wire::player_name)
+                    .transpose()
+                {
                     Ok(name) => name.unwrap_or_else(|| chat::SPECTATOR.to_string()),
                     Err(refusal) => return self.refuse(Some(id), refusal),
                 };

@@ -1,0 +1,18 @@
+//! Rooms — layer two of a reply's path: the hub that finds and admits rooms, and each
+//! room's task, which owns one game, its seats and its viewers.
+//!
+//! A room checks a command against its game, has the engine apply it, waits for the game
+//! log's commit, and only then tells its viewers — each through the one per-viewer
+//! projection (`projection`) and that viewer's bounded queue (`outbox`).
+//!
+//! May not touch: sockets (frames leave through an [`outbox::ConnHandle`] only), the
+//! store's rows (only the `crate::gamelog::RoomLog` interface), the cluster (only the
+//! hub's [`hub::Placement`] interface, which a cluster implements).
+
+pub mod chat;
+pub mod hub;
+#[cfg(test)]
+mod noninterference_tests;
+pub mod outbox;
+pub mod projection;
+pub mod room;
