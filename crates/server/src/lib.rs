@@ -23,6 +23,7 @@ pub mod convert;
 pub mod gamelog;
 pub mod metrics;
 pub mod net;
+pub mod random;
 pub mod rooms;
 pub mod token;
 
@@ -83,6 +84,7 @@ pub async fn serve(
     })?;
     // In a cluster no room is reopened at start: the rooms in the store belong to other
     // nodes, or are taken over by the sweep once their leases are known to be free.
+    let (requests, served) = rooms::placement::requests();
     let cluster = match config.cluster.as_deref().filter(|u| !u.is_empty()) {
         None => None,
         Some(_) => {
@@ -94,7 +96,7 @@ pub async fn serve(
             let listening = listener.local_addr()?;
             let ledger: Arc<dyn cluster::Ledger> = log.clone();
             Some(
-                cluster::Cluster::join(&config, listening, ledger, log.fences().clone())
+                cluster::Cluster::join(&config, listening, ledger, log.fences().clone(), requests)
                     .await
                     .map_err(|e| std::io::Error::other(e.to_string()))?,
             )
@@ -107,10 +109,19 @@ pub async fn serve(
             .await
             .map_err(|e| std::io::Error::other(format!("cannot read the store: {e}")))?
     };
-    let hub = rooms::hub::Hub::new(Arc::new(config), log.clone(), metrics, Some(log.clone()));
+    // The hub sees the cluster only through the interface it owns (`rooms::placement`).
+    let placement = cluster
+        .clone()
+        .map(|c| (c as Arc<dyn rooms::placement::Placement>, served));
+    let hub = rooms::hub::Hub::new(
+        Arc::new(config),
+        log.clone(),
+        metrics,
+        Some(log.clone()),
+        placement,
+    );
     if let Some(cluster) = &cluster {
-        hub.set_cluster(cluster.clone());
-        cluster.start(&hub);
+        cluster.start();
     }
     for b in &broken {
         hub.note_broken(&b.id, &b.reason);

@@ -14,16 +14,15 @@
 //!   and takes them: lease, claim, replay the log, reopen. Players resume with their seat
 //!   tokens, wherever they reconnect. A client asking for such a room takes it over on
 //!   the spot rather than wait for the sweep.
-//! - **Forwarding** ([`forward`]): a client of node A asking for a room run by node B is
-//!   connected through A to B's WebSocket, speaking the public protocol, so B's
-//!   per-viewer projection and limits apply unchanged.
+//! - **Forwarding** (`crate::net::forward`, with the route found here): a client of node
+//!   A asking for a room run by node B is connected through A to B's WebSocket, speaking
+//!   the public protocol, so B's per-viewer projection and limits apply unchanged.
 //! - **Lobby** ([`lobby`]): the owners write their rooms' summaries to Redis; every node
 //!   lists every room.
 //! - **Drain**: on SIGTERM a node stops taking rooms, closes its rooms (their clients
 //!   get 1012 and resume elsewhere), releases their leases and announces it; the others
 //!   take the rooms over at once.
 
-pub mod forward;
 pub mod lease;
 mod ledger;
 pub mod lobby;
@@ -31,16 +30,17 @@ pub mod lobby;
 use crate::gamelog::LogError;
 use crate::gamelog::durable::Recovered;
 use crate::gamelog::fence::Fences;
-use crate::rooms::hub::Hub;
+use crate::rooms::placement::{HubRequests, Placement, Reopened, Route};
 use crate::rooms::room::RoomHandle;
 use dominion_protocol::RoomSummary;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use lease::{Leases, lease_value, node_key, owner_key, parse_lease};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use std::collections::HashSet;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 use tokio::sync::Notify;
 use tokio::time::Instant;
@@ -101,16 +101,6 @@ pub enum ClusterError {
     NoAdvertise(String),
 }
 
-/// Where a room is run.
-pub enum Route {
-    /// Here (now registered in the hub).
-    Local(RoomHandle),
-    /// At another node, reachable at this address.
-    Remote { node: String, addr: String },
-    /// Nowhere, and the store has no live room of that id.
-    Unknown,
-}
-
 pub struct Cluster {
     pub node: String,
     /// Where other nodes reach this node's WebSocket (HOST:PORT).
@@ -124,7 +114,13 @@ pub struct Cluster {
     secret: String,
     ledger: Arc<dyn Ledger>,
     fences: Arc<Fences>,
-    hub: OnceLock<Weak<Hub>>,
+    /// The hub's request channel: the cluster's only way to act on this node's rooms
+    /// (it holds no reference to the hub; see `rooms::placement`).
+    hub: HubRequests,
+    /// This node's `--max-rooms`: the sweep takes no more.
+    max_rooms: usize,
+    /// This cluster itself, for the tasks it starts.
+    me: Weak<Cluster>,
     /// Rooms this node holds a lease on, with the token.
     owned: Mutex<HashMap<String, i64>>,
     /// The other nodes' rooms, as last read.
@@ -154,7 +150,7 @@ fn node_name(given: Option<&str>) -> Result<String, ClusterError> {
         }
         None => Ok(format!(
             "node-{}",
-            crate::rooms::hub::random_id(6).unwrap_or_else(|_| std::process::id().to_string())
+            crate::random::random_id(6).unwrap_or_else(|_| std::process::id().to_string())
         )),
     }
 }
@@ -167,6 +163,7 @@ impl Cluster {
         listening: std::net::SocketAddr,
         ledger: Arc<dyn Ledger>,
         fences: Arc<Fences>,
+        hub: HubRequests,
     ) -> Result<Arc<Cluster>, ClusterError> {
         let url = config.cluster.clone().unwrap_or_default();
         let node = node_name(config.node_id.as_deref())?;
@@ -199,11 +196,10 @@ impl Cluster {
             reason: "no answer within 5 s".into(),
         })?
         .map_err(unreachable)?;
-        let candidate =
-            crate::rooms::hub::random_id(24).map_err(|e| ClusterError::Unreachable {
-                url: "the system's random source".into(),
-                reason: e.to_string(),
-            })?;
+        let candidate = crate::random::random_id(24).map_err(|e| ClusterError::Unreachable {
+            url: "the system's random source".into(),
+            reason: e.to_string(),
+        })?;
         let secret_key = format!("{}secret", lease::PREFIX);
         let _: () = redis::cmd("SET")
             .arg(&secret_key)
@@ -228,7 +224,7 @@ impl Cluster {
             .await
             .map_err(unreachable)?;
         fences.enable();
-        Ok(Arc::new(Cluster {
+        Ok(Arc::new_cyclic(|me| Cluster {
             node,
             advertise,
             redis,
@@ -239,7 +235,9 @@ impl Cluster {
             secret,
             ledger,
             fences,
-            hub: OnceLock::new(),
+            hub,
+            max_rooms: config.max_rooms,
+            me: me.clone(),
             owned: Mutex::new(HashMap::new()),
             others: Mutex::new(BTreeMap::new()),
             orphans: Mutex::new(HashMap::new()),
@@ -251,8 +249,7 @@ impl Cluster {
 
     /// Starts the node's background work: its heartbeat and lease renewal, the sweep for
     /// rooms nobody runs, and the lobby copy.
-    pub fn start(self: &Arc<Self>, hub: &Arc<Hub>) {
-        let _ = self.hub.set(Arc::downgrade(hub));
+    pub fn start(self: &Arc<Self>) {
         tokio::spawn(self.clone().renew_loop());
         tokio::spawn(self.clone().sweep_loop());
         tokio::spawn(self.clone().listen_loop());
@@ -264,16 +261,8 @@ impl Cluster {
         self.redis.clone()
     }
 
-    fn hub(&self) -> Option<Arc<Hub>> {
-        self.hub.get().and_then(Weak::upgrade)
-    }
-
     fn owned(&self) -> MutexGuard<'_, HashMap<String, i64>> {
         self.owned.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    pub fn secret(&self) -> &str {
-        &self.secret
     }
 
     pub fn is_draining(&self) -> bool {
@@ -313,7 +302,7 @@ impl Cluster {
             return Err("this server is shutting down and opens no new rooms".into());
         }
         for _ in 0..8 {
-            let id = crate::rooms::hub::random_id(8).map_err(|e| format!("no randomness: {e}"))?;
+            let id = crate::random::random_id(8).map_err(|e| format!("no randomness: {e}"))?;
             let mut redis = self.redis();
             match self
                 .leases
@@ -388,12 +377,14 @@ impl Cluster {
 
     /// Watches one of our rooms: publishes its summary to the lobby at every change, and
     /// lets the room go when its task ends.
-    pub fn watch_room(self: &Arc<Self>, room: String, handle: &RoomHandle) {
+    pub fn watch_room(&self, room: String, handle: &RoomHandle) {
         let Some(token) = self.owned().get(&room).copied() else {
             return;
         };
+        let Some(me) = self.me.upgrade() else {
+            return;
+        };
         let mut summary = handle.summary.clone();
-        let me = self.clone();
         tokio::spawn(async move {
             let lease = lease_value(&me.node, token);
             loop {
@@ -422,7 +413,7 @@ impl Cluster {
         }
         let deadline = Instant::now() + self.ttl * 2 + Duration::from_secs(1);
         loop {
-            if let Some(handle) = self.hub().and_then(|h| h.room(room)) {
+            if let Some(handle) = self.hub.room(room).await {
                 return Route::Local(handle);
             }
             let mut redis = self.redis();
@@ -467,44 +458,15 @@ impl Cluster {
         }
     }
 
-    /// Reaches `room` for a client: the room's handle if it runs here (taken over if
-    /// need be), or a link to the node that runs it. An owner that cannot be reached
-    /// (killed, its lease not yet expired) is tried again until its lease must have
-    /// expired and the room has been taken over.
-    pub async fn reach(&self, room: &str, link: forward::LinkArgs<'_>) -> Reached {
-        let deadline = Instant::now() + self.ttl * 2 + Duration::from_secs(2);
-        let mut last_error = String::new();
-        loop {
-            match self.route(room).await {
-                Route::Local(handle) => return Reached::Local(handle),
-                Route::Unknown if last_error.is_empty() => return Reached::Unknown,
-                Route::Unknown => return Reached::Unreachable(last_error),
-                Route::Remote { node, addr } => {
-                    match forward::open(&addr, &node, &self.secret, room, &link).await {
-                        Ok(up) => return Reached::Linked(up),
-                        Err(e) => last_error = e,
-                    }
-                }
-            }
-            if Instant::now() >= deadline {
-                return Reached::Unreachable(last_error);
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-    }
-
     /// Takes over a room nobody holds: lease, claim, replay, reopen.
     pub async fn take_over(&self, room: &str) -> TakeOver {
         if self.is_draining() {
             return TakeOver::Busy;
         }
-        let Some(hub) = self.hub() else {
-            return TakeOver::Busy;
-        };
-        if let Some(handle) = hub.room(room) {
+        if let Some(handle) = self.hub.room(room).await {
             return TakeOver::Taken(handle);
         }
-        if hub.room_count() >= hub.config.max_rooms {
+        if self.hub.ids().await.len() >= self.max_rooms {
             // Full: another node takes it (a client asking here is forwarded there).
             return TakeOver::Busy;
         }
@@ -538,13 +500,16 @@ impl Cluster {
                 return TakeOver::Busy;
             }
         };
-        match hub.restore_room(rec) {
-            Ok(handle) => {
-                hub.metrics.rooms_taken_over.inc();
+        match self.hub.reopen(rec).await {
+            Reopened::Running(handle) => {
                 tracing::info!(room, token, node = %self.node, "room taken over");
                 TakeOver::Taken(handle)
             }
-            Err(reason) => {
+            Reopened::Full => {
+                self.let_go(room, token).await;
+                TakeOver::Busy
+            }
+            Reopened::Failed(reason) => {
                 tracing::error!(room, %reason, "room cannot be reopened");
                 self.let_go(room, token).await;
                 TakeOver::NotLive
@@ -594,7 +559,7 @@ impl Cluster {
                     Ok(true) => {}
                     Ok(false) => {
                         tracing::warn!(room, token, "lease lost: the room stops here");
-                        self.lose(room, *token);
+                        self.lose(room, *token).await;
                     }
                     Err(_) => failed = true,
                 }
@@ -604,7 +569,7 @@ impl Cluster {
             } else if last_ok.elapsed() > self.ttl * 2 / 3 {
                 tracing::error!("Redis unreachable for most of a lease: stopping every room here");
                 for (room, token) in rooms {
-                    self.lose(&room, token);
+                    self.lose(&room, token).await;
                 }
             }
         }
@@ -612,7 +577,7 @@ impl Cluster {
 
     /// Stops running a room whose lease is gone: no write of it is made under our token
     /// any more, and the room task closes its viewers (1012) and ends.
-    fn lose(&self, room: &str, token: i64) {
+    async fn lose(&self, room: &str, token: i64) {
         if self.fences.get(room).is_some_and(|f| f.token == token) {
             self.fences.remove(room);
         }
@@ -622,16 +587,14 @@ impl Cluster {
                 owned.remove(room);
             }
         }
-        if let Some(hub) = self.hub() {
-            hub.evict(room);
-        }
+        self.hub.evict(room).await;
     }
 
     /// Every half lease (with jitter, so nodes do not all sweep at once) or when a node
     /// released rooms: takes over every live room nobody holds.
     async fn sweep_loop(self: Arc<Self>) {
         loop {
-            let jitter = Duration::from_millis(u64::from(crate::rooms::hub::random_byte()) * 2);
+            let jitter = Duration::from_millis(u64::from(crate::random::random_byte()) * 2);
             tokio::select! {
                 () = tokio::time::sleep(self.ttl / 2 + jitter) => {}
                 () = self.sweep_now.notified() => {
@@ -659,12 +622,10 @@ impl Cluster {
             .live_room_ids(self.finished_ttl)
             .await
             .map_err(|e| e.to_string())?;
-        let hub = self.hub().ok_or("no hub")?;
+        let here: HashSet<String> = self.hub.ids().await.into_iter().collect();
+        let mut running = here.len();
         let live = ids.len();
-        let candidates: Vec<String> = ids
-            .into_iter()
-            .filter(|id| hub.room(id).is_none())
-            .collect();
+        let candidates: Vec<String> = ids.into_iter().filter(|id| !here.contains(id)).collect();
         let mut orphans = Vec::new();
         for chunk in candidates.chunks(256) {
             let mut redis = self.redis();
@@ -698,10 +659,12 @@ impl Cluster {
             if self.is_draining() {
                 break;
             }
-            if hub.room_count() >= share && !overdue {
+            if running >= share && !overdue {
                 continue;
             }
-            self.take_over(id).await;
+            if let TakeOver::Taken(_) = self.take_over(id).await {
+                running += 1;
+            }
         }
         Ok(())
     }
@@ -785,10 +748,8 @@ impl Cluster {
             rooms = rooms.len(),
             "draining: handing rooms to the other nodes"
         );
-        if let Some(hub) = self.hub() {
-            for room in &rooms {
-                hub.evict(room);
-            }
+        for room in &rooms {
+            self.hub.evict(room).await;
         }
         let deadline = Instant::now() + grace;
         while self.owned_count() > 0 && Instant::now() < deadline {
@@ -798,22 +759,46 @@ impl Cluster {
     }
 }
 
-/// Where a client's room was reached.
-pub enum Reached {
-    Local(RoomHandle),
-    Linked(forward::Upstream),
-    /// No such live room.
-    Unknown,
-    /// It runs somewhere this node cannot reach (why).
-    Unreachable(String),
-}
-
 pub enum TakeOver {
     Taken(RoomHandle),
     /// The store has no live room of that id.
     NotLive,
     /// Another node holds it, or it could not be taken now.
     Busy,
+}
+
+impl Placement for Cluster {
+    fn reserve_new_room(&self) -> BoxFuture<'_, Result<String, String>> {
+        Box::pin(Cluster::reserve_new_room(self))
+    }
+
+    fn abandon_reservation<'a>(&'a self, room: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(Cluster::abandon_reservation(self, room))
+    }
+
+    fn watch_room(&self, room: String, handle: &RoomHandle) {
+        Cluster::watch_room(self, room, handle);
+    }
+
+    fn other(&self, room: &str) -> Option<RoomSummary> {
+        Cluster::other(self, room)
+    }
+
+    fn others(&self) -> Vec<RoomSummary> {
+        Cluster::others(self)
+    }
+
+    fn route<'a>(&'a self, room: &'a str) -> BoxFuture<'a, Route> {
+        Box::pin(Cluster::route(self, room))
+    }
+
+    fn node_key(&self) -> &str {
+        &self.secret
+    }
+
+    fn reach_within(&self) -> Duration {
+        self.ttl * 2 + Duration::from_secs(2)
+    }
 }
 
 #[cfg(test)]

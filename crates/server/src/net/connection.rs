@@ -6,10 +6,10 @@
 //! drops it (4003) instead of waiting. Every inbound frame is checked in this order:
 //! budget (1008), size (1009), JSON shape (`bad_message`), handshake, command id.
 
-use crate::cluster::{Reached, forward};
 use crate::convert::refusal::Refusal;
 use crate::metrics::Metrics;
 use crate::net::budget::Budget;
+use crate::net::forward::{self, Reached};
 use crate::rooms::chat;
 use crate::rooms::hub::{Admission, Hub, ROOM_WINDOW};
 use crate::rooms::outbox::{ConnHandle, Kill, OutFrame, Queued};
@@ -513,7 +513,7 @@ impl Connection {
                 None => {
                     // The room ended as the command reached it. In a cluster it may have
                     // just moved to another node: look again, briefly.
-                    if self.hub.cluster().is_some() && tries < 3 {
+                    if self.hub.placement().is_some() && tries < 3 {
                         tries += 1;
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         continue;
@@ -531,12 +531,12 @@ impl Connection {
     async fn find_room(&mut self, id: u64, room: &str, frame: &str) -> Option<RoomHandle> {
         match self.hub.room(room) {
             Some(handle) => Some(handle),
-            None => match self.hub.cluster().cloned() {
+            None => match self.hub.placement().cloned() {
                 None => {
                     self.refuse(Some(id), unknown_room(&self.hub, room));
                     None
                 }
-                Some(cluster) => {
+                Some(placement) => {
                     let link = forward::LinkArgs {
                         client_addr: self.peer,
                         protocol: self.protocol,
@@ -544,7 +544,7 @@ impl Connection {
                         conn: self.handle.clone(),
                         heartbeat: self.hub.config.heartbeat,
                     };
-                    match cluster.reach(room, link).await {
+                    match forward::reach(&*placement, room, link).await {
                         Reached::Local(handle) => Some(handle),
                         Reached::Unknown => {
                             self.refuse(Some(id), unknown_room(&self.hub, room));

@@ -417,10 +417,10 @@ async fn websocket(
 /// The client address a forwarding node of our cluster vouches for: trusted only with
 /// the cluster's key, which only nodes know (anyone else's header is ignored).
 fn forwarded_client(hub: &Hub, headers: &HeaderMap) -> Option<std::net::IpAddr> {
-    use crate::cluster::forward::{CLIENT_ADDR_HEADER, NODE_KEY_HEADER};
-    let cluster = hub.cluster()?;
+    use crate::net::forward::{CLIENT_ADDR_HEADER, NODE_KEY_HEADER};
+    let placement = hub.placement()?;
     let key = headers.get(NODE_KEY_HEADER)?.as_bytes();
-    if !constant_time_eq(key, cluster.secret().as_bytes()) {
+    if !constant_time_eq(key, placement.node_key().as_bytes()) {
         return None;
     }
     headers.get(CLIENT_ADDR_HEADER)?.to_str().ok()?.parse().ok()

@@ -3,7 +3,6 @@
 //! It holds no game state — only each room's channel and the latest summary the room
 //! published — so its lock is held for a map lookup at most, never across an await.
 
-use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::convert::from_wire;
 use crate::convert::refusal::Refusal;
@@ -11,12 +10,14 @@ use crate::gamelog::RoomLog;
 use crate::gamelog::durable::{DurableLog, Recovered};
 use crate::metrics::Metrics;
 use crate::net::budget::Budget;
+use crate::random::random_id;
+use crate::rooms::placement::{HubRequest, Placement, Reopened, ServedRequests};
 use crate::rooms::room::{self, RoomHandle};
 use dominion_protocol::{ErrorCode, RoomSummary};
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -36,8 +37,9 @@ pub struct Hub {
     shutdown: watch::Sender<bool>,
     /// Rooms each client address may still create (`--rooms-per-address` a minute).
     room_budgets: Mutex<HashMap<IpAddr, Budget>>,
-    /// The cluster this node belongs to, if any (`--cluster`).
-    cluster: OnceLock<Arc<Cluster>>,
+    /// The cluster this node belongs to, if any (`--cluster`), seen through the interface
+    /// the hub owns (see `placement`).
+    placement: Option<Arc<dyn Placement>>,
 }
 
 /// Addresses whose room budget is remembered before full budgets are forgotten: the table
@@ -53,8 +55,10 @@ impl Hub {
         log: Arc<dyn RoomLog>,
         metrics: Arc<Metrics>,
         history: Option<Arc<DurableLog>>,
+        cluster: Option<(Arc<dyn Placement>, ServedRequests)>,
     ) -> Arc<Hub> {
-        Arc::new(Hub {
+        let (placement, requests) = cluster.unzip();
+        let hub = Arc::new(Hub {
             config,
             log,
             metrics,
@@ -65,8 +69,12 @@ impl Hub {
             next_conn_id: AtomicU64::new(1),
             shutdown: watch::channel(false).0,
             room_budgets: Mutex::new(HashMap::new()),
-            cluster: OnceLock::new(),
-        })
+            placement,
+        });
+        if let Some(ServedRequests(requests)) = requests {
+            tokio::spawn(serve_requests(Arc::downgrade(&hub), requests));
+        }
+        hub
     }
 
     /// Spends one room from `addr`'s budget; false when it has created its
@@ -102,9 +110,9 @@ impl Hub {
     ) -> Result<RoomSummary, Refusal> {
         // In a cluster the id is reserved first: its lease taken and the room claimed in
         // the store, so that the room's first write is fenced like every later one.
-        let reserved = match self.cluster() {
-            Some(cluster) => Some(
-                cluster
+        let reserved = match self.placement() {
+            Some(placement) => Some(
+                placement
                     .reserve_new_room()
                     .await
                     .map_err(|why| Refusal::new(ErrorCode::Internal, why))?,
@@ -114,8 +122,8 @@ impl Hub {
         let (id, summary, stored) = match self.open_room(settings, creator, reserved.clone()) {
             Ok(opened) => opened,
             Err(refusal) => {
-                if let (Some(cluster), Some(id)) = (self.cluster(), &reserved) {
-                    cluster.abandon_reservation(id).await;
+                if let (Some(placement), Some(id)) = (self.placement(), &reserved) {
+                    placement.abandon_reservation(id).await;
                 }
                 return Err(refusal);
             }
@@ -178,8 +186,8 @@ impl Hub {
         let summary = handle.summary.borrow().clone();
         rooms.insert(id.clone(), handle.clone());
         drop(rooms);
-        if let Some(cluster) = self.cluster() {
-            cluster.watch_room(id.clone(), &handle);
+        if let Some(placement) = self.placement() {
+            placement.watch_room(id.clone(), &handle);
         }
         Ok((id, summary, stored))
     }
@@ -190,19 +198,15 @@ impl Hub {
         let id = recovered.id.clone();
         let handle = room::restore(recovered, self.room_context(), self.on_room_close())?;
         self.rooms().insert(id.clone(), handle.clone());
-        if let Some(cluster) = self.cluster() {
-            cluster.watch_room(id, &handle);
+        if let Some(placement) = self.placement() {
+            placement.watch_room(id, &handle);
         }
         Ok(handle)
     }
 
-    /// Joins the cluster (once, at start).
-    pub fn set_cluster(&self, cluster: Arc<Cluster>) {
-        let _ = self.cluster.set(cluster);
-    }
-
-    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
-        self.cluster.get()
+    /// The cluster this node belongs to, if any.
+    pub fn placement(&self) -> Option<&Arc<dyn Placement>> {
+        self.placement.as_ref()
     }
 
     /// Stops a room here without ending its game: its viewers are closed (1012, resume
@@ -224,7 +228,7 @@ impl Hub {
         if let Some(h) = self.room(id) {
             return Some(h.summary.borrow().clone());
         }
-        self.cluster().and_then(|c| c.other(id))
+        self.placement().and_then(|c| c.other(id))
     }
 
     fn room_context(&self) -> room::Context {
@@ -288,11 +292,11 @@ impl Hub {
             .values()
             .map(|h| h.summary.borrow().clone())
             .collect();
-        if let Some(cluster) = self.cluster() {
+        if let Some(placement) = self.placement() {
             let here: std::collections::HashSet<String> =
                 rooms.iter().map(|r| r.id.clone()).collect();
             rooms.extend(
-                cluster
+                placement
                     .others()
                     .into_iter()
                     .filter(|r| !here.contains(&r.id)),
@@ -340,21 +344,34 @@ impl Drop for Admission {
     }
 }
 
-/// A short random id, easy to read aloud: `len` characters without look-alikes (room
-/// ids have 8).
-pub fn random_id(len: usize) -> Result<String, getrandom::Error> {
-    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-    let mut bytes = vec![0u8; len];
-    getrandom::fill(&mut bytes)?;
-    Ok(bytes
-        .iter()
-        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
-        .collect())
-}
-
-/// One random byte (jitter).
-pub fn random_byte() -> u8 {
-    let mut b = [0u8; 1];
-    let _ = getrandom::fill(&mut b);
-    b[0]
+/// Serves the cluster's requests (see `placement`) for as long as the hub lives.
+async fn serve_requests(hub: Weak<Hub>, mut requests: tokio::sync::mpsc::Receiver<HubRequest>) {
+    while let Some(request) = requests.recv().await {
+        let Some(hub) = hub.upgrade() else { return };
+        match request {
+            HubRequest::Room { id, reply } => {
+                let _ = reply.send(hub.room(&id));
+            }
+            HubRequest::Ids { reply } => {
+                let _ = reply.send(hub.rooms().keys().cloned().collect());
+            }
+            HubRequest::Reopen { room, reply } => {
+                let answer = if let Some(handle) = hub.room(&room.id) {
+                    Reopened::Running(handle)
+                } else if hub.room_count() >= hub.config.max_rooms {
+                    Reopened::Full
+                } else {
+                    match hub.restore_room(*room) {
+                        Ok(handle) => {
+                            hub.metrics.rooms_taken_over.inc();
+                            Reopened::Running(handle)
+                        }
+                        Err(why) => Reopened::Failed(why),
+                    }
+                };
+                let _ = reply.send(answer);
+            }
+            HubRequest::Evict { id } => hub.evict(&id),
+        }
+    }
 }

@@ -14,5 +14,6 @@ pub mod hub;
 #[cfg(test)]
 mod noninterference_tests;
 pub mod outbox;
+pub mod placement;
 pub mod projection;
 pub mod room;

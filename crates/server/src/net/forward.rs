@@ -13,6 +13,8 @@
 //! with its token, at whichever node runs the room next.
 
 use crate::rooms::outbox::ConnHandle;
+use crate::rooms::placement::{Placement, Route};
+use crate::rooms::room::RoomHandle;
 use dominion_protocol::{ClientMessage, CloseCode, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use std::net::IpAddr;
@@ -74,6 +76,42 @@ pub struct LinkArgs<'a> {
     pub conn: ConnHandle,
     /// How often to ping the owner (this node's `--heartbeat`).
     pub heartbeat: Duration,
+}
+
+/// Where a client's room was reached.
+pub enum Reached {
+    Local(RoomHandle),
+    Linked(Upstream),
+    /// No such live room.
+    Unknown,
+    /// It runs somewhere this node cannot reach (why).
+    Unreachable(String),
+}
+
+/// Reaches `room` for a client: the room's handle if it runs here (taken over if need
+/// be), or a link to the node that runs it. An owner that cannot be reached (killed,
+/// its lease not yet expired) is tried again until its lease must have expired and the
+/// room has been taken over.
+pub async fn reach(placement: &dyn Placement, room: &str, link: LinkArgs<'_>) -> Reached {
+    let deadline = tokio::time::Instant::now() + placement.reach_within();
+    let mut last_error = String::new();
+    loop {
+        match placement.route(room).await {
+            Route::Local(handle) => return Reached::Local(handle),
+            Route::Unknown if last_error.is_empty() => return Reached::Unknown,
+            Route::Unknown => return Reached::Unreachable(last_error),
+            Route::Remote { node, addr } => {
+                match open(&addr, &node, placement.node_key(), room, &link).await {
+                    Ok(up) => return Reached::Linked(up),
+                    Err(e) => last_error = e,
+                }
+            }
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Reached::Unreachable(last_error);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 /// Opens the link to the node `owner` at `addr` for a client and sends its first
