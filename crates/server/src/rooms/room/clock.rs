@@ -1,0 +1,318 @@
+//! Time: who answers a seat (its human or a bot), bots' pace, decision deadlines,
+//! players away too long, abandoned games, and when the room itself expires.
+
+use super::*;
+
+impl Room {
+    pub(super) fn controller(&self, seat: usize) -> Controller {
+        match self.state.seats.get(seat) {
+            Some(Seat::Bot { .. }) => Controller::Bot,
+            Some(Seat::Human(h)) if h.bot_playing.is_some() => Controller::Bot,
+            _ => Controller::Human,
+        }
+    }
+
+    /// How long a bot waits before answering `req`: `--bot-delay` at a phase move, none
+    /// at a private question. Nobody else sees a private question (`Game::visible`), but
+    /// they would see the game pause for the delay — only when the bot was asked, that
+    /// is, only when it held a Reaction, an Estate for Baron… — so the server, which
+    /// controls that timing, never pauses there.
+    pub(super) fn bot_delay(&self, req: &dominion_engine::Request) -> Duration {
+        if dominion_engine::game::is_public(req) {
+            self.config.bot_delay
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// When a seat away since `away` (having `left` or not) is abandoned, per the room.
+    pub(super) fn abandoned_at(&self, away: Instant, left: bool) -> Option<Instant> {
+        match &self.state.settings.abandoned {
+            wire::AbandonPolicy::BotAfter { seconds, .. } => Some(if left {
+                away
+            } else {
+                away + Duration::from_secs(u64::from(*seconds))
+            }),
+            wire::AbandonPolicy::Wait {} => None,
+        }
+    }
+
+    pub(super) fn next_wake(&self) -> Option<Instant> {
+        let mut wake: Option<Instant> = None;
+        let mut at = |t: Instant| wake = Some(wake.map_or(t, |w| w.min(t)));
+        match self.state.status {
+            wire::RoomStatus::Playing => {
+                if let Some(since) = self.unattended_since {
+                    at(since + self.config.abandon_after);
+                }
+                if let Some(u) = &self.undo {
+                    at(u.deadline);
+                }
+                let pending = self.state.game.as_ref().and_then(|g| g.pending());
+                if let (Some(req), Some((_, since))) = (pending, self.announced) {
+                    if self.controller(req.player.idx()) == Controller::Bot {
+                        at(since + self.bot_delay(req));
+                    } else if let Some(deadline) = self.state.decision_deadline {
+                        at(deadline);
+                    }
+                }
+                for seat in &self.state.seats {
+                    if let Seat::Human(h) = seat
+                        && h.bot_playing.is_none()
+                        && let Some(t) = h.away_since.and_then(|a| self.abandoned_at(a, h.left))
+                    {
+                        at(t);
+                    }
+                }
+            }
+            wire::RoomStatus::Lobby => {
+                for seat in &self.state.seats {
+                    if let Seat::Human(h) = seat
+                        && let Some(t) = h.away_since.and_then(|a| self.abandoned_at(a, false))
+                    {
+                        at(t);
+                    }
+                }
+                if let Some(since) = self.empty_since {
+                    at(since + self.config.empty_room_ttl);
+                }
+            }
+            wire::RoomStatus::Finished | wire::RoomStatus::Broken => {
+                if let Some(t) = self.finished_at {
+                    at(t + self.config.finished_room_ttl);
+                }
+            }
+        }
+        wake
+    }
+
+    pub(super) async fn on_timer(&mut self, now: Instant) {
+        match self.state.status {
+            wire::RoomStatus::Playing => {
+                if self.unattended_too_long(now) {
+                    self.abandon().await;
+                    return;
+                }
+                self.expire_undo(now);
+                self.take_over_abandoned(now);
+                self.answer_for_absent(now).await;
+            }
+            wire::RoomStatus::Lobby => self.free_abandoned(now).await,
+            wire::RoomStatus::Finished | wire::RoomStatus::Broken => {}
+        }
+    }
+
+    /// Hands seats abandoned long enough to the room's bot.
+    pub(super) fn take_over_abandoned(&mut self, now: Instant) {
+        let bot_name = match &self.state.settings.abandoned {
+            wire::AbandonPolicy::BotAfter { bot, .. } => {
+                bot.clone().unwrap_or_else(|| FALLBACK_BOT.to_string())
+            }
+            wire::AbandonPolicy::Wait {} => return,
+        };
+        let mut changed = false;
+        for i in 0..self.state.seats.len() {
+            let due = match &self.state.seats[i] {
+                Seat::Human(h) if h.bot_playing.is_none() => h
+                    .away_since
+                    .and_then(|away| self.abandoned_at(away, h.left))
+                    .is_some_and(|t| t <= now),
+                _ => false,
+            };
+            if !due {
+                continue;
+            }
+            if let Some(h) = self.state.human_mut(i) {
+                h.bot_playing = Some(bot_name.clone());
+            }
+            self.agents[i] = bot_agent(&self.config, &bot_name, i as u64);
+            changed = true;
+            tracing::info!(room = %self.state.id, seat = i, bot = %bot_name, "a bot takes over an abandoned seat");
+        }
+        if changed {
+            self.broadcast(Topic::Room);
+        }
+    }
+
+    /// Answers the pending decision when a bot plays its seat and its delay is over, or
+    /// when a human's time is up.
+    ///
+    /// The bot decides on a blocking thread (`spawn_blocking`): the searching bot thinks
+    /// for up to `--bot-think-ms`, which must not hold a runtime worker that other rooms
+    /// and connections need. The game and the agent are moved there and back (the
+    /// `Observation` borrows the game, and a `Game` is not `Clone`). Meanwhile this room
+    /// handles nothing else, as while it awaits a durable commit: its messages wait in
+    /// its channel, and every other room runs on.
+    pub(super) async fn answer_for_absent(&mut self, now: Instant) {
+        let Some(game) = &self.state.game else {
+            return;
+        };
+        let Some(req) = game.pending().cloned() else {
+            return;
+        };
+        let Some((_, since)) = self.announced else {
+            return;
+        };
+        let seat = req.player.idx();
+        let by_bot = self.controller(seat) == Controller::Bot;
+        let due = if by_bot {
+            since + self.bot_delay(&req) <= now
+        } else {
+            self.state.decision_deadline.is_some_and(|d| d <= now)
+        };
+        if !due {
+            return;
+        }
+        // A seat's own bot plays it; a human out of time gets a one-off fallback bot.
+        let name = match (by_bot, &self.state.seats[seat]) {
+            (true, Seat::Bot { bot }) => bot.clone(),
+            (true, Seat::Human(h)) => h.bot_playing.clone().unwrap_or_default(),
+            _ => FALLBACK_BOT.to_string(),
+        };
+        let agent = match if by_bot {
+            self.agents[seat].take()
+        } else {
+            None
+        } {
+            Some(agent) => agent,
+            None => match bot_agent(&self.config, &name, seat as u64)
+                .or_else(|| bot_agent(&self.config, FALLBACK_BOT, seat as u64))
+            {
+                Some(agent) => agent,
+                None => {
+                    self.fail("no bot to answer for an absent seat");
+                    return;
+                }
+            },
+        };
+        let Some(game) = self.state.game.take() else {
+            return;
+        };
+        let player = req.player;
+        let started = std::time::Instant::now();
+        let thought = tokio::task::spawn_blocking(move || {
+            let mut agent = agent;
+            let reply = catch_unwind(AssertUnwindSafe(|| {
+                agent.decide(&Observation::for_player(&game, player), &req)
+            }));
+            (game, agent, reply)
+        })
+        .await;
+        let elapsed = started.elapsed();
+        let (game, agent, reply) = match thought {
+            Ok(back) => back,
+            Err(e) => {
+                // Only a runtime shutting down gets here (the decision itself runs under
+                // catch_unwind); the game went with the thread.
+                self.fail(&format!("a bot's thread was lost: {e}"));
+                return;
+            }
+        };
+        self.state.game = Some(game);
+        if by_bot {
+            self.agents[seat] = Some(agent);
+        }
+        self.metrics.bot_thought(&name, elapsed.as_secs_f64());
+        tracing::debug!(room = %self.state.id, seat, bot = %name, think_us = elapsed.as_micros() as u64, "bot decided");
+        let Ok(reply) = reply else {
+            self.fail("a bot failed while deciding");
+            return;
+        };
+        if !by_bot {
+            tracing::info!(room = %self.state.id, seat, "decision time ran out: the server answers");
+        }
+        if let Err(refusal) = self.apply_reply(player, reply, None).await
+            && self.state.status != wire::RoomStatus::Broken
+        {
+            self.fail(&format!("a bot's reply was refused: {}", refusal.message));
+        }
+    }
+
+    /// Before the game, frees the seats of players away longer than the room allows.
+    pub(super) async fn free_abandoned(&mut self, now: Instant) {
+        let mut changed = false;
+        for i in 0..self.state.seats.len() {
+            let due = match &self.state.seats[i] {
+                Seat::Human(h) => h
+                    .away_since
+                    .and_then(|away| self.abandoned_at(away, false))
+                    .is_some_and(|t| t <= now),
+                _ => false,
+            };
+            if due {
+                self.state.seats[i] = Seat::Open;
+                changed = true;
+            }
+        }
+        if changed {
+            self.state.settle_host(None);
+            self.save_room().await;
+            self.broadcast(Topic::Room);
+        }
+    }
+
+    pub(super) fn note_presence(&mut self, now: Instant) {
+        let players = self.seat_conns.iter().any(Option::is_some);
+        if players || !self.spectator_conns.is_empty() {
+            self.empty_since = None;
+        } else if self.empty_since.is_none() {
+            self.empty_since = Some(now);
+        }
+        if players {
+            self.unattended_since = None;
+        } else if self.unattended_since.is_none() {
+            self.unattended_since = Some(now);
+        }
+    }
+
+    /// Whether no player has been connected to this started game for `--abandon-after`.
+    /// Spectators do not count: watching a game nobody plays must not keep it open.
+    pub(super) fn unattended_too_long(&self, now: Instant) -> bool {
+        self.state.status == wire::RoomStatus::Playing
+            && self
+                .unattended_since
+                .is_some_and(|t| t + self.config.abandon_after <= now)
+    }
+
+    /// Ends the game as abandoned: stored as such (history, never reopened), then the
+    /// room closes, so it stops counting against `--max-rooms`. Spectators are told.
+    pub(super) async fn abandon(&mut self) {
+        if let Err(e) = self.log.game_abandoned(&self.state.id).await {
+            self.log_failed(&e);
+            return;
+        }
+        self.metrics.games_abandoned.inc();
+        tracing::info!(
+            room = %self.state.id,
+            after = ?self.config.abandon_after,
+            "game abandoned: no player connected"
+        );
+        let msg = Refusal::new(
+            ErrorCode::UnknownRoom,
+            format!(
+                "this room has closed: its game was abandoned after {} s without a player",
+                self.config.abandon_after.as_secs()
+            ),
+        )
+        .to_message(None);
+        for (_, conn) in self.viewers() {
+            conn.send(&msg);
+        }
+        self.closing = true;
+    }
+
+    pub(super) fn expired(&self, now: Instant) -> bool {
+        if self.closing {
+            return true;
+        }
+        match self.state.status {
+            wire::RoomStatus::Lobby => self
+                .empty_since
+                .is_some_and(|t| t + self.config.empty_room_ttl <= now),
+            wire::RoomStatus::Playing => false,
+            wire::RoomStatus::Finished | wire::RoomStatus::Broken => self
+                .finished_at
+                .is_some_and(|t| t + self.config.finished_room_ttl <= now),
+        }
+    }
+}

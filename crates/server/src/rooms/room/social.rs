@@ -1,0 +1,165 @@
+//! What players do around the game: chat, the host's seat settings, the events'
+//! history, and the rematch offer.
+
+use super::*;
+
+impl Room {
+    /// Adds a checked line to the room's chat and sends it to everyone who reads it.
+    pub(super) fn chat(&mut self, conn_id: u64, text: String) -> Result<(), Refusal> {
+        let from = if let Some(idx) = self.seat_of(conn_id) {
+            wire::ChatSender::Seat {
+                seat: idx as u8,
+                name: self.state.seat_name(idx),
+            }
+        } else if let Some(name) = self.spectator_names.get(&conn_id) {
+            if !projection::reads_chat(&self.state, Viewer::Spectator) {
+                return Err(Refusal::new(
+                    ErrorCode::ChatNotAllowed,
+                    "spectators do not chat in this room (its spectator_chat is off)",
+                ));
+            }
+            wire::ChatSender::Spectator { name: name.clone() }
+        } else {
+            return Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "you are not in this room",
+            ));
+        };
+        if self.state.chat.len() >= chat::KEEP {
+            self.state.chat.pop_front();
+        }
+        self.state.chat.push_back(wire::ChatLine {
+            from,
+            text,
+            at: chat::now_ms(),
+        });
+        self.broadcast(Topic::Chat);
+        Ok(())
+    }
+
+    /// The host opens a bot's seat or puts a bot in an open seat, before the start.
+    pub(super) async fn set_seat(
+        &mut self,
+        conn_id: u64,
+        cmd: u64,
+        seat: u8,
+        occupant: wire::SeatSetting,
+    ) -> Result<(), Refusal> {
+        let idx = self
+            .seat_of(conn_id)
+            .filter(|i| self.state.host == Some(*i as u8))
+            .ok_or_else(|| {
+                Refusal::new(
+                    ErrorCode::NotHost,
+                    "only the room's host (the player who created it) changes seats",
+                )
+            })?;
+        self.check_seat_command(idx, cmd)?;
+        if self.state.status != wire::RoomStatus::Lobby {
+            return Err(Refusal::new(
+                ErrorCode::GameAlreadyStarted,
+                "seats change only before the game starts",
+            ));
+        }
+        let n = self.state.seats.len();
+        let target = seat as usize;
+        match self.state.seats.get(target) {
+            None => {
+                return Err(Refusal::new(
+                    ErrorCode::SeatUnavailable,
+                    format!("no seat {seat}: this room has seats 0 to {}", n - 1),
+                ));
+            }
+            Some(Seat::Human(_)) => {
+                return Err(Refusal::new(
+                    ErrorCode::SeatUnavailable,
+                    format!("seat {seat} is a player's: only open and bot seats change"),
+                ));
+            }
+            Some(_) => {}
+        }
+        let new = match &occupant {
+            wire::SeatSetting::Open {} => Seat::Open,
+            wire::SeatSetting::Bot { bot } => {
+                from_wire::known_bot(bot)?;
+                Seat::Bot { bot: bot.clone() }
+            }
+        };
+        // The host's own seat is a human's, so a seat for a human always remains; the
+        // check keeps that true whatever changes later.
+        let humans_left = self
+            .state
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, s)| !matches!(s, Seat::Bot { .. }) && i != target)
+            || matches!(new, Seat::Open);
+        if !humans_left {
+            return Err(Refusal::new(
+                ErrorCode::InvalidSettings,
+                "at least one seat must stay open for a human",
+            ));
+        }
+        let old = std::mem::replace(&mut self.state.seats[target], new);
+        let old_setting = std::mem::replace(&mut self.state.settings.seats[target], occupant);
+        if let Err(e) = self.log.room_saved(&self.state.record()).await {
+            self.state.seats[target] = old;
+            self.state.settings.seats[target] = old_setting;
+            tracing::error!(room = %self.state.id, "a seat change could not be stored: {e}");
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "the seat change could not be stored; try again later",
+            ));
+        }
+        self.broadcast(Topic::Room);
+        Ok(())
+    }
+
+    /// A page of the game's events as the asking connection may see them.
+    pub(super) fn history(
+        &self,
+        conn_id: u64,
+        cmd: u64,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<ServerMessage, Refusal> {
+        let viewer = if let Some(idx) = self.seat_of(conn_id) {
+            Viewer::Player(PlayerId(idx as u8))
+        } else if self.spectator_names.contains_key(&conn_id) {
+            Viewer::Spectator
+        } else {
+            return Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "you are not in this room",
+            ));
+        };
+        projection::history(&self.state, viewer, cmd, from, to)
+            .ok_or_else(|| Refusal::new(ErrorCode::GameNotStarted, "the game has not started"))
+    }
+
+    /// A seated player offers the others a rematch in `room` once the game is over: the
+    /// offer goes to every other member now and to whoever resumes or watches later.
+    pub(super) fn rematch(&mut self, conn_id: u64, cmd: u64, room: String) -> Result<(), Refusal> {
+        let idx = self.seat_command(conn_id, cmd, "only a player may offer a rematch")?;
+        if self.state.status != wire::RoomStatus::Finished {
+            return Err(Refusal::new(
+                ErrorCode::GameNotOver,
+                "a rematch is offered once the game is over",
+            ));
+        }
+        if room == self.state.id {
+            return Err(Refusal::new(
+                ErrorCode::GameAlreadyStarted,
+                "a rematch is played in a new room",
+            ));
+        }
+        tracing::info!(room = %self.state.id, seat = idx, rematch = %room, "rematch offered");
+        self.state.rematch = Some((room, idx as u8));
+        for (viewer, conn) in self.viewers() {
+            if conn.id != conn_id {
+                self.send_to(&conn, viewer, Topic::Rematch);
+            }
+        }
+        Ok(())
+    }
+}
