@@ -17,6 +17,7 @@
 //! state into one frame per viewer; each viewer's bounded queue (`outbound`) carries it
 //! to that viewer's socket.
 
+pub mod budget;
 pub mod cluster;
 pub mod config;
 pub mod convert;
@@ -26,6 +27,9 @@ pub mod net;
 pub mod random;
 pub mod rooms;
 pub mod token;
+
+#[cfg(test)]
+mod layers_tests;
 
 pub use config::Config;
 

@@ -6,9 +6,9 @@
 //! drops it (4003) instead of waiting. Every inbound frame is checked in this order:
 //! budget (1008), size (1009), JSON shape (`bad_message`), handshake, command id.
 
+use crate::budget::Budget;
 use crate::convert::refusal::Refusal;
 use crate::metrics::Metrics;
-use crate::net::budget::Budget;
 use crate::net::forward::{self, Reached};
 use crate::rooms::chat;
 use crate::rooms::hub::{Admission, Hub, ROOM_WINDOW};

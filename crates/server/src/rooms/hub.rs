@@ -3,13 +3,13 @@
 //! It holds no game state — only each room's channel and the latest summary the room
 //! published — so its lock is held for a map lookup at most, never across an await.
 
+use crate::budget::Budget;
 use crate::config::Config;
 use crate::convert::from_wire;
 use crate::convert::refusal::Refusal;
 use crate::gamelog::RoomLog;
 use crate::gamelog::durable::{DurableLog, Recovered};
 use crate::metrics::Metrics;
-use crate::net::budget::Budget;
 use crate::random::random_id;
 use crate::rooms::placement::{HubRequest, Placement, Reopened, ServedRequests};
 use crate::rooms::room::{self, RoomHandle};

@@ -17,3 +17,4 @@ pub mod outbox;
 pub mod placement;
 pub mod projection;
 pub mod room;
+pub mod state;

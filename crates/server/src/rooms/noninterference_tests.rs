@@ -15,7 +15,7 @@
 //! boundary, a view or a decision number that differs before that is a leak.
 
 use crate::rooms::projection;
-use crate::rooms::room::state::{HumanSeat, RoomState, Seat};
+use crate::rooms::state::{HumanSeat, RoomState, Seat};
 use crate::token::TokenHash;
 use dominion_engine::setup::{CardPool, pool_cards};
 use dominion_engine::state::State;

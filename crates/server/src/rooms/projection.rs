@@ -12,7 +12,7 @@
 use crate::convert::to_wire::{
     decision_id, event, game_setup, key, keys, numbered_replies, prompt, purpose, score_line, view,
 };
-use crate::rooms::room::state::{RoomState, Seat};
+use crate::rooms::state::{RoomState, Seat};
 use dominion_engine::{CardId, Game, Viewer};
 use dominion_protocol as wire;
 use dominion_protocol::ServerMessage;
@@ -293,7 +293,7 @@ fn result(room: &RoomState, game: &Game) -> wire::GameResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rooms::room::state::HumanSeat;
+    use crate::rooms::state::HumanSeat;
     use crate::token::TokenHash;
     use dominion_engine::{Edition, Kingdom, PlayerId, Setup, bots, view::Observation};
 
