@@ -190,7 +190,7 @@ pub struct Config {
     pub lease: Duration,
 
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<Tool>,
 }
 
 /// See `--sqlite-sync`.
@@ -208,7 +208,7 @@ pub enum LogFormat {
 }
 
 #[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum Tool {
     /// Check that a server answers `GET /healthz` at `--addr` (0.0.0.0 means this host)
     /// and exit 0 if it does, 1 if not: the Docker image's healthcheck.
     Healthcheck,
@@ -309,14 +309,14 @@ mod tests {
         assert!(c.store_database().is_err());
         let c = Config::parse_from(["dominion-server", "--addr", "0.0.0.0:9000", "healthcheck"]);
         assert_eq!(c.addr, "0.0.0.0:9000");
-        assert_eq!(c.command, Some(Command::Healthcheck));
+        assert_eq!(c.command, Some(Tool::Healthcheck));
         assert!(!c.wait_for_data_dir);
         // `--data-dir` may follow the subcommand, as in `backup FILE --data-dir DIR`.
         let c = Config::parse_from(["dominion-server", "backup", "b.sqlite3", "--data-dir", "d"]);
         assert_eq!(c.data_dir, PathBuf::from("d"));
         assert_eq!(
             c.command,
-            Some(Command::Backup {
+            Some(Tool::Backup {
                 file: "b.sqlite3".into(),
                 force: false
             })

@@ -1,7 +1,7 @@
 //! `dominion-server`: see `--help` for every setting.
 
 use clap::Parser;
-use dominion_server::config::{Command, LogFormat};
+use dominion_server::config::{LogFormat, Tool};
 use dominion_server::gamelog::datadir;
 use dominion_server::{Config, serve};
 use futures_util::FutureExt;
@@ -13,15 +13,15 @@ use tracing_subscriber::EnvFilter;
 async fn main() -> ExitCode {
     let config = Config::parse();
     match &config.command {
-        Some(Command::Healthcheck) => return healthcheck(&config.addr).await,
-        Some(Command::Backup { .. }) if config.database.is_some() => {
+        Some(Tool::Healthcheck) => return healthcheck(&config.addr).await,
+        Some(Tool::Backup { .. }) if config.database.is_some() => {
             eprintln!(
                 "backup copies the SQLite database in --data-dir; this server stores in \
                  PostgreSQL (--database): back that up with pg_dump"
             );
             return ExitCode::FAILURE;
         }
-        Some(Command::Backup { file, force }) => {
+        Some(Tool::Backup { file, force }) => {
             let (dir, file, force) = (config.data_dir.clone(), file.clone(), *force);
             return tokio::task::spawn_blocking(move || backup(&dir, &file, force))
                 .await

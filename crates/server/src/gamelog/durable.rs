@@ -71,20 +71,20 @@ const DIGEST_PREFIX: &str = "d1:";
 pub struct DurableLog {
     /// To the writer thread. Each room has at most one write in flight (it awaits each),
     /// so this holds at most one job per room: no further bound is needed.
-    writer: mpsc::Sender<Job>,
+    writer: mpsc::Sender<Queued>,
     /// To the reader thread.
-    reader: mpsc::Sender<ReadJob>,
+    reader: mpsc::Sender<QueuedRead>,
     fences: Arc<Fences>,
 }
 
 /// One write, the fence it must pass, and the room (or start-up code) awaiting it.
-struct Job {
+struct Queued {
     step: (Option<Fence>, Write),
     done: oneshot::Sender<Result<(), LogError>>,
 }
 
 /// A read to run on the reader thread's connection.
-type ReadJob = Box<dyn FnOnce(&ReadView<'_>) + Send>;
+type QueuedRead = Box<dyn FnOnce(&ReadView<'_>) + Send>;
 
 /// Why the store could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -208,7 +208,7 @@ impl DurableLog {
     /// `Store::connect`), a reading connection beside it, each on its own thread, and
     /// starts the writer. Blocking: from async code, call it in `spawn_blocking`.
     pub fn open(database: &Database, metrics: Arc<Metrics>) -> Result<DurableLog, OpenError> {
-        let (writer, jobs) = mpsc::channel::<Job>();
+        let (writer, jobs) = mpsc::channel::<Queued>();
         let (opened_tx, opened) = mpsc::sync_channel(1);
         let db = database.clone();
         std::thread::Builder::new()
@@ -216,7 +216,7 @@ impl DurableLog {
             .spawn(move || match Store::open_database(&db) {
                 Ok(store) => {
                     let _ = opened_tx.send(Ok(()));
-                    write_loop(store, jobs, &metrics);
+                    commit_loop(store, jobs, &metrics);
                 }
                 Err(e) => {
                     let _ = opened_tx.send(Err(e));
@@ -227,7 +227,7 @@ impl DurableLog {
             .recv()
             .map_err(|_| OpenError::Thread("writer", std::io::Error::other("it died")))??;
 
-        let (reader, reads) = mpsc::channel::<ReadJob>();
+        let (reader, reads) = mpsc::channel::<QueuedRead>();
         let (opened_tx, opened) = mpsc::sync_channel(1);
         let db = database.clone();
         std::thread::Builder::new()
@@ -300,7 +300,7 @@ impl DurableLog {
 
     fn submit_step(&self, fence: Option<Fence>, write: Write) -> Commit {
         let (tx, rx) = oneshot::channel();
-        match self.writer.send(Job {
+        match self.writer.send(Queued {
             step: (fence, write),
             done: tx,
         }) {
@@ -514,7 +514,7 @@ fn rewrite(room: &str, game: &Game) -> Write {
 /// The writer thread: takes every job waiting (up to [`MAX_BATCH`]), commits them in one
 /// transaction, answers each; until every sender is gone. The store is dropped here, on
 /// this thread, when it ends.
-fn write_loop(mut store: Store, jobs: mpsc::Receiver<Job>, metrics: &Metrics) {
+fn commit_loop(mut store: Store, jobs: mpsc::Receiver<Queued>, metrics: &Metrics) {
     let mut steps = Vec::new();
     let mut waiting = Vec::new();
     while let Ok(first) = jobs.recv() {

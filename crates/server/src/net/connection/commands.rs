@@ -1,0 +1,285 @@
+//! A connection's commands after the handshake: the ones the hub answers (list, create),
+//! joining a room (here, taken over, or linked to the node that runs it), and the ones
+//! its room answers.
+
+use super::*;
+
+impl Connection {
+    /// `frame` is the command as received, for a room another node runs.
+    pub(super) async fn on_command(&mut self, id: u64, msg: ClientMessage, frame: &str) {
+        match msg {
+            ClientMessage::Hello { .. } => {}
+            ClientMessage::Ping { .. } => self.send(&ServerMessage::Pong { re: id }),
+            ClientMessage::ListRooms { .. } => self.send(&ServerMessage::RoomList {
+                re: id,
+                rooms: self.hub.list(),
+            }),
+            ClientMessage::CreateRoom { settings, .. } => {
+                if let Some(refusal) = self.room_limit() {
+                    self.hub.metrics.rooms_refused.inc();
+                    self.refuse(Some(id), refusal);
+                    return;
+                }
+                match self.hub.create_room(&settings, Some(self.handle.id)).await {
+                    Ok(room) => {
+                        self.hub.metrics.rooms_created.inc();
+                        self.send(&ServerMessage::RoomCreated { re: id, room })
+                    }
+                    Err(refusal) => self.refuse(Some(id), refusal),
+                }
+            }
+            ClientMessage::TakeSeat {
+                room, seat, name, ..
+            } => {
+                self.join(id, room, Join::TakeSeat { seat, name }, frame)
+                    .await
+            }
+            ClientMessage::Resume {
+                room,
+                token,
+                last_event,
+                ..
+            } => {
+                self.join(id, room, Join::Resume { token, last_event }, frame)
+                    .await
+            }
+            ClientMessage::Spectate { room, name, .. } => {
+                let name = match name
+                    .as_deref()
+                    .map(crate::convert::from_wire::player_name)
+                    .transpose()
+                {
+                    Ok(name) => name.unwrap_or_else(|| chat::SPECTATOR.to_string()),
+                    Err(refusal) => return self.refuse(Some(id), refusal),
+                };
+                self.join(id, room, Join::Spectate { name }, frame).await
+            }
+            ClientMessage::Leave { .. } => {
+                self.command_room(id, Command::Leave).await;
+                self.room = None;
+            }
+            ClientMessage::Start { .. } => self.command_room(id, Command::Start).await,
+            ClientMessage::Reply {
+                decision, reply, ..
+            } => {
+                self.command_room(id, Command::Reply { decision, reply })
+                    .await
+            }
+            ClientMessage::Undo { .. } => self.command_room(id, Command::Undo).await,
+            ClientMessage::UndoAnswer { accept, .. } => {
+                self.command_room(id, Command::UndoAnswer { accept }).await
+            }
+            ClientMessage::Chat { text, .. } => {
+                // Refused lines count too: the limit is on what a connection sends.
+                if !self.chat_budget.take(Instant::now()) {
+                    return self.refuse(
+                        Some(id),
+                        Refusal::new(
+                            ErrorCode::ChatTooFast,
+                            format!(
+                                "at most {} chat messages per {} s; wait a moment",
+                                chat::MESSAGES,
+                                chat::WINDOW.as_secs()
+                            ),
+                        ),
+                    );
+                }
+                match chat::check(&text) {
+                    Ok(text) => self.command_room(id, Command::Chat { text }).await,
+                    Err(refusal) => self.refuse(Some(id), refusal),
+                }
+            }
+            ClientMessage::SetSeat { seat, occupant, .. } => {
+                self.command_room(id, Command::SetSeat { seat, occupant })
+                    .await
+            }
+            ClientMessage::History { from, to, .. } => {
+                self.command_room(id, Command::History { from, to }).await
+            }
+            ClientMessage::Rematch { room, .. } => {
+                // The offered room must exist and wait for players; the old room checks
+                // the rest (a seat, a finished game).
+                let status = self.hub.summary_of(&room).map(|s| s.status);
+                match status {
+                    None => self.refuse(Some(id), unknown_room(&self.hub, &room)),
+                    Some(s) if s != wire::RoomStatus::Lobby => self.refuse(
+                        Some(id),
+                        Refusal::new(
+                            ErrorCode::GameAlreadyStarted,
+                            format!("room {room:?} has started: a rematch is offered in a room waiting for players"),
+                        ),
+                    ),
+                    Some(_) => self.command_room(id, Command::Rematch { room }).await,
+                }
+            }
+        }
+    }
+
+    /// The refusal when this connection, or its address, created its rooms for now.
+    pub(super) fn room_limit(&mut self) -> Option<Refusal> {
+        let config = &self.hub.config;
+        if !self.room_budget.take(Instant::now()) {
+            return Some(Refusal::new(
+                ErrorCode::TooManyRooms,
+                format!(
+                    "this connection created {} rooms within a minute; wait before creating another",
+                    config.rooms_per_connection
+                ),
+            ));
+        }
+        if let Some(addr) = self.peer
+            && !self.hub.take_room_budget(addr)
+        {
+            return Some(Refusal::new(
+                ErrorCode::TooManyRooms,
+                format!(
+                    "your address created {} rooms within a minute; wait before creating another",
+                    config.rooms_per_address
+                ),
+            ));
+        }
+        None
+    }
+
+    pub(super) async fn join(&mut self, id: u64, room: String, join: Join, frame: &str) {
+        if let Some(attached) = &self.room {
+            let message = format!(
+                "this connection is already in room {} (as {}); send leave first",
+                attached.room,
+                match attached.role {
+                    Role::Seat(s) => format!("seat {s}"),
+                    Role::Spectator => "spectator".to_string(),
+                }
+            );
+            self.refuse(Some(id), Refusal::new(ErrorCode::AlreadyInRoom, message));
+            return;
+        }
+        let mut tries = 0;
+        loop {
+            let Some(handle) = self.find_room(id, &room, frame).await else {
+                return;
+            };
+            let (done, joined) = oneshot::channel();
+            let msg = RoomMsg::Join {
+                conn: self.handle.clone(),
+                cmd: id,
+                join: join.clone(),
+                done,
+            };
+            let answer = match handle.tx.send(msg).await {
+                Ok(()) => joined.await.ok(),
+                Err(_) => None,
+            };
+            match answer {
+                Some(Some(role)) => {
+                    self.room = Some(Attached {
+                        room,
+                        tx: handle.tx,
+                        role,
+                    });
+                    return;
+                }
+                Some(None) => return, // the room has answered (an error, or closed us)
+                None if self.handle.is_closing() => return,
+                None => {
+                    // The room ended as the command reached it. In a cluster it may have
+                    // just moved to another node: look again, briefly.
+                    if self.hub.placement().is_some() && tries < 3 {
+                        tries += 1;
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                    self.refuse(Some(id), unknown_room(&self.hub, &room));
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The room a `take_seat`, `resume` or `spectate` names, if it runs here (taken over
+    /// if need be); None when this has answered the command already — refused it, or
+    /// linked the connection to the node that runs the room, `frame` sent on.
+    pub(super) async fn find_room(
+        &mut self,
+        id: u64,
+        room: &str,
+        frame: &str,
+    ) -> Option<RoomHandle> {
+        match self.hub.room(room) {
+            Some(handle) => Some(handle),
+            None => match self.hub.placement().cloned() {
+                None => {
+                    self.refuse(Some(id), unknown_room(&self.hub, room));
+                    None
+                }
+                Some(placement) => {
+                    let link = forward::LinkArgs {
+                        client_addr: self.peer,
+                        protocol: self.protocol,
+                        first: frame,
+                        conn: self.handle.clone(),
+                        heartbeat: self.hub.config.heartbeat,
+                    };
+                    match forward::reach(&*placement, room, link).await {
+                        Reached::Local(handle) => Some(handle),
+                        Reached::Unknown => {
+                            self.refuse(Some(id), unknown_room(&self.hub, room));
+                            None
+                        }
+                        Reached::Linked(up) => {
+                            self.hub.metrics.forwarded_links.inc();
+                            self.upstream = Some(up);
+                            None
+                        }
+                        Reached::Unreachable(why) => {
+                            tracing::warn!(room = %room, "cannot forward: {why}");
+                            self.refuse(
+                                Some(id),
+                                Refusal::new(
+                                    ErrorCode::Internal,
+                                    format!("the server running room {room:?} cannot be reached just now; try again in a moment"),
+                                ),
+                            );
+                            None
+                        }
+                    }
+                }
+            },
+        }
+    }
+
+    pub(super) async fn command_room(&mut self, id: u64, command: Command) {
+        let Some(attached) = &self.room else {
+            self.refuse(
+                Some(id),
+                Refusal::new(
+                    ErrorCode::NotInRoom,
+                    "this connection is in no room: take_seat, resume or spectate first",
+                ),
+            );
+            return;
+        };
+        let msg = RoomMsg::Command {
+            conn: self.handle.clone(),
+            cmd: id,
+            command,
+        };
+        if attached.tx.send(msg).await.is_err() {
+            let refusal = unknown_room(&self.hub, &attached.room);
+            self.room = None;
+            // A room that closed this connection as it ended (handed to another node:
+            // 1012) owes it no error: the close says what to do.
+            if !self.handle.is_closing() {
+                self.refuse(Some(id), refusal);
+            }
+        }
+    }
+
+    pub(super) fn send(&self, msg: &ServerMessage) {
+        self.handle.send(msg);
+    }
+
+    pub(super) fn refuse(&self, re: Option<u64>, refusal: Refusal) {
+        self.send(&refusal.to_message(re));
+    }
+}
