@@ -18,7 +18,7 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
 
 FROM debian:bookworm-slim AS runtime
 # uid and gid 10001 both (`useradd --user-group` would pick a system gid such as 999),
-# so `chown -R 10001:10001` in the README and the server's messages is the whole fix.
+# so `chown -R 10001:10001` in docs/operations.md and the server's messages is the whole fix.
 RUN groupadd --system --gid 10001 dominion \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --no-create-home dominion \
     && mkdir -p /data && chown dominion:dominion /data

@@ -1,4 +1,10 @@
 //! Which Supply piles a budget reaches, without looking up a cost per pile.
+//!
+//! Once per game, a bit per pile for each budget, so a Buy-phase request visits only the
+//! piles it can afford. Invariant: printed costs never change, and the Supply's piles are
+//! never added, removed or reordered after setup (a Supply of another length, or a
+//! budget past the table, takes the plain scan). Cost reductions (Bridge) enter through
+//! the budget: coins + reduction.
 
 use crate::card::CardId;
 use crate::state::Pile;

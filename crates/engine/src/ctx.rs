@@ -4,8 +4,30 @@
 //! when they need a decision. Where the answer comes from is the [`Answers`] source:
 //! bots answer at once (simulations never pause); for humans the answers come from the
 //! replies logged so far this turn, and when those run out `choose` returns
-//! `Err(Suspend)`, which unwinds the turn. The engine then waits for the reply, restores
-//! the turn-start snapshot and runs the turn again with one more logged answer.
+//! `Err(Suspend)`, which unwinds the turn. The engine then waits for the reply and runs
+//! the turn again from its last resume point (see [`crate::game`]) with one more logged
+//! answer; events the re-run re-creates are truncated first, so the log never doubles.
+//!
+//! **No allocation per decision.** A request's card lists come from `Ctx::list`, which
+//! recycles the lists of answered prompts; Clean-up empties hand and play in place, a
+//! draw checks the deck once for all its cards, distinct option lists come from a bit
+//! set (`CardSet`) instead of a sort; a suspended run leaves its question in
+//! `Ctx::suspended` instead of boxing it into the error.
+//!
+//! **Cards that move themselves** (Feast, Mining Village). Two Feasts are the same
+//! `CardId`, so a [`Play`] carries a play number: the how-manieth card put into play this
+//! turn, derived from the zones, so nothing is stored per card. [`Ctx::trash_from_play`]
+//! records it in `turn.left_play`; a second resolution of the same play (Throne Room)
+//! finds it gone and moves nothing. Any later card that moves itself from play goes
+//! through this one pair of functions.
+//!
+//! **Revealed and set-aside cards** live in the player's public `aside` zone while an
+//! effect resolves ([`Ctx::reveal_from_deck`], `set_aside_from_hand`, `from_aside`): in
+//! neither deck nor discard pile, so a reshuffle mid-effect (Library, Adventurer, Thief,
+//! Spy, Bandit) cannot reach them and the census of every card stays exact while a
+//! decision is pending. Cards only *looked at* (Sentry) stay on the deck, and only their
+//! owner is told what they are. [`Ctx::ensure_deck`] shuffles the discard pile *under* a
+//! short deck (the 2E wording; the same cards end in the same places as 1E's).
 
 use crate::afford::Affordable;
 use crate::agent::Agent;

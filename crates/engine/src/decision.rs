@@ -5,6 +5,11 @@
 //! answer it without knowing the card's code: who asks, which card, why, the legal
 //! options and the bounds. [`Request::validate`] is the single gate every reply passes,
 //! whether it comes from a socket or a bot; an invalid reply changes nothing.
+//!
+//! A card's question with exactly one legal answer is not asked (a Militia victim with
+//! four Coppers); the phase moves are always asked (see `turn`). Only the phase
+//! moves are public decisions: every card's question is private, because whether it is
+//! asked can depend on a hidden card (see `Game::visible`).
 
 use crate::card::CardId;
 use crate::state::PlayerId;

@@ -2,6 +2,13 @@
 //!
 //! Events are recorded in full; [`Event::for_viewer`] is the one place that decides what
 //! a given viewer may see of each (the cards you drew are yours; others see a count).
+//!
+//! **What others learn.** Discards from the hand (Cellar, Militia, Poacher, Clean-up) are
+//! private but carry the count and the discard pile's new top, which lies face up;
+//! discards of revealed cards are public. At Clean-up the hand goes *under* the played
+//! cards, so the new top is a card everyone saw in play. Harbinger takes the lowest copy
+//! of the chosen card (rules 2), so the public top changes only when the card could not
+//! have come from below it. A declined Reaction adds no event.
 
 use crate::card::CardId;
 use crate::score::Score;

@@ -13,6 +13,20 @@
 //! reply to a card's question re-runs from the last resume point, so a reply costs one
 //! phase step or one card, not the whole turn. Undo re-runs from the state at the
 //! turn's first decision (`Snapshots::turn`).
+//!
+//! **What this relies on.** A run's continuation depends on nothing but the `State` and
+//! the logged replies: no card may keep anything between two questions outside the
+//! state. The state is kept (`clone_from`, reusing every zone's vector) only when a
+//! reply plays a card, whose questions re-run from it; a run starting at a decision takes
+//! its logged answer without building the request again. The turn's own snapshot is
+//! taken at its first answered decision, always a phase move (a debug assertion checks
+//! it; a future start-of-turn effect that asks must take the snapshot itself). The
+//! property test `tests/properties.rs` plays random games both through `reply` and
+//! through `play_out` and requires the same final state; recorded games reserve their
+//! reply log, decision numbers and events up front. Measure with `dominion-sim --bench`
+//! (both paths, by wall clock and CPU time; figures in docs/load.md) and compare CPU time
+//! or callgrind instruction counts, not the wall clock, on a shared machine; the RNG and
+//! every shuffle stay untouched, so the reference bots' `--json` outputs must not move.
 
 use crate::afford::Affordable;
 use crate::agent::Agent;

@@ -1,4 +1,13 @@
 //! Game setup: player count, kingdom choice, edition — and building the opening state.
+//!
+//! Recommended kingdoms are looked up by id in [`RECOMMENDED`] and offered once every
+//! card is implemented ([`recommended_kingdoms`]). A random kingdom draws 10 cards from a
+//! [`CardPool`] (printed in 1E, in 2E, or either), optionally limited to some [`Set`]s
+//! (a later expansion is one more `Set`), on an RNG stream of its own, so the game's
+//! shuffles are the same as with the drawn cards given explicitly: the server stores the
+//! drawn cards, and a stored game replays identically after the pool grows. Any kingdom
+//! may mix cards printed in one edition only; the game's edition picks the text of cards
+//! printed in both.
 
 use crate::card::{CardId, Edition, Set};
 use crate::state::{Pile, PlayerId, PlayerState, State, TurnState};

@@ -2,6 +2,17 @@
 //!
 //! `State` is plain data (Clone + serde) so the engine can snapshot it at the start of a
 //! turn and so a canonical serialization can be hashed to check a replay.
+//!
+//! **Intrigue's mechanisms, each in one place.** [`State::cost`] applies this turn's
+//! reduction (Bridge) everywhere: buying, every "up to" and "exactly" gain, Swindler,
+//! Saboteur, Upgrade; the view carries each pile's cost now. Two-type cards are every
+//! type at all times (`Types` is a bit set): pile sizes, scoring (Duke counts Duchies),
+//! Ironworks and Tribute read every type. Masquerade's passing is simultaneous: each
+//! passer chooses while every chosen card is still in its hand, then all move at once,
+//! with no event naming them; `State::passes` keeps who passed what, outside the serialization and the digest, so
+//! outsiders' knowledge (and the VP they see) can undo passes they did not see.
+//! `TurnState::actions_played` counts every resolution (Conspirator), `copper_bonus` is
+//! Coppersmith's; Secret Passage asks a `choose_number` (how many cards above).
 
 use crate::card::{CardId, Edition};
 use rand_chacha::ChaCha8Rng;

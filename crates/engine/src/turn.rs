@@ -1,7 +1,33 @@
 //! One turn: Action phase, Buy phase, Cleanup — and how a card is played.
 //!
 //! The phase moves are decision requests like any other, so a turn is straight-line code
-//! that may suspend at any `choose` and be run again from its start.
+//! that may suspend at any `choose` and be run again from its start (or from a resume
+//! point, see [`crate::game`]). Under rules 2 the Action phase is asked whenever an
+//! Action is left and the Buy phase whenever a Buy is left, even with nothing to play or
+//! buy: whether they are asked is public. So that this cannot spin forever, a turn in
+//! which nothing had a real choice checks whether anyone can ever act again
+//! (`State::stuck`); if not, the game ends and is scored as usual. A game also ends after
+//! `State::TURN_LIMIT_PER_PLAYER` turns per player.
+//!
+//! **Play all Treasures** takes the Treasures out of the hand in one pass (keeping the
+//! other cards' order), then plays them in hand order. Invariant: no Treasure's effect
+//! looks at the hand or asks anything; a future Treasure that does must be played one at
+//! a time.
+//!
+//! **Attacks** ([`resolve`]): before an Attack does anything, each other player, in turn
+//! order, is offered the Reactions in their hand one at a time until they decline; a
+//! Reaction drawn by an earlier one (Secret Chamber drawing Moat) is offered next. Under
+//! rules 2 each *copy* may be revealed once per Attack (copies are indistinguishable, so a
+//! kind is offered while the hand holds more copies than were revealed). `cards::can_react`
+//! says when one may be revealed (Diplomat: 5+ cards in hand), `cards::react` what it
+//! does; those who made themselves unaffected are skipped by `Ctx::each_victim`. Each
+//! resolution of a Throne-Roomed Attack asks again; Throne Room itself is just two
+//! calls of `resolve`.
+//!
+//! **Later expansions**: Duration and Reserve cards need zones that outlive a turn (in
+//! `PlayerState`) and start-of-turn hooks in `begin_turn`; Night adds a phase in
+//! `run_turn`; Events are buyable non-cards in the Buy prompt. None of these changes
+//! the decision mechanism.
 
 use crate::card::{CardId, CardSet, Types};
 use crate::cards;

@@ -6,7 +6,7 @@
 //! list; `--players-via other` puts every room's players behind the cluster's
 //! forwarding); `idle` holds many greeted connections and prints the
 //! server's memory per connection. Loopback only, and bounded in count and time.
-//! README.md ("Load testing") says how to run it; docs/load.md has figures.
+//! docs/load.md says how to run it ("Running it") and holds the figures.
 
 mod idle;
 mod play;
@@ -43,7 +43,7 @@ const MAX_NODES: usize = 16;
     after_help = "Start the server with a message budget the clients cannot reach \
                   (--rate-messages 1000000 --rate-window 1s), room and connection limits \
                   above the run (--max-rooms, --max-connections) and enough open files, \
-                  then pass its --pid for CPU and memory figures. See README.md."
+                  then pass its --pid for CPU and memory figures. See docs/load.md."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -5,9 +5,12 @@
 //! Names are snake_case; cards are their stable snake_case ids (`"throne_room"`).
 //!
 //! This crate is the contract third-party clients are written against, so it depends on
-//! nothing of the engine: the server converts engine types into these (in one projection
-//! module) and back. The JSON Schema in `schema/protocol.schema.json` is generated from
-//! these types ([`json_schema`]) and a test fails when the committed file drifts.
+//! nothing of the engine: the server converts engine types into these (in one module)
+//! and back. The JSON Schema in `schema/protocol.schema.json` is generated from
+//! these types ([`json_schema`]; `cargo run -p dominion-protocol --bin gen-schema`
+//! rewrites it) and a test fails when the committed file drifts. Another test holds
+//! docs/protocol.md to the types: every example must be a real message, and every
+//! message, prompt, error code and event must be described there.
 //!
 //! Versioning: [`PROTOCOL_VERSION`] is stated by the client in [`ClientMessage::Hello`].
 //! Within one version the server may *add* optional fields and new server message types

@@ -6,7 +6,15 @@
 //!   option with the card-aware bot, within a thinking budget).
 //! - `random`, for property tests.
 //! - The reference bots of shared bots.md: buy-priority strategies used to check that
-//!   the engine plays Dominion as known.
+//!   the engine plays Dominion as known. Their simulator figures are compared with other
+//!   simulators, so every engine change keeps their games identical for the same seeds.
+//!
+//! A bot is an [`Agent`]: `decide(&Observation, &Request) -> Reply`. The `Observation`
+//! is the only way it sees a game, and its state field is private to `view.rs`, so bot
+//! code cannot reach a hand or a deck order even by mistake. `standard` is the searching
+//! bot's playout policy, so it is kept cheap; `search` reads only
+//! `Observation::knowledge`, and its budget (`Thinking`) is a playout cap and a
+//! wall-clock limit measured by a clock the caller lends (the engine has none).
 
 mod easy;
 mod priority;
