@@ -28,6 +28,8 @@ pub mod fence;
 pub mod http;
 pub mod hub;
 pub mod inbound;
+#[cfg(test)]
+mod memory_log;
 pub mod metrics;
 mod names;
 #[cfg(test)]
