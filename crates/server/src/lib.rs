@@ -40,6 +40,8 @@ pub mod projection;
 pub mod record;
 pub mod refusal;
 pub mod room;
+#[cfg(test)]
+mod room_tests;
 pub mod store;
 pub mod token;
 
