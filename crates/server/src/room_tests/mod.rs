@@ -23,6 +23,7 @@
 mod abandonment;
 mod chat;
 mod joining;
+mod log_failure;
 mod refusals;
 mod rematch;
 mod replies;
@@ -34,7 +35,7 @@ pub(crate) use crate::memory_log::{MemoryLog, Step, StepKind};
 pub(crate) use crate::metrics::Metrics;
 pub(crate) use crate::outbound::{ConnHandle, Kill, OutFrame, Queued};
 pub(crate) use crate::room::{self, Command, Context, Join, Role, RoomHandle, RoomMsg};
-pub(crate) use crate::store::SeatRecord;
+pub(crate) use crate::store::{LogError, SeatRecord};
 pub(crate) use dominion_engine::{PlayerId, Reply};
 pub(crate) use dominion_protocol as wire;
 pub(crate) use dominion_protocol::{CloseCode, DecisionRequest, ErrorCode, ServerMessage};
