@@ -14,5 +14,7 @@ pub mod datadir;
 pub mod durable;
 pub mod fence;
 mod log;
+#[cfg(test)]
+pub mod memory;
 
 pub use log::{Commit, LogError, RoomLog, RoomRecord, SeatRecord};

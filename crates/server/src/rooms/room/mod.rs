@@ -22,6 +22,8 @@ mod output;
 mod play;
 mod shown;
 mod social;
+#[cfg(test)]
+mod tests;
 mod undo;
 
 use crate::config::Config;

@@ -1,0 +1,138 @@
+//! Chat in the room: who reads and writes it, and how much of it the room keeps.
+//!
+//! A line reaches the room already checked (`chat::check`) and within its connection's
+//! rate (5 per 10 s): both are the connection's part, done before the room is asked, and
+//! covered where the connection is (tests/it/social.rs). Here the room's part: it keeps
+//! the last `chat::KEEP` lines, whoever sent them, and never stores them.
+
+use super::*;
+
+fn say(text: &str) -> Command {
+    Command::Chat {
+        text: text.to_string(),
+    }
+}
+
+fn lines(msg: &ServerMessage) -> Vec<String> {
+    match msg {
+        ServerMessage::ChatLog { lines } => lines.iter().map(|l| l.text.clone()).collect(),
+        other => panic!("not a chat log: {other:?}"),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_line_reaches_everyone_who_reads_the_chat_and_nobody_else() {
+    let mut h = Harness::new(settings(&[true, true])).await;
+    let mut ann = h.client("Ann");
+    let mut bob = h.client("Bob");
+    let mut cleo = h.client("Cleo");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    h.take_seat(&mut bob, None).await.expect("seated");
+    h.spectate(&mut cleo).await.expect("watching");
+    for c in [&mut ann, &mut bob, &mut cleo] {
+        c.take();
+    }
+    let steps = h.log.steps().len();
+
+    let cmd = h.send(&mut ann, say("<b>hi</b> & welcome")).await;
+    let mine = ann.take();
+    assert_eq!(kinds(&mine), ["chat", "ack"]);
+    assert_eq!(mine[1], ServerMessage::Ack { re: cmd });
+    let ServerMessage::Chat(line) = &mine[0] else {
+        unreachable!()
+    };
+    assert_eq!(
+        line.from,
+        wire::ChatSender::Seat {
+            seat: 0,
+            name: "Ann".into()
+        }
+    );
+    assert_eq!(line.text, "<b>hi</b> & welcome", "passed on as written");
+    assert!(
+        line.at > 1_700_000_000_000,
+        "Unix milliseconds: {}",
+        line.at
+    );
+    assert_eq!(bob.take(), [ServerMessage::Chat(line.clone())]);
+    // This room's spectators neither read nor write its chat.
+    assert!(cleo.take().is_empty());
+    let said = h.ask(&mut cleo, say("hello?")).await;
+    assert_eq!(refusal(&said).0, ErrorCode::ChatNotAllowed);
+    let mut eve = h.client("Eve");
+    let outside = h.ask(&mut eve, say("anyone?")).await;
+    assert_eq!(refusal(&outside).0, ErrorCode::NotInRoom);
+    assert!(ann.take().is_empty() && bob.take().is_empty());
+    assert_eq!(h.log.steps().len(), steps, "chat is never stored");
+}
+
+#[tokio::test(start_paused = true)]
+async fn where_spectators_may_chat_they_read_the_log_and_their_lines_carry_their_name() {
+    let mut s = settings(&[true, true]);
+    s.spectator_chat = true;
+    let mut h = Harness::new(s).await;
+    let mut ann = h.client("Ann");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    assert!(is_ack(&h.ask(&mut ann, say("before anyone watches")).await));
+    let mut cleo = h.client("Cleo");
+    h.spectate(&mut cleo).await.expect("watching");
+    let arrived = cleo.take();
+    assert_eq!(kinds(&arrived), ["spectating", "room", "chat_log"]);
+    assert_eq!(lines(&arrived[2]), ["before anyone watches"]);
+    ann.take();
+
+    assert!(is_ack(&h.ask(&mut cleo, say("hi all")).await));
+    let seen = ann.take();
+    let [ServerMessage::Chat(line)] = &seen[..] else {
+        panic!("{seen:?}")
+    };
+    assert_eq!(
+        (&line.from, line.text.as_str()),
+        (
+            &wire::ChatSender::Spectator {
+                name: "Cleo".into()
+            },
+            "hi all"
+        )
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_room_keeps_the_last_hundred_lines_for_those_who_arrive_or_come_back() {
+    let mut s = settings(&[true, true]);
+    s.spectator_chat = true;
+    let mut h = Harness::new(s).await;
+    let mut ann = h.client("Ann");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    let token = ann.token();
+    // 105 lines, from 21 spectators of five lines each (a connection's limit).
+    for s in 0..21 {
+        let mut c = h.client(&format!("S{s}"));
+        h.spectate(&mut c).await.expect("watching");
+        for i in 0..5 {
+            assert!(is_ack(&h.ask(&mut c, say(&(s * 5 + i).to_string())).await));
+        }
+        assert!(is_ack(&h.ask(&mut c, Command::Leave).await));
+    }
+    let want: Vec<String> = (5..105).map(|i| i.to_string()).collect();
+
+    // A player who sits down gets the last hundred, oldest first.
+    let mut bob = h.client("Bob");
+    h.take_seat(&mut bob, None).await.expect("seated");
+    let arrived = bob.take();
+    assert_eq!(kinds(&arrived), ["seated", "room", "chat_log"]);
+    assert_eq!(lines(&arrived[2]), want);
+    let ServerMessage::ChatLog { lines: log } = &arrived[2] else {
+        unreachable!()
+    };
+    assert_eq!(
+        log[0].from,
+        wire::ChatSender::Spectator { name: "S1".into() }
+    );
+    // So does a player who comes back.
+    let mut back = h.client("Ann");
+    h.resume(&mut back, &token, None).await.expect("seated");
+    let again = back.take();
+    assert_eq!(kinds(&again), ["seated", "room", "chat_log"]);
+    assert_eq!(lines(&again[2]), want);
+}
