@@ -153,6 +153,10 @@ impl Room {
             self.log
                 .reply_accepted(&self.state.id, index, player, &reply, digest, command);
         if let Err(e) = committed.await {
+            // Not stored, so it never happened: the game goes back to before the reply,
+            // so that nothing read from this room later (history, a snapshot, a resume)
+            // shows a step the log does not have.
+            self.rewind_to(index as usize);
             self.log_failed(&e);
             return Err(broken());
         }
@@ -162,6 +166,27 @@ impl Room {
             .reply_broadcast
             .observe(arrived.elapsed().as_secs_f64());
         Ok(())
+    }
+
+    /// Puts the game back to its first `replies` replies (a step the log refused). The
+    /// game is replayed from its record — slow, but only ever on this failure path.
+    pub(super) fn rewind_to(&mut self, replies: usize) {
+        let Some(game) = self.state.game.as_mut() else {
+            return;
+        };
+        let mut record = game.record();
+        record.replies.truncate(replies);
+        self.replace_game(&record);
+    }
+
+    /// Replaces the game by the replay of `record` (a step the log refused is undone).
+    pub(super) fn replace_game(&mut self, record: &dominion_engine::GameRecord) {
+        match catch_unwind(AssertUnwindSafe(|| Game::replay(record))) {
+            Ok(Ok(game)) => self.state.game = Some(game),
+            // A record this game was itself built from replays; if not, nothing of the
+            // game may be shown any more.
+            _ => self.state.game = None,
+        }
     }
 
     /// Sends every viewer what changed since the last publish: new events with the view

@@ -133,6 +133,8 @@ impl Room {
             ));
         };
         let player = PlayerId(seat as u8);
+        // Kept until the log has the undo: if it cannot be stored, the move stands.
+        let before = game.record();
         match catch_unwind(AssertUnwindSafe(|| game.undo(player))) {
             Ok(Ok(())) => {}
             Ok(Err(why)) => return Err(refused(why)),
@@ -150,6 +152,7 @@ impl Room {
             .replies_taken_back(&self.state.id, keep, digest)
             .await
         {
+            self.replace_game(&before);
             self.log_failed(&e);
             return Err(broken());
         }

@@ -245,15 +245,10 @@ async fn a_log_fenced_off_by_another_node_hands_the_room_over_without_a_word() {
     assert!(h.log.replies().is_empty());
 }
 
-/// BUG, found here and not fixed (the room's code is not this change's to touch): when a
-/// reply's commit fails, the room is marked broken, but its game keeps the state *after*
-/// the reply — `apply_reply` lets the engine apply it before the log is asked, and does
-/// not take it back when the log fails. Whatever is read from the broken room afterwards
-/// then shows the step that was never stored: `history`, a new spectator's `snapshot`,
-/// and a `resume`'s catch-up (`resume` and `spectate` do not refuse a broken room).
-/// Ignored until that is fixed; `cargo test -- --ignored` shows it.
+/// When a reply's commit fails, the room is marked broken and its game goes back to
+/// before the reply: whatever is read from the broken room afterwards — `history`, a new
+/// spectator's `snapshot`, a `resume`'s catch-up — shows only what was stored.
 #[tokio::test(start_paused = true)]
-#[ignore = "bug: a broken room still shows the reply it could not store (history, snapshot, resume)"]
 async fn a_broken_room_never_shows_the_step_it_could_not_store() {
     let mut h = Harness::new(settings(&[true, true])).await;
     let (mut first, mut other) = two_players_started(&mut h).await;
@@ -279,5 +274,33 @@ async fn a_broken_room_never_shows_the_step_it_could_not_store() {
         (events.len() as u64, cleo.next_event, back.next_event),
         (told, told, told),
         "history, a spectator's snapshot and a resume show only what was stored"
+    );
+}
+
+/// An undo whose commit fails leaves the move in place: the log still has it, so the
+/// broken room's history shows it and nothing of the position before it.
+#[tokio::test(start_paused = true)]
+async fn an_undo_that_cannot_be_stored_leaves_the_move_in_place() {
+    let mut h = Harness::new(settings(&[true, false])).await;
+    let mut ann = h.client("Ann");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    h.start(&mut ann).await;
+    h.play_treasures(&mut ann).await;
+    let stored = h.log.replies().len();
+    let told = ann.next_event;
+    ann.take();
+    h.log.fail(Some(StepKind::RepliesTakenBack), disk_full());
+    h.send(&mut ann, Command::Undo).await;
+    assert_eq!(h.summary().status, wire::RoomStatus::Broken);
+    assert_eq!(
+        h.log.replies().len(),
+        stored,
+        "no step taken back in the log"
+    );
+    let mut cleo = h.client("Cleo");
+    h.spectate(&mut cleo).await;
+    assert_eq!(
+        cleo.next_event, told,
+        "the broken room still shows the game up to the move that stands"
     );
 }
