@@ -1,15 +1,21 @@
 //! What the engine defines and other files of the repository name one by one: the
-//! one-edition cards docs/protocol.md lists, and the recommended kingdoms and bots the
-//! browser client names in each language (`web-client/src/i18n/<lang>.js`). A card,
-//! kingdom or bot added to the engine fails here until those lists have it. (Card names
-//! and texts are in cards.json: see `client_cards.rs`.)
+//! one-edition cards docs/protocol.md lists, the recommended kingdoms and bots the
+//! browser client names in each language (`web-client/src/i18n/<lang>.js`), and the
+//! cards whose VP the client's end screen computes from the deck. A card, kingdom or bot
+//! added to the engine fails here until those lists have it. (Card names and texts are
+//! in cards.json: see `client_cards.rs`.)
 
 use dominion_engine::card::{CARDS, Printed, Set};
+use dominion_engine::score::{Deck, card_vp};
 use dominion_engine::{bots, setup};
 use std::collections::BTreeSet;
 
 const PROTOCOL_MD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/protocol.md");
 const I18N_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web-client/src/i18n");
+const ENDSCREEN_JS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../web-client/src/endscreen.js"
+);
 
 /// The cards a docs/protocol.md list names, per set: "A, B (Base) and C, D (Intrigue)".
 fn listed(list: &str) -> BTreeSet<(String, String)> {
@@ -112,4 +118,32 @@ fn every_bot_has_a_name_in_every_language() {
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// A card worth VP by the deck (Gardens, Duke) has no fixed `vp` in cards.json
+/// (crates/server/tests/it/client_vp.rs): the end screen's `cardVp` computes it, as
+/// score.rs does, by its key.
+#[test]
+fn every_card_worth_vp_by_the_deck_is_computed_by_the_end_screen() {
+    let js = std::fs::read_to_string(ENDSCREEN_JS).expect("web-client/src/endscreen.js");
+    let small = Deck {
+        size: 5,
+        duchies: 0,
+    };
+    let large = Deck {
+        size: 47,
+        duchies: 3,
+    };
+    let by_deck: Vec<&str> = CARDS
+        .iter()
+        .filter(|d| card_vp(d.id, small) != card_vp(d.id, large))
+        .map(|d| d.key)
+        .collect();
+    assert!(by_deck.len() >= 2, "Gardens, Duke: {by_deck:?}");
+    for key in by_deck {
+        assert!(
+            js.contains(&format!("key === '{key}'")),
+            "endscreen.js's cardVp does not compute {key}'s VP"
+        );
+    }
 }
