@@ -1,6 +1,8 @@
 // JSDoc types of the wire protocol, transcribed from crates/protocol (the committed
 // JSON Schema crates/protocol/schema/protocol.schema.json is the authority; the
-// browser tests validate every frame this client sends against it).
+// browser tests validate every frame this client sends against it, and
+// crates/protocol/tests/client_types.rs checks that each schema definition has a
+// typedef here of the same name and shape, and that there is no other).
 // This module exports nothing at run time.
 
 /**
@@ -15,6 +17,9 @@
  *   | 'discard_and_draw' | 'discard_two' | 'gain_curse' | 'trash_from_supply' | 'gain_from_trash'} Mode
  * @typedef {'discard' | 'hand' | 'deck'} Destination
  * @typedef {'1e' | '2e' | 'both'} CardPool
+ * @typedef {{players: number, kingdom: KingdomChoice, edition: Edition}} GameSetup
+ * @typedef {'finished' | 'abandoned'} GameOutcome
+ * @typedef {'done' | 'refused' | 'expired' | 'cancelled'} UndoOutcome
  */
 
 /**
@@ -84,9 +89,9 @@
  * @typedef {{seat: number, name: string, bot?: string}} RecordSeat
  * @typedef {object} GameSummary
  * @property {string} room
- * @property {'finished' | 'abandoned'} outcome
+ * @property {GameOutcome} outcome
  * @property {number} finished_at
- * @property {{players: number, kingdom: KingdomChoice, edition: Edition}} setup
+ * @property {GameSetup} setup
  * @property {ScoreLine[]} [scores]
  * @property {RecordSeat[]} [seats]
  */
@@ -175,18 +180,26 @@
  * @property {ScoreLine[]} scores
  * @property {SeatDeck[]} decks
  * @property {string} seed
- * @property {{players: number, kingdom: KingdomChoice, edition: Edition}} setup
+ * @property {GameSetup} setup
  * @property {CardKey[]} kingdom
- * @property {{decision: number, seat: number, reply: Reply}[]} replies
+ * @property {NumberedReply[]} replies
  */
 
 /**
+ * @typedef {'bad_message' | 'unsupported_version' | 'handshake_required' | 'duplicate_command'
+ *   | 'unknown_room' | 'too_many_rooms' | 'invalid_settings' | 'unknown_card' | 'unknown_bot'
+ *   | 'invalid_name' | 'seat_unavailable' | 'too_many_spectators' | 'already_in_room' | 'not_in_room'
+ *   | 'not_seated' | 'bad_token' | 'seats_not_filled' | 'game_not_started' | 'game_already_started'
+ *   | 'game_over' | 'game_not_over' | 'stale_decision' | 'not_your_decision' | 'wrong_kind'
+ *   | 'not_an_option' | 'wrong_count' | 'too_many' | 'pile_required' | 'not_a_permutation'
+ *   | 'undo_refused' | 'not_host' | 'chat_not_allowed' | 'chat_too_fast' | 'invalid_chat'
+ *   | 'rate_limited' | 'message_too_big' | 'internal'} ErrorCode
  * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number,
  *   chat_max_chars?: number, chat_max_bytes?: number, chat_messages?: number, chat_window_ms?: number}} Limits
  * @typedef {{type: 'welcome', protocol: number, server: string, limits: Limits}
  *   | {type: 'pong', re: number}
  *   | {type: 'ack', re: number}
- *   | {type: 'error', re?: number, code: string, message: string}
+ *   | {type: 'error', re?: number, code: ErrorCode, message: string}
  *   | {type: 'room_list', re: number, rooms: RoomSummary[]}
  *   | {type: 'room_created', re: number, room: RoomSummary}
  *   | {type: 'seated', re: number, room: string, seat: number, token: string, last_command: number}
@@ -197,11 +210,24 @@
  *   | ({type: 'decision'} & DecisionRequest)
  *   | ({type: 'game_over'} & GameResult)
  *   | {type: 'undo_requested', seat: number, seconds: number}
- *   | {type: 'undo_result', seat: number, outcome: 'done' | 'refused' | 'expired' | 'cancelled', by?: number}
+ *   | {type: 'undo_result', seat: number, outcome: UndoOutcome, by?: number}
  *   | ({type: 'chat'} & ChatLine)
  *   | {type: 'chat_log', lines: ChatLine[]}
  *   | {type: 'history', re: number, first: number, events: GameEvent[]}
  *   | {type: 'rematch', room: string, seat: number}} ServerMessage
+ */
+
+/**
+ * The HTTP catalogue (`GET /api/cards` and `GET /api/kingdoms`).
+ * @typedef {object} CardInfo
+ * @property {CardKey} id
+ * @property {string} name
+ * @property {number} cost
+ * @property {string[]} types
+ * @property {boolean} kingdom
+ * @property {Edition[]} editions
+ * @property {CardSet} [set]
+ * @typedef {{id: string, name: string, edition: Edition, cards: CardKey[]}} KingdomInfo
  */
 
 /**
@@ -210,12 +236,12 @@
  * @typedef {object} GameRecord
  * @property {number} format
  * @property {string} room
- * @property {'finished' | 'abandoned'} outcome
+ * @property {GameOutcome} outcome
  * @property {number} rules_version
  * @property {number} started_at
  * @property {number} finished_at
  * @property {string} seed
- * @property {{players: number, kingdom: KingdomChoice, edition: Edition}} setup
+ * @property {GameSetup} setup
  * @property {CardKey[]} kingdom
  * @property {RecordSeat[]} seats
  * @property {NumberedReply[]} replies

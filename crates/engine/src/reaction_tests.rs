@@ -193,3 +193,32 @@ fn diplomat_then_moat_blocks_the_attack() {
         );
     }
 }
+
+/// `cards::react` ends in a catch-all (a revealed card that does nothing): every Reaction
+/// card is offered against an Attack, and revealing it does something — blocks the
+/// Attack (Moat) or asks or draws before the Attack's own question (Secret Chamber,
+/// Diplomat). A new Reaction card fails here until `react` (and `can_react`) know it.
+#[test]
+fn every_reaction_card_is_offered_and_does_something_when_revealed() {
+    let reactions: Vec<CardId> = CardId::all()
+        .filter(|c| c.is(crate::card::Types::REACTION))
+        .collect();
+    assert!(reactions.len() >= 3, "{reactions:?}");
+    for c in reactions {
+        let (revealed, asked) = attack_with(
+            crate::RULES_VERSION,
+            P0,
+            Militia,
+            &[c, Copper, Copper, Copper, Estate],
+            &[Silver, Gold, Duchy, Province],
+            Victim { reveal: &[c] },
+        );
+        assert_eq!(revealed, vec![c], "{c:?} is offered and revealed");
+        let militia_discard = (Some(Militia), Purpose::Discard);
+        let blocked = !asked.contains(&militia_discard);
+        let reacted = asked
+            .iter()
+            .any(|a| a.1 != Purpose::React && *a != militia_discard);
+        assert!(blocked || reacted, "{c:?} revealed to no effect: {asked:?}");
+    }
+}

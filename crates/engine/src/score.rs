@@ -208,6 +208,24 @@ mod tests {
         assert_eq!(vp_after_gaining(&pl, Duke), 3 * 3 + 9 + 6);
     }
 
+    /// `card_vp` ends in a catch-all (worth 0): a new Victory card fails here until it
+    /// has its line there.
+    #[test]
+    fn every_victory_card_is_worth_vp_and_no_other_card_but_curse() {
+        let deck = Deck {
+            size: 47,
+            duchies: 3,
+        };
+        for c in CardId::all() {
+            assert_eq!(
+                card_vp(c, deck) != 0,
+                c.is_victory() || c == CardId::Curse,
+                "{c:?}: {} VP",
+                card_vp(c, deck)
+            );
+        }
+    }
+
     #[test]
     fn tiebreak_by_turns_then_shared() {
         assert_eq!(winners(&[(10, 5), (10, 4)]), vec![false, true]);

@@ -331,6 +331,41 @@ fn nobles_takes_actions_only_for_a_waiting_terminal() {
     assert_eq!(modes(&[Nobles, Copper, Copper]), vec![Mode::PlusThreeCards]);
 }
 
+/// Every card has a row in roles.rs (its `match` has no catch-all arm, so a new card
+/// does not compile without one), and the row plays it: an Action card is `Terminal`,
+/// `NonTerminal` or `Village`; only cards that are not Actions are `Other`.
+#[test]
+fn every_action_card_has_a_role_that_plays_it() {
+    use super::roles::{Kind, role};
+    for c in CardId::all() {
+        assert_eq!(
+            role(c).kind == Kind::Other,
+            !c.is_action(),
+            "{c:?}: its row in bots/standard/roles.rs"
+        );
+    }
+}
+
+/// `play::score` has a line for every kingdom Action card that is not `Terminal` (those
+/// are scored by their row's `money`): its catch-all (10) is for cards that are not
+/// Actions. A new cantrip or village with no line there fails here.
+#[test]
+fn every_action_card_has_a_play_rule() {
+    for c in CardId::all().filter(|c| c.is_kingdom() && c.is_action()) {
+        let g = table(2)
+            .hand(P0, &[c, Estate, Copper, Silver, Smithy])
+            .deck(P0, &[Copper, Estate, Silver, Copper, Gold])
+            .start();
+        let obs = Observation::for_player(&g, P0);
+        let (plan, st) = (Plan::for_kingdom(&obs), Status::read(&obs));
+        assert_ne!(
+            super::play::score(&obs, &plan, &st, c),
+            Some(10),
+            "{c:?} has no line in bots/standard/play.rs `score`"
+        );
+    }
+}
+
 // ----- attacks and reactions ----------------------------------------------------------
 
 #[test]
