@@ -46,6 +46,9 @@
 //! (`rooms::placement`): the hub calls it through `Placement`, and the cluster acts on
 //! rooms only by sending `HubRequest`s on a channel. The store's side of it is the
 //! [`Ledger`] the durable log provides (`ledger`).
+//!
+//! May not touch: sockets (forwarding is `crate::net::forward`'s), the hub itself (only
+//! `rooms::placement`). Nothing names the cluster but `lib.rs`, which wires it in.
 
 pub mod lease;
 mod ledger;
