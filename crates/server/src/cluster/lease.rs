@@ -77,7 +77,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 ";
 
-/// Raises the token counter to at least ARGV[1] (after Redis lost its data, the store
+/// Raises the token counter to at least `ARGV[1]` (after Redis lost its data, the store
 /// remembers higher tokens than the counter).
 const RAISE: &str = r"
 local c = tonumber(redis.call('GET', KEYS[1]) or '0')
