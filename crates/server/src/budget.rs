@@ -2,6 +2,11 @@
 //! per-connection message budget (a steady stream of frames faster than the refill empties
 //! it, and the connection is then closed with 1008), and the room-creation limits per
 //! connection and per client address. A burst of `capacity` is fine.
+//!
+//! The client address is the socket's peer: behind a proxy it is the proxy's (the server
+//! does not read `X-Forwarded-For`, which any client could write). A connection
+//! forwarded by another node of the cluster presents the cluster's key, so its owner
+//! trusts the client address it carries (`net::forward`).
 
 use std::time::Duration;
 use tokio::time::Instant;

@@ -166,7 +166,7 @@ pub struct Config {
     #[arg(long, env = "DOMINION_ABANDON_AFTER", default_value = "1h", value_parser = parse_duration)]
     pub abandon_after: Duration,
 
-    // ---- several nodes (issue 14): docs "Running several nodes" in README.md ----
+    // ---- several nodes (issue 14): docs/operations.md#several-nodes ----
     /// Join a cluster of nodes sharing this Redis (`redis://host:6379/0`): one lobby,
     /// each room run by one node under a lease, clients of any node play in any room,
     /// rooms of a node that dies are taken over. Needs `--database postgres://…` (every

@@ -11,11 +11,30 @@
 //! # }
 //! ```
 //!
-//! How a reply travels: `connection` reads a frame, checks budget, size and shape, and
-//! hands the command to its room's channel; the `room` task checks it against the game
-//! and calls the engine; the room's log records it (`store`); `projection` turns the new
-//! state into one frame per viewer; each viewer's bounded queue (`outbound`) carries it
-//! to that viewer's socket.
+//! Four layers along a reply's path — [`net`], [`rooms`], [`gamelog`], with [`convert`]
+//! beneath them all — and [`cluster`] plugged into `rooms::placement` from the side;
+//! `layers_tests` checks who may name whom. A reply's path: `net::connection` reads a
+//! frame and checks budget, size, shape, handshake and command id; the command goes, as
+//! a `RoomMsg`, to its room's channel (found through the hub, or forwarded to the node
+//! that runs it); the room task (`rooms::room`) converts it with `convert::from_wire`,
+//! checks it against the game and has the engine apply it; its [`gamelog::RoomLog`]
+//! records it and the room awaits the commit; `rooms::projection` then makes each
+//! viewer's frames, which the viewer's outbox (`rooms::outbox`) queues without waiting
+//! and its connection's writer sends.
+//!
+//! **Start.** [`serve`] opens the store off the async workers, reopens every room it
+//! holds (replaying each game: `gamelog::durable`), and only then logs `listening on`,
+//! so that line means ready. In a cluster no room is reopened at start: the sweep takes
+//! rooms over once their leases are known to be free.
+//!
+//! **Shutdown.** When `shutdown` completes (the binary: SIGTERM or Ctrl-C), a cluster
+//! node first hands its rooms over (`cluster::Cluster::drain`); then the hub's shutdown
+//! flag flips: no new rooms, every WebSocket closed with 1012. The accept loop
+//! (`net::accept`) lets plain HTTP requests finish, and `serve` also waits, up to
+//! `--shutdown-grace`, for the upgraded WebSockets, so every client receives its close
+//! frame; the binary exits at most a second after the grace. A room acknowledges a
+//! reply only once its commit is answered, so whenever the process stops a reply is
+//! either committed or was never acknowledged.
 
 pub mod budget;
 pub mod cluster;

@@ -1,4 +1,9 @@
 //! `dominion-server`: see `--help` for every setting.
+//!
+//! Besides serving, the binary checks its data directory before it listens (see
+//! `gamelog::datadir`), answers `healthcheck` (for Docker) and `backup FILE`: a copy of
+//! the running server's SQLite database in one online-backup step, checked, then
+//! renamed into place (`dominion_store::backup` says why one step).
 
 use clap::Parser;
 use dominion_server::config::{LogFormat, Tool};

@@ -2,7 +2,9 @@
 //!
 //! Handles are cheap clones of atomics, updated where things happen (connections, rooms,
 //! the store); room counts by state are read from the hub at scrape time, so they can
-//! never drift from the truth. Labels carry no room ids, names or tokens.
+//! never drift from the truth. Labels carry no room ids, names or tokens. Only counters,
+//! gauges and histograms: never a rate computed at scrape time, which would depend on
+//! who scrapes when (Prometheus computes rates from the counters).
 
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::encoding::text::encode;

@@ -14,6 +14,16 @@
 //! its token before it reads the log, and the store refuses every write carrying an
 //! older token (see `dominion_store`'s fencing). Redis only decides who should run a
 //! room; PostgreSQL decides whose writes count.
+//!
+//! The claim raises the room's token in `room_fences` (only ever upwards; every claim is
+//! kept in `room_claims`), and each write of the room carries its node's token and is
+//! applied only if that is still the room's — checked in the write's own transaction,
+//! with the fence row locked. So once a new owner's claim commits, the old owner's
+//! writes fail; before it, they are in the log the new owner then reads. A room answers
+//! a reply only after its write commits, so every acknowledged reply is either in the
+//! log the new owner replays or was never acknowledged. Each reply also records the
+//! node and token that wrote it, so the chaos test can check that a room's writers
+//! follow its claims.
 
 use redis::Script;
 use redis::aio::ConnectionManager;
@@ -67,7 +77,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 ";
 
-/// Raises the token counter to at least ARGV[1] (after Redis lost its data, the store
+/// Raises the token counter to at least `ARGV[1]` (after Redis lost its data, the store
 /// remembers higher tokens than the counter).
 const RAISE: &str = r"
 local c = tonumber(redis.call('GET', KEYS[1]) or '0')

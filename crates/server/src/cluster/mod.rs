@@ -9,19 +9,46 @@
 //!   node that lost its lease — dead, paused or cut off — can no longer append to the
 //!   log, even if it still believes it owns the room; nothing it could not write was ever
 //!   acknowledged (a room answers only after its write commits).
-//! - **Takeover**: every node looks, every half `--lease` and whenever a node announces
-//!   that it released rooms, for live rooms in the store that nobody holds a lease on,
-//!   and takes them: lease, claim, replay the log, reopen. Players resume with their seat
-//!   tokens, wherever they reconnect. A client asking for such a room takes it over on
-//!   the spot rather than wait for the sweep.
+//! - **Takeover**: every node looks, every half `--lease` (with jitter) and whenever a
+//!   node announces that it released rooms, for live rooms in the store (open, playing,
+//!   finished within `--finished-room-ttl`) that nobody holds a lease on, and takes them
+//!   up to its share — the live rooms divided by the nodes announced in Redis, rounded
+//!   up, so a dead node's rooms spread over the others; a room orphaned for a whole
+//!   lease is taken regardless. Each is taken by lease, claim, replay of the log (the
+//!   digest-checked `recover_one` of a restart), reopen; a node at `--max-rooms` takes
+//!   none. Players count as away since the takeover, so no clock charges them the
+//!   failover, and resume with their seat tokens wherever they reconnect. A client
+//!   asking for such a room takes it over on the spot rather than wait for the sweep.
 //! - **Forwarding** (`crate::net::forward`, with the route found here): a client of node
 //!   A asking for a room run by node B is connected through A to B's WebSocket, speaking
 //!   the public protocol, so B's per-viewer projection and limits apply unchanged.
 //! - **Lobby** ([`lobby`]): the owners write their rooms' summaries to Redis; every node
 //!   lists every room.
-//! - **Drain**: on SIGTERM a node stops taking rooms, closes its rooms (their clients
-//!   get 1012 and resume elsewhere), releases their leases and announces it; the others
-//!   take the rooms over at once.
+//! - **Drain**: on SIGTERM a node stops taking rooms, withdraws its address, evicts
+//!   each of its rooms (their clients get 1012 and resume elsewhere; a room's task ends
+//!   after the message it is handling, whose write is committed or fenced), releases
+//!   their leases and announces it; the others take the rooms over at once. Then it
+//!   closes its connections as a single node does.
+//! - **Losing Redis**: a node that cannot renew for two thirds of a lease stops its
+//!   rooms, since it can no longer know it owns them. The fencing tokens live in the
+//!   database, so Redis may lose all its data: the nodes find their leases gone, stop
+//!   their rooms and take them over again; a claim refused because Redis's counter
+//!   restarted below the database's token raises the counter, and the next attempt
+//!   claims a newer one. Every player resumes once; nothing is lost.
+//!
+//! **Why Redis.** Nodes share nothing but PostgreSQL (every room's log) and Redis (who
+//! runs what, and the lobby). Redis rather than NATS because the one step that must be
+//! atomic — "take this lease only if nobody holds it, and give me the next fencing
+//! token" — is a five-line Lua script in Redis, with expiry built in; NATS would need
+//! its key-value store plus a compare-and-swap loop of our own, for no gain.
+//!
+//! **No pointer back to the hub.** The cluster plugs into the interface the hub owns
+//! (`rooms::placement`): the hub calls it through `Placement`, and the cluster acts on
+//! rooms only by sending `HubRequest`s on a channel. The store's side of it is the
+//! [`Ledger`] the durable log provides (`ledger`).
+//!
+//! May not touch: sockets (forwarding is `crate::net::forward`'s), the hub itself (only
+//! `rooms::placement`). Nothing names the cluster but `lib.rs`, which wires it in.
 
 pub mod lease;
 mod ledger;

@@ -1,7 +1,8 @@
-//! Wire → engine: turns what a client sent (room settings, replies) into engine values,
-//! refusing with a precise error whatever names no card, bot or kingdom.
+//! Wire → engine: turns what a client sent (room settings, replies, names) into engine
+//! values, refusing with a precise error whatever names no card, bot or kingdom; a
+//! recommended kingdom given by its name is rewritten to its id.
 //!
-//! The reverse direction (engine → wire) lives only in `projection`.
+//! The reverse direction (engine → wire) is [`super::to_wire`]'s alone.
 
 use crate::convert::names;
 use crate::convert::refusal::Refusal;

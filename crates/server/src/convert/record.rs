@@ -7,8 +7,11 @@
 //! JSON Schema. So a game is stored in the wire format (record format 2): the setup as a
 //! [`wire::GameSetup`] whose kingdom is the ten cards as drawn, each reply as a
 //! [`wire::Reply`] — the very JSON a client sends. Games stored by 0.1.0 and before are
-//! in record format 1, the engine serde of that release; [`v1`] keeps a frozen copy of
+//! in record format 1, the engine serde of that release; `v1` keeps a frozen copy of
 //! that format's shapes, so those games decode whatever the engine's types become.
+//! Adding a field to an engine type thus changes nothing stored. A database written by
+//! each earlier release (`crates/server/tests/fixtures/`) is reopened and played to the
+//! end by a test.
 //!
 //! **Rules.** Every game also stores the engine's [`RULES_VERSION`]; a game stored under
 //! rules this engine does not play is refused with a reason (the room is marked broken)

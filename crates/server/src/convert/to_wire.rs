@@ -115,8 +115,8 @@ pub enum StepViewer {
 /// Only for games that are over (the caller checks the record is published):
 /// [`StepViewer::All`] reads every hand from the state, which nobody may see while the
 /// game is played. A seat's view is what that seat knew then (its hand, the public
-/// facts); unlike [`project`] it is not veiled while another seat's private question is
-/// pending, as the whole record is public now.
+/// facts); unlike a live game's frames (`rooms::projection`) it is not veiled while
+/// another seat's private question is pending, as the whole record is public now.
 pub fn replay_step(
     room: &str,
     game: &Game,

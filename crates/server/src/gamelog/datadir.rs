@@ -1,7 +1,9 @@
 //! The data directory at start: the check that the server can write its data directory
 //! and database, the explanation when it cannot, and the wait for an operator to fix it.
 //!
-//! A server that cannot write would accept rooms it cannot keep, so it refuses to start.
+//! A server that cannot write would accept rooms it cannot keep, so it refuses to start:
+//! before it listens, [`check`] proves that the directory and the database can be
+//! written (a file created there, a row committed).
 //! The usual cause in a container is a volume or bind mount owned by another user than
 //! the image's (uid 10001), and the fix is one `chown`; the message says so, with the
 //! numbers (owner, mode, the server's own uid) that make it plain which.

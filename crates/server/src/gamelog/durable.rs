@@ -28,23 +28,33 @@
 //! back as [`LogError::Fenced`]: the room has another owner now, which is not a failure
 //! of the room.
 //!
-//! **Reads** (recovery, the history API) go to a second connection on a thread of its
-//! own: with SQLite's WAL, readers see every committed batch and never wait for the
-//! writer. Both connections live and die on their threads because PostgreSQL's blocking
-//! client panics when used, or dropped, on an async runtime's thread; async code reads
-//! through [`DurableLog::read`], blocking code (the history API, inside `spawn_blocking`)
-//! through the blocking methods.
+//! **No database call runs on the async runtime.** Reads (recovery, the history API) go
+//! to a second connection on a thread of its own: with SQLite's WAL, readers see every
+//! committed batch and never wait for the writer. Each connection is opened, used and
+//! dropped on its own thread, because PostgreSQL's blocking client panics when it
+//! connects, queries or is dropped on an async runtime's thread, and SQLite's fsyncs
+//! must not stall a worker either; async code reads through [`DurableLog::read`],
+//! blocking code (the history API, inside `spawn_blocking`) through the blocking
+//! methods.
 //!
-//! **Formats.** Setups and replies are stored in the published wire format, with the
-//! engine's rules version beside them; games of older releases decode by the format
-//! they were stored in (see [`crate::convert::record`]).
+//! **What is stored** (formats: docs/storage.md): rooms (settings, host, seats with
+//! their token hashes and last command ids), each game's setup and seed, and every reply
+//! with the state digest after it. Setups and replies are in the published wire format,
+//! with the engine's rules version beside them; games of older releases decode by the
+//! format they were stored in (see [`crate::convert::record`]). The store itself knows
+//! no engine type.
 //!
-//! **Verification.** After every reply the store keeps the engine's state digest
-//! (`Game::digest`, format in docs/storage.md) as `d1:` and 16 hex digits. Recovery
+//! **Recovery.** After every reply the store keeps the engine's state digest
+//! (`Game::digest`) as `d1:` and 16 hex digits. At start, [`DurableLog::recover`]
 //! replays each unfinished game's log and compares the digest stored with the last
 //! reply. Games stored by the first release carry the JSON `state_hash` instead (16 hex
 //! digits, no prefix); those are checked with `state_hash`, so an upgrade keeps them. A
-//! log that fails either way marks its room broken with the reason; the others reopen.
+//! log that does not replay, or replays to another state (an incompatible engine
+//! change), marks its room broken with the reason; the others reopen under their old
+//! ids — finished games too, for `--finished-room-ttl`, so a player whose `game_over`
+//! was lost to a crash still gets it on `resume`. A game in an older record format is
+//! re-encoded whole as it reopens. A cluster's takeover rebuilds one room the same way
+//! ([`DurableLog::recover_one`]).
 
 use crate::convert::record;
 use crate::gamelog::fence::{Fence, Fences};

@@ -8,6 +8,10 @@
 //! and a room without one gets `LogError::Fenced` at once, without writing — the node
 //! lost (or never had) the room, and must not write into it.
 //!
+//! The invariant: a write under a fence is the owner's or nothing. A refusal comes back
+//! as `LogError::Fenced`, which is not a failure of the room — another node owns it now;
+//! the room closes its viewers with 1012 and stops, writing nothing more.
+//!
 //! Off by default: a single server writes without fences, exactly as before there were
 //! clusters.
 

@@ -9,8 +9,14 @@
 //! seat token *hashes*, setup, seed and replies — enough to rebuild every room by
 //! replaying its game.
 //!
-//! The implementation is `persist::DurableLog` (SQLite or PostgreSQL through
-//! `dominion-store`, one writer thread, group commit).
+//! The contract is *nothing is told before it is durable*, and not for replies alone: a
+//! taken seat (its token is sent only once the seat is stored), a started game, a
+//! game's end and a new room (`create_room` answers `room_created` only once the room
+//! is stored) are steps too. So whenever the process stops, `kill -9` included, a
+//! reply is either in the log or was never acknowledged.
+//!
+//! The durable implementation is [`DurableLog`](super::durable::DurableLog) (SQLite or
+//! PostgreSQL through `dominion-store`, one writer thread, group commit).
 
 use crate::token::TokenHash;
 use dominion_engine::{PlayerId, Reply, Score, Setup};

@@ -12,6 +12,12 @@
 //! - gets `TCP_NODELAY`: a reply is written as one buffer and must not wait for the
 //!   client's delayed ACK (Nagle's algorithm added ~40 ms to every decision);
 //! - carries its peer address to the handlers (`ConnectInfo`), for per-address limits.
+//!
+//! Each connection is served by hyper's HTTP/1 with upgrades, so a WebSocket keeps its
+//! place in the count. `--metrics-addr` runs a second loop of this kind on its own
+//! address, serving only `/metrics` and `/healthz`. At shutdown the loop stops
+//! accepting and gives each plain HTTP connection up to `--shutdown-grace` to finish;
+//! upgraded WebSockets are the hub's to close (1012), and `crate::serve` waits for them.
 
 use crate::rooms::hub::Hub;
 use axum::Router;

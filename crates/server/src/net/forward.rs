@@ -8,6 +8,11 @@
 //! presents the cluster's key (`x-dominion-node-key`, known only to nodes, which share
 //! Redis) so the owner trusts the client address it carries for its per-address limits.
 //!
+//! This node still applies its own checks first (budget, size, shape, command id:
+//! `net::connection`); the link opens with `hello` at the client's protocol version,
+//! then sends the client's `take_seat`, `resume` or `spectate`. After a `leave`, the
+//! client's next `take_seat`, `resume` or `spectate` is routed afresh.
+//!
 //! When the owner goes away (killed, draining, its lease lost) the link closes the
 //! client with the owner's close code — 1012 if there was none — and the client resumes
 //! with its token, at whichever node runs the room next.

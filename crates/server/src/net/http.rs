@@ -1,5 +1,20 @@
 //! HTTP routes: health, the read-only API a client needs to build its forms, and the
 //! WebSocket upgrade (with the Origin allowlist and the connection cap).
+//!
+//! **History.** `/api/games` lists ended games; `/api/games/{id}` publishes one as the
+//! protocol's `GameRecord` (`convert::record::published`: setup, seed, every reply with
+//! its decision number). Until the game is over it answers 409 and nothing else: the
+//! seed and the replies would reveal every hand and deck. `/api/games/{id}/steps/{n}`
+//! replays the first `n` stored replies in the engine (`convert::record::replay_step`)
+//! and shows the result to one seat, as that seat knew it, or to everyone, every hand
+//! and event — allowed because the game is over and its record public. So the browser's
+//! replay page needs no rules of its own. These handlers read the store from
+//! `spawn_blocking`: no database call runs on the async workers (see
+//! `gamelog::durable`).
+//!
+//! A forwarded connection from another node of the cluster carries its client's address
+//! in a header, believed only with the cluster's key (`net::forward`); anyone else's
+//! header is ignored.
 
 use crate::net::connection;
 use crate::rooms::hub::Hub;

@@ -6,6 +6,9 @@
 //! follow the rule of names (`names::check`): no control, invisible or direction-changing
 //! characters, something visible — a line cannot hide itself or reorder the text around
 //! it — and a client shows them as text.
+//!
+//! The connection applies [`check`] and its [`MESSAGES`]-per-[`WINDOW`] budget before a
+//! line reaches the room, so a room only ever holds lines within these rules.
 
 use crate::convert::names;
 use crate::convert::refusal::Refusal;

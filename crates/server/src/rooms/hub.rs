@@ -2,6 +2,23 @@
 //!
 //! It holds no game state — only each room's channel and the latest summary the room
 //! published — so its lock is held for a map lookup at most, never across an await.
+//!
+//! **Admission.** `create_room` is refused past `--max-rooms` rooms running here, and
+//! while the server shuts down; it answers only once the new room is stored (a room
+//! that could not be stored never existed). A finished room counts until
+//! `--finished-room-ttl` closes it; an abandoned one closes at once and stops counting.
+//! Each room's task holds a drop guard that unregisters it however the task ends, a
+//! panic included — only that run of it, since an evicted room's id may already belong
+//! to the same room taken over again.
+//!
+//! **Shutdown.** The hub holds the shutdown flag: once it flips, no new room opens and
+//! every connection closes with 1012 (resume with your token).
+//!
+//! **Placement.** With a cluster the hub holds a [`Placement`]: it reserves each new
+//! room's id there, lists the other nodes' rooms from it, and through it a connection
+//! learns where a room not registered here runs — at another node, to which the client
+//! is forwarded, or nowhere, and then this node takes it over on the spot. The hub
+//! serves the cluster's [`HubRequest`]s on a task of its own (see `placement`).
 
 use crate::budget::Budget;
 use crate::config::Config;

@@ -7,7 +7,7 @@
 //!
 //! May not touch: sockets (frames leave through an [`outbox::ConnHandle`] only), the
 //! store's rows (only the `crate::gamelog::RoomLog` interface), the cluster (only the
-//! hub's [`hub::Placement`] interface, which a cluster implements).
+//! [`placement`] interface the hub owns, which a cluster implements).
 
 pub mod chat;
 pub mod hub;

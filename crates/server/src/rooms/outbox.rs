@@ -1,10 +1,11 @@
 //! The way anything reaches a client: a bounded queue per connection that never blocks
 //! the sender.
 //!
-//! Rooms push frames with `try_send`. A client that stops reading fills its own queue and
-//! is then dropped (close code 4003); the room goes on serving everyone else at once.
-//! The queue is bounded twice: in frames by the channel, and in bytes by [`Queued`], since
-//! a few large frames (room lists, snapshots) hold more memory than many small ones.
+//! Rooms push frames with `try_send`, so a room never awaits a client. A client that
+//! stops reading fills its own queue and is then dropped (close code 4003); the room goes
+//! on serving everyone else at once. The queue is bounded twice: in frames by the channel
+//! (`--outbound-queue`), and in bytes by [`Queued`] (`--outbound-bytes`), since a few
+//! large frames (room lists, snapshots) hold more memory than many small ones.
 
 use dominion_protocol::{CloseCode, ServerMessage};
 use std::sync::atomic::{AtomicUsize, Ordering};

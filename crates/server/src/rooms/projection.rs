@@ -1,13 +1,16 @@
-//! The per-viewer projection: the one place where room and game state become frames.
+//! The per-viewer projection: the one place that decides which values of a room and its
+//! game each viewer gets.
 //!
-//! Every game-bearing message a room sends is made by [`project`], from the room's state
-//! and the viewer it is for. It starts from the engine's own redacting projections
-//! (`Game::visible`, `Game::view`, `Event::for_viewer`) and converts them to wire types:
-//! no frame carries an event past what `Game::visible` lets its viewer see, so while a
-//! private question is pending the others are shown the last public decision. Secret state
-//! (`Game::state`) is read only for public facts (victory points) and, in
-//! [`Topic::GameOver`], only once the game is over. The values themselves are converted
-//! by `gamelog::convert::to_wire`, the only place engine types become wire types.
+//! Every game-bearing message a room sends is made by [`project`], from the room's
+//! state and the viewer it is for; after a change, [`after_change`] gives each viewer
+//! its frames, and [`history`] its pages. All start from the engine's own redacting
+//! projections (`Game::visible`, `Game::view`, `Event::for_viewer`): no frame carries an
+//! event past what `Game::visible` lets its viewer see, so while a private question is
+//! pending the others are shown the last public decision. Secret state (`Game::state`)
+//! is read only for public facts (victory points) and, in [`Topic::GameOver`], whole
+//! decks once the game is over. Chat goes only to those who read it ([`reads_chat`]).
+//! The values themselves are converted by `crate::convert::to_wire`, the only place
+//! engine types become wire types: this module chooses, that one converts.
 
 use crate::convert::to_wire::{
     decision_id, event, game_setup, key, keys, numbered_replies, prompt, purpose, score_line, view,

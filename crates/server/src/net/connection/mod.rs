@@ -1,10 +1,20 @@
 //! One WebSocket connection: the handshake, the limits, and the routing of commands to
 //! the hub or to the connection's room.
 //!
-//! Reading and writing are separate tasks joined by the bounded outbound queue, so a
-//! client that stops reading blocks only its own writer; the room that fills the queue
-//! drops it (4003) instead of waiting. Every inbound frame is checked in this order:
-//! budget (1008), size (1009), JSON shape (`bad_message`), handshake, command id.
+//! Reading and writing are separate tasks joined by the connection's bounded queue
+//! (`rooms::outbox`), so a client that stops reading blocks only its own writer
+//! (`write`); the room that fills the queue drops it (4003) instead of waiting.
+//!
+//! Nothing reaches a room before it passed every check, in this order: the message
+//! budget (1008), the size (1009), the JSON shape (`bad_message`), the handshake
+//! (`hello` first, within `--handshake-timeout`, else 4001), the command id (increasing
+//! per connection, else `duplicate_command`). Chat lines are checked here too
+//! (`rooms::chat::check`, and a `Budget` of `chat::MESSAGES` lines per `chat::WINDOW`),
+//! as are spectators' names. Then `commands` hands the command to the hub (list,
+//! create) or, as a `RoomMsg`, to its room's channel; a room another node runs gets the
+//! frame as it came, on the link of `net::forward`. The room converts what it is sent
+//! (`convert::from_wire`) and checks it against its game: this layer holds no game
+//! state.
 
 mod commands;
 mod write;

@@ -1,5 +1,9 @@
 //! A connection's writer: drains its bounded outbound queue into the socket, flushing in
 //! batches, and performs the close the room or the reader asked for.
+//!
+//! The writer feeds the socket every frame already queued and flushes once, so what one
+//! reply sends one viewer leaves in one write — one `send` syscall, and with
+//! `TCP_NODELAY` (`net::accept`) nothing waits for the client's delayed ACK.
 
 use super::*;
 

@@ -1,5 +1,19 @@
 //! Time: who answers a seat (its human or a bot), bots' pace, decision deadlines,
 //! players away too long, abandoned games, and when the room itself expires.
+//!
+//! Server bots, decision time-outs (answered by `FALLBACK_BOT`) and bots taking over
+//! abandoned seats are room timers; they answer through the same `apply_reply` as a
+//! player. A bot decides on a blocking thread with `--bot-think-ms` of wall clock (the
+//! engine has no clock: the room lends the bot one), so a searching bot never holds a
+//! runtime worker; each decision's time is `dominion_bot_think_seconds{bot}`. A bot
+//! answers a private question without `--bot-delay`: a pause there would show the
+//! others that it was asked.
+//!
+//! A started game in which no player (spectators do not count) has been connected for
+//! `--abandon-after` is stored as abandoned and its room closes: it stops counting
+//! against `--max-rooms`, is not reopened, and stays in the history. The players of a
+//! reopened room (a restart, a takeover) count as away from then on, so clocks and
+//! abandon timers start afresh: downtime is never charged to anyone.
 
 use super::*;
 

@@ -1,5 +1,15 @@
 //! Joining and leaving a room: taking a seat (and its token), resuming with the token,
 //! spectating, leaving, a connection going away, and which seat a connection speaks for.
+//!
+//! A seat's token (256 bits from the OS RNG, `crate::token`) is sent only once the seat
+//! holding its SHA-256 hash is stored, so a restart never forgets a seat its player was
+//! given. `resume` with the token gives the seat back with the events from the client's
+//! last one — or a `snapshot`, past `--resume-gap` or past the fewest events an undo
+//! left (the client may hold events that were taken back) — never beyond what the seat
+//! may see now (`Game::visible`). A seat's commands are numbered across all its
+//! connections, and its last command id is stored with it, so a command re-sent after
+//! a restart is still a `duplicate_command`. Spectators come in up to
+//! `--max-spectators`.
 
 use super::*;
 

@@ -3,18 +3,21 @@
 //! Everything that touches the room arrives as a [`RoomMsg`] on the room's channel and is
 //! handled to completion before the next, so the task is the lock: there is no shared
 //! game state. The room never waits on a client — frames go out through each viewer's
-//! bounded queue ([`ConnHandle::send`]) — and engine calls run under `catch_unwind`, so a
-//! failing game marks only its own room broken.
+//! bounded queue ([`ConnHandle::send`]) — and engine and bot calls run under
+//! `catch_unwind`, so a failing game marks only its own room broken (a client asking for
+//! it is told why).
 //!
-//! Every reply, from a human, a seat's bot or a time-out, goes through
-//! [`Room::apply_reply`]: engine validation, then the durable log, then the viewers.
-//! The room awaits each durable step's commit before it tells anyone of it; while it
-//! waits it handles nothing else (its messages wait in its channel), and the other rooms
-//! run on — the log's writer commits the steps of all of them together.
+//! Every reply, from a human, a seat's bot or a time-out, goes through `apply_reply`
+//! (`play.rs`): engine validation, then the durable log, then the viewers. The room
+//! awaits each durable step's commit, and each server bot's decision (`clock.rs`),
+//! before it goes on; meanwhile it handles nothing else — its messages wait in its
+//! channel, so their order is kept — and the other rooms run on: the log's writer
+//! commits the steps of all of them together.
 //!
-//! A started game in which no player has been connected for `--abandon-after` ends as
-//! abandoned: the store keeps it as history, and the room closes, so it no longer counts
-//! against `--max-rooms` and is not reopened after a restart.
+//! The task's jobs have a file each: `join.rs` (seats, tokens, resume, spectators),
+//! `social.rs` (chat, the host's seats, history, rematch), `play.rs` (the game and a
+//! reply's path), `clock.rs` (bots, deadlines, absence, abandonment, expiry),
+//! `output.rs` (viewers, saving, hand-over, failure), `undo.rs` and `shown.rs`.
 
 mod clock;
 mod join;

@@ -1,5 +1,12 @@
 //! Output: who is watching, sending a topic to one viewer or all (always through the
 //! per-viewer projection), saving the room, handing it over, and failing it.
+//!
+//! A frame leaves a room only through `projection::project` for the viewer it goes to,
+//! and only into that viewer's outbox. A `room` broadcast also refreshes the summary
+//! the hub lists (and a cluster publishes to the shared lobby). A durable step that
+//! fails breaks the room; one refused as `LogError::Fenced` does not: another node owns
+//! the room now, so this one evicts it — viewers closed with 1012, nothing more written
+//! — and the game goes on there.
 
 use super::*;
 

@@ -1,5 +1,23 @@
 //! The game itself: starting it, a reply's path through the engine, the durable log and
 //! then the viewers (`apply_reply`), and publishing what changed (`publish`).
+//!
+//! **A reply.** `reply_command` checks the seat, its command number, the decision id
+//! and whose decision it is, then converts the wire reply (`convert::from_wire`).
+//! `apply_reply` has the engine validate and apply it, hands `RoomLog::reply_accepted`
+//! the reply, the state digest after it and the command id, and awaits the `Commit`;
+//! only then does `publish` tell anyone. Numbers: the decision id is
+//! `Game::decision_number` (not the count of replies); the log's reply index is
+//! `game.replies().len()`; event numbers index `game.events()`. While another seat's
+//! private question is pending, a reply is refused the same way whatever number it
+//! names, so the refusal tells nothing.
+//!
+//! **Publishing.** `publish` sends each viewer what `projection::after_change` gives
+//! for it — the events it may now see and was not sent (`shown`), and its own new
+//! decision — through its outbox; the server's non-interference test drives that same
+//! function. `game_over` is sent once the log has answered the game's end, so the
+//! history lists the game at once. A started game's setup is stored with the kingdom
+//! as the ten cards drawn, never "random" or a recommended id, so it replays the same
+//! whatever later releases draw from.
 
 use super::*;
 

@@ -5,7 +5,10 @@
 //! public decision. So viewers are not all at the same event: the asked player is ahead
 //! of the others until the next public decision, when everyone catches up. The room keeps
 //! one count per seat (a seat's connections come and go; it resumes from its own count)
-//! and one for all spectators (they always see the same).
+//! and one for all spectators (they always see the same). A viewer is sent events only
+//! up to `Game::visible(viewer)`, so while a private question is pending the others get
+//! no frame at all; `snapshot`, `resume` and `history` stop at the last public decision
+//! too.
 
 use dominion_engine::{Game, PlayerId, Viewer};
 

@@ -1,5 +1,15 @@
 //! What players do around the game: chat, the host's seat settings, the events'
 //! history, and the rematch offer.
+//!
+//! A chat line (checked by the connection, `rooms::chat`) is room state, not game
+//! state: `RoomState::chat` keeps the last lines in memory, never in the log. Each
+//! viewer gets it through the projection (`Topic::Chat`), which leaves spectators out
+//! unless the room's `spectator_chat` lets them read. The host — the seat the creating
+//! connection took, `RoomState::settle_host` — is stored with the room and alone may
+//! `set_seat` (a bot in an open seat, or open a bot's, before the start). `history`
+//! pages (`projection::history`, at most 500 events) go through the same
+//! `Event::for_viewer` as `events` frames and stop where `Game::visible` stops for that
+//! viewer, so the secrets canary checks them like any frame.
 
 use super::*;
 

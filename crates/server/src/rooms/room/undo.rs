@@ -9,9 +9,12 @@
 //! open at a time.
 //!
 //! **After.** The game is exactly the replay of the shorter log; the log drops the reply
-//! in the same commit that records the digest after the ones kept, so a restart replays
-//! to the same state. Everyone gets `undo_result`, then a `snapshot` (event numbers go
-//! back: the events of the move are gone), then the asking player its decision again.
+//! in the same commit that records the digest after the ones kept, awaited like a
+//! reply's, so a restart replays to the same state. Everyone gets `undo_result`, then a
+//! `snapshot` (event numbers go back: the events of the move are gone), then the asking
+//! player its decision again. The room remembers the fewest events an undo left, so a
+//! client that resumes from beyond them gets a snapshot rather than events it may hold
+//! differently.
 
 use super::{Room, broken};
 use crate::convert::refusal::Refusal;
