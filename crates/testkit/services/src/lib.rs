@@ -188,6 +188,15 @@ fn plan(services: &[Service], machine: &Machine, pretend: &str, out_dir: &Path) 
     let target = out_dir.ancestors().nth(4).unwrap_or(out_dir);
     plan.watch
         .retain(|p| p.exists() && !out_dir.starts_with(p) && !p.starts_with(target));
+    // A directory once (/bin is /usr/bin on most systems now); a program as found, so a
+    // link switched to another program (Debian's alternatives) counts as a change.
+    plan.watch = std::mem::take(&mut plan.watch)
+        .into_iter()
+        .map(|p| match p.is_dir() {
+            true => p.canonicalize().unwrap_or(p),
+            false => p,
+        })
+        .collect();
     plan
 }
 
