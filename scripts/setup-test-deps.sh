@@ -7,6 +7,9 @@
 #   - a virtual environment .venv at the repository root with scripts/requirements-test.txt
 #     (the system Python is never touched; the Rust tests run .venv/bin/python3);
 #   - `npm ci` in tests/e2e (playwright-core, ajv, typescript; the browser is Debian's).
+# When it installed something it touches itself: the test crates' build scripts watch
+# this file (crates/testkit/services), so the next `cargo test` runs the tests that
+# need what is now installed instead of reporting them as ignored.
 # Checks Python >= 3.11, Node.js >= 20 and npm, and stops with what to install if not.
 # Safe to re-run: when everything is in place a second run only checks.
 set -euo pipefail
@@ -16,6 +19,7 @@ PACKAGES_FILE=.ci/debian-packages
 REQUIREMENTS=scripts/requirements-test.txt
 VENV=.venv
 MIN_NODE=20
+installed_something=false
 CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
 
 say() { printf '== %s\n' "$*"; }
@@ -101,6 +105,7 @@ and then this script again."
     say "apt-get install ${missing[*]}"
     apt-get install -y -q --no-install-recommends "${missing[@]}" ||
       fail "apt-get install ${missing[*]} failed"
+    installed_something=true
   else
     say "Debian packages: all installed (${wanted[*]})"
   fi
@@ -118,12 +123,16 @@ if ! "$VENV/bin/python3" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2
   say "python3 -m venv $VENV"
   python3 -m venv --clear "$VENV" ||
     fail "python3 -m venv failed: install python3-venv (apt-get install python3-venv), then re-run"
+  installed_something=true
 fi
 say "pip install -r $REQUIREMENTS (into $VENV)"
 "$VENV/bin/python3" -m pip install --quiet --disable-pip-version-check -r "$REQUIREMENTS" ||
   fail "pip install -r $REQUIREMENTS into $VENV failed"
 "$VENV/bin/python3" -c 'import websockets, jsonschema, yaml' ||
   fail "$VENV lacks a module the tests import (websockets, jsonschema, yaml)"
+if $installed_something; then
+  touch scripts/setup-test-deps.sh # cargo re-detects the services (see the top)
+fi
 
 # --- Node.js, npm and the browser tests' packages ----------------------------------------
 node_found=$(node_version)

@@ -74,7 +74,11 @@ macro_rules! on_both {
             $( #[test] fn $test() { super::$test(&super::Db::sqlite()) } )*
         }
         mod postgres {
-            $( #[test] fn $test() { super::$test(&super::Db::postgres()) } )*
+            $(
+                #[test]
+                #[cfg_attr(not(have_postgres), ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh")]
+                fn $test() { super::$test(&super::Db::postgres()) }
+            )*
         }
     };
 }
@@ -932,6 +936,10 @@ fn a_version_4_file_gains_fencing_and_its_replies_no_writer() {
 /// Nodes starting at once against one empty database: one creates the schema, the others
 /// wait on the advisory lock and find it current; all of them work.
 #[test]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
 fn nodes_starting_together_create_the_schema_once() {
     let url = TempPostgres::shared().fresh_database();
     let stores: Vec<Store> = std::thread::scope(|scope| {
@@ -953,6 +961,10 @@ fn nodes_starting_together_create_the_schema_once() {
 /// A database with tables of its own but no `schema_version` is not taken over; an
 /// unreachable server and a URL that is not PostgreSQL's say so, without the password.
 #[test]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
 fn a_foreign_database_and_an_unreachable_server_are_refused_clearly() {
     let pg = TempPostgres::shared();
     let url = pg.fresh_database();
@@ -986,6 +998,10 @@ fn a_foreign_database_and_an_unreachable_server_are_refused_clearly() {
 /// the batch that meets it fails whole, the next one runs on a new connection; a reader
 /// reconnects as well.
 #[test]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
 fn a_connection_postgres_closed_is_replaced_before_the_next_batch() {
     let pg = TempPostgres::shared();
     let url = pg.fresh_database();

@@ -4,6 +4,10 @@ use dominion_testkit::{TempPostgres, TempRedis};
 use std::net::TcpStream;
 
 #[test]
+#[cfg_attr(
+    not(have_redis),
+    ignore = "needs Redis — run scripts/setup-test-deps.sh"
+)]
 fn redis_starts_answers_and_is_gone_after_a_stop() {
     // What a test binary killed with SIGKILL leaves: the directory of a process that is
     // gone (no pid is this large). The next start removes it.
@@ -32,6 +36,10 @@ fn redis_starts_answers_and_is_gone_after_a_stop() {
 }
 
 #[test]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
 fn each_fresh_database_is_empty_and_its_own() {
     let pg = TempPostgres::shared();
     let (a, b) = (pg.fresh_database(), pg.fresh_database());
@@ -55,6 +63,10 @@ fn each_fresh_database_is_empty_and_its_own() {
 }
 
 #[test]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
 fn a_stopped_postgres_leaves_no_process_and_no_directory() {
     let pg = TempPostgres::start().unwrap_or_else(|e| panic!("{e}"));
     let port = pg.port();

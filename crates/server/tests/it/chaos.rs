@@ -70,6 +70,10 @@ async fn set_up(nodes: &[ServerProcess]) -> Vec<Player> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
 async fn nodes_killed_at_random_lose_no_acknowledged_reply_and_no_room_has_two_owners() {
     let seed = std::env::var("CHAOS_TEST_SEED")
         .ok()

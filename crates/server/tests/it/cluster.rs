@@ -230,6 +230,10 @@ pub(crate) fn audit(ledger: &Ledger) -> (usize, usize, usize) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
 async fn every_node_lists_every_room_and_plays_it_through_any_node() {
     let mut env = Backends::start();
     let nodes = [
@@ -290,6 +294,10 @@ async fn every_node_lists_every_room_and_plays_it_through_any_node() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
 async fn a_killed_node_s_room_is_taken_over_and_its_game_goes_on() {
     let mut env = Backends::start();
     let mut nodes = [
@@ -326,6 +334,10 @@ async fn a_killed_node_s_room_is_taken_over_and_its_game_goes_on() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
 async fn sigterm_hands_a_node_s_rooms_over_without_ending_a_game() {
     let mut env = Backends::start();
     let mut nodes = [env.node("n0").await, env.node("n1").await];
@@ -362,6 +374,10 @@ async fn sigterm_hands_a_node_s_rooms_over_without_ending_a_game() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
 async fn a_node_paused_past_its_lease_cannot_write_its_room_again() {
     let mut env = Backends::start();
     let nodes = [env.node("n0").await, env.node("n1").await];
@@ -451,6 +467,10 @@ fn redis_get(port: u16, key: &str) -> Option<String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
 async fn redis_losing_everything_costs_a_resume_and_nothing_else() {
     let mut env = Backends::start();
     let nodes = [env.node("n0").await, env.node("n1").await];
@@ -474,6 +494,10 @@ async fn redis_losing_everything_costs_a_resume_and_nothing_else() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
 async fn a_dead_node_s_rooms_are_shared_among_the_others() {
     let mut env = Backends::start();
     let mut nodes = [

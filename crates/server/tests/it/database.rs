@@ -41,6 +41,10 @@ async fn serve_in_process(
 /// one (recovery reads PostgreSQL from inside `serve`), plays to the end there and reads
 /// the history API (its handlers read from inside the runtime too).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
 async fn an_in_process_server_on_postgres_plays_reopens_and_serves_history() {
     let url = TempPostgres::shared().fresh_database();
     let mut cfg = config();
@@ -146,6 +150,10 @@ fn run_to_exit(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
 /// says what is wrong, never with the password. `backup` points PostgreSQL users to
 /// `pg_dump`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
 async fn a_database_that_cannot_be_used_is_refused_at_start_with_the_reason() {
     let (code, out) = run_to_exit(&["--database", "mysql://root:hunter2@db/dominion"], &[]);
     assert_eq!(code, Some(78), "{out}");
@@ -188,6 +196,10 @@ async fn a_database_that_cannot_be_used_is_refused_at_start_with_the_reason() {
 
 /// `DOMINION_DATABASE` selects PostgreSQL as `--database` does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
 async fn the_environment_can_name_the_database() {
     let url = TempPostgres::shared().fresh_database();
     let dir = tempfile::tempdir().unwrap();

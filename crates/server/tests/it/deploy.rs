@@ -14,6 +14,10 @@ fn repo() -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    not(have_python),
+    ignore = "needs Python (.venv) — run scripts/setup-test-deps.sh"
+)]
 fn dockerfile_and_compose_match_the_project() {
     // A copy kept in the repository (Apache-2.0, licence beside it): a clone needs
     // nothing outside itself.

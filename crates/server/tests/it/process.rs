@@ -546,6 +546,7 @@ macro_rules! on_both_backends {
         mod postgres {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                #[cfg_attr(not(have_postgres), ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh")]
                 async fn $name() {
                     super::$name(crate::process::Backend::Postgres).await
                 }

@@ -225,6 +225,10 @@ fn nginx_command(nginx: &Path, dir: &Path, snippet: &str) -> Command {
 /// deploy/nginx.conf as shipped passes `nginx -t` (with a throwaway self-signed
 /// certificate in place of the Let's Encrypt paths).
 #[test]
+#[cfg_attr(
+    not(all(have_nginx, have_openssl)),
+    ignore = "needs nginx and openssl — run scripts/setup-test-deps.sh"
+)]
 fn the_nginx_snippet_passes_nginx_t() {
     let nginx = tool("nginx", "nginx");
     let openssl = tool("openssl", "openssl");
@@ -274,6 +278,10 @@ fn the_nginx_snippet_passes_nginx_t() {
 /// lines: the redirect to HTTPS, then the page, /healthz and a whole game over the
 /// WebSocket through the proxy.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(have_nginx),
+    ignore = "needs nginx — run scripts/setup-test-deps.sh"
+)]
 async fn a_whole_game_is_played_through_the_nginx_snippet() {
     let nginx = tool("nginx", "nginx");
     let dir = tempfile::tempdir().unwrap();
@@ -332,6 +340,10 @@ async fn a_whole_game_is_played_through_the_nginx_snippet() {
 /// deploy/Caddyfile as shipped passes `caddy validate`; a copy with an `http://`
 /// loopback site address (which turns automatic HTTPS off for it) carries a whole game.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(have_caddy),
+    ignore = "needs Caddy — run scripts/setup-test-deps.sh"
+)]
 async fn the_caddyfile_validates_and_a_whole_game_is_played_through_caddy() {
     let caddy = tool("caddy", "caddy");
     let dir = tempfile::tempdir().unwrap();
@@ -389,6 +401,10 @@ async fn the_caddyfile_validates_and_a_whole_game_is_played_through_caddy() {
 /// (its target pointed at a real server, a 1 s interval) scrapes the server's /metrics:
 /// `up` is 1 and the server's own metrics are stored.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(have_prometheus),
+    ignore = "needs Prometheus — run scripts/setup-test-deps.sh"
+)]
 async fn prometheus_scrapes_the_server_with_the_shipped_config() {
     let promtool = tool("promtool", "prometheus");
     let prometheus = tool("prometheus", "prometheus");
@@ -467,6 +483,10 @@ async fn prometheus_scrapes_the_server_with_the_shipped_config() {
 /// another node, the game is played through whichever it is, and when the node running
 /// the room is killed, nginx skips it and the player resumes through a live one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_nginx, have_postgres, have_redis)),
+    ignore = "needs nginx, PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
 async fn the_cluster_s_nginx_balances_three_nodes_and_survives_losing_one() {
     let nginx = tool("nginx", "nginx");
     let dir = tempfile::tempdir().unwrap();

@@ -7,6 +7,10 @@ use std::process::Stdio;
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(have_python),
+    ignore = "needs Python (.venv) — run scripts/setup-test-deps.sh"
+)]
 async fn the_python_example_plays_a_full_game() {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/python-bot/bot.py");
     let python = crate::python::require(&["websockets"]);
