@@ -23,6 +23,7 @@ mod proxy;
 mod python;
 mod python_bot;
 mod reactions;
+mod readme;
 mod reconnect;
 mod rematch;
 mod replay;
