@@ -160,7 +160,6 @@ pub struct Context {
 /// client hears of a room the server could not keep.
 pub type Stored = oneshot::Receiver<Result<(), String>>;
 
-
 struct Room {
     state: RoomState,
     config: Arc<Config>,
