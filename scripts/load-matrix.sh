@@ -61,7 +61,8 @@ start_server() {
     --sqlite-sync "$SYNC" \
     --rate-messages 1000000 --rate-window 1s \
     --max-rooms 100000 --max-connections 25000 \
-    --rooms-per-connection 1000000 --rooms-per-address 1000000 &
+    --rooms-per-connection 1000000 --rooms-per-address 1000000 \
+    --live-rooms-per-address 1000000 --search-rooms-per-address 1000000 &
   server_pid=$!
   for _ in $(seq 100); do
     if "$SERVER" --addr "127.0.0.1:$PORT" healthcheck 2>/dev/null; then

@@ -25,6 +25,8 @@ async fn server(tweak: impl FnOnce(&mut Config)) -> (SocketAddr, tempfile::TempD
         // Every game is a new room, all from 127.0.0.1.
         rooms_per_connection: 1_000_000,
         rooms_per_address: 1_000_000,
+        live_rooms_per_address: 1_000_000,
+        search_rooms_per_address: 1_000_000,
         ..Config::default()
     };
     tweak(&mut config);

@@ -94,9 +94,30 @@ pub struct Config {
     #[arg(long, env = "DOMINION_ROOMS_PER_CONNECTION", default_value_t = 10)]
     pub rooms_per_connection: u32,
 
-    /// Rooms one client address may create per minute, over all its connections.
+    /// Rooms one client address may create per minute, over all its connections. An IPv6
+    /// address counts as its /64. A refused `create_room` counts for nothing.
     #[arg(long, env = "DOMINION_ROOMS_PER_ADDRESS", default_value_t = 30)]
     pub rooms_per_address: u32,
+
+    /// Rooms created by one client address (an IPv6 address: its /64) that may be open at
+    /// once, whatever their state: a room counts until it closes. Keeps a few addresses
+    /// from holding all of `--max-rooms`.
+    #[arg(long, env = "DOMINION_LIVE_ROOMS_PER_ADDRESS", default_value_t = 20,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub live_rooms_per_address: usize,
+
+    /// Rooms with searching bots (level "Hard", `search`, in a seat or standing in for
+    /// absent players) created by one client address that may be open at once until
+    /// their games end; 0 allows none. Such a bot thinks for `--bot-think-ms` at every
+    /// move, thousands of times the others' CPU.
+    #[arg(long, env = "DOMINION_SEARCH_ROOMS_PER_ADDRESS", default_value_t = 2)]
+    pub search_rooms_per_address: usize,
+
+    /// How long a room may wait for its game to start, counted from its creation (or its
+    /// reopening after a restart) and whoever is connected; then it closes and its
+    /// clients get `unknown_room` saying so. At least 1 s.
+    #[arg(long, env = "DOMINION_LOBBY_TIMEOUT", default_value = "30m", value_parser = parse_positive_duration)]
+    pub lobby_timeout: Duration,
 
     /// Serve `/metrics` on this address (e.g. 127.0.0.1:9100) instead of the main one,
     /// for operators who do not want it public. Empty: on the main address.
@@ -244,6 +265,15 @@ impl Default for Config {
     }
 }
 
+/// As [`parse_duration`], at least a second.
+pub fn parse_positive_duration(text: &str) -> Result<Duration, String> {
+    let d = parse_duration(text)?;
+    if d < Duration::from_secs(1) {
+        return Err(format!("{:?} is too short: at least 1s", text.trim()));
+    }
+    Ok(d)
+}
+
 /// Parses `250ms`, `20s`, `10m`, `1h` or a plain number of seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
@@ -298,6 +328,15 @@ mod tests {
         assert_eq!(c.outbound_bytes, 1 << 20);
         assert_eq!(c.header_timeout, Duration::from_secs(10));
         assert_eq!((c.rooms_per_connection, c.rooms_per_address), (10, 30));
+        assert_eq!(
+            (c.live_rooms_per_address, c.search_rooms_per_address),
+            (20, 2)
+        );
+        assert_eq!(c.lobby_timeout, Duration::from_secs(1800));
+        assert!(Config::try_parse_from(["dominion-server", "--lobby-timeout", "0"]).is_err());
+        assert!(
+            Config::try_parse_from(["dominion-server", "--live-rooms-per-address", "0"]).is_err()
+        );
         assert_eq!(c.metrics_addr, None);
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);

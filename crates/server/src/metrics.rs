@@ -124,7 +124,7 @@ impl Metrics {
         let rooms_refused = counter(
             &mut registry,
             "rooms_refused",
-            "create_room refused by the per-connection or per-address limit",
+            "create_room refused by a room limit (per connection, per address, --max-rooms)",
         );
         let games_abandoned = counter(
             &mut registry,

@@ -16,6 +16,24 @@ use dominion_protocol::ErrorCode;
 /// (a buy-list bot would ignore the cards the player bought) and answers at once.
 pub const FALLBACK_BOT: &str = "standard";
 
+/// The bots that search (sample and play out each option within `--bot-think-ms`):
+/// thousands of times the CPU of the others, so a client address may have only
+/// `--search-rooms-per-address` rooms with one open at once.
+pub const SEARCHING_BOTS: &[&str] = &["search"];
+
+/// Whether a room of these settings may have a searching bot play: in a seat, or in the
+/// place of an absent player.
+pub fn uses_searching_bots(settings: &wire::RoomSettings) -> bool {
+    let seat = settings.seats.iter().any(
+        |s| matches!(s, wire::SeatSetting::Bot { bot } if SEARCHING_BOTS.contains(&bot.as_str())),
+    );
+    let stand_in = matches!(
+        &settings.abandoned,
+        wire::AbandonPolicy::BotAfter { bot: Some(bot), .. } if SEARCHING_BOTS.contains(&bot.as_str())
+    );
+    seat || stand_in
+}
+
 /// Longest room name, in characters.
 const MAX_ROOM_NAME: usize = 64;
 /// Longest player name, in characters.

@@ -19,8 +19,18 @@
 //! learns where a room not registered here runs — at another node, to which the client
 //! is forwarded, or nowhere, and then this node takes it over on the spot. The hub
 //! serves the cluster's [`HubRequest`]s on a task of its own (see `placement`).
+//!
+//! It also keeps the per-address room limits (issue 23), all under the key
+//! `budget::address_key` gives (an IPv6 client's /64): rooms created per minute
+//! (`--rooms-per-address`, a bounded table that forgets its oldest address rather than
+//! refuse a new one), rooms open now (`--live-rooms-per-address`: a room counts from its
+//! creation until it closes, whatever ends it) and rooms with searching bots open now
+//! (`--search-rooms-per-address`: counted by the room itself, which may gain or lose its
+//! searching bots before the start and gives its place back once its game is over). A
+//! refused `create_room` spends none of them. Rooms reopened after a restart or taken
+//! over from another node have no known creator and count against no address.
 
-use crate::budget::Budget;
+use crate::budget::{AddressBudgets, AddressCounts, AddressKey, Claim, Counted};
 use crate::config::Config;
 use crate::convert::from_wire;
 use crate::convert::refusal::Refusal;
@@ -31,8 +41,7 @@ use crate::random::random_id;
 use crate::rooms::placement::{HubRequest, Placement, Reopened, ServedRequests};
 use crate::rooms::room::{self, RoomHandle};
 use dominion_protocol::{ErrorCode, RoomSummary};
-use std::collections::{BTreeMap, HashMap};
-use std::net::IpAddr;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
@@ -53,14 +62,20 @@ pub struct Hub {
     /// Flips to true when the server shuts down; every connection then closes with 1012.
     shutdown: watch::Sender<bool>,
     /// Rooms each client address may still create (`--rooms-per-address` a minute).
-    room_budgets: Mutex<HashMap<IpAddr, Budget>>,
+    room_budgets: Mutex<AddressBudgets>,
+    /// Rooms each client address created that are open now (`--live-rooms-per-address`).
+    live_rooms: Arc<AddressCounts>,
+    /// Rooms with searching bots each client address created that are open now
+    /// (`--search-rooms-per-address`).
+    search_rooms: Arc<AddressCounts>,
     /// The cluster this node belongs to, if any (`--cluster`), seen through the interface
     /// the hub owns (see `placement`).
     placement: Option<Arc<dyn Placement>>,
 }
 
-/// Addresses whose room budget is remembered before full budgets are forgotten: the table
-/// stays bounded however many addresses connect.
+/// Addresses whose room budget is remembered at most; past it, the address used least
+/// recently is forgotten (see `AddressBudgets`), so the table stays bounded however many
+/// addresses connect and never refuses one it does not know.
 const ROOM_BUDGETS_KEPT: usize = 4096;
 
 /// The window of the room-creation limits: `--rooms-per-*` rooms a minute.
@@ -76,7 +91,7 @@ impl Hub {
     ) -> Arc<Hub> {
         let (placement, requests) = cluster.unzip();
         let hub = Arc::new(Hub {
-            config,
+            config: config.clone(),
             log,
             metrics,
             history,
@@ -85,7 +100,13 @@ impl Hub {
             connections: AtomicUsize::new(0),
             next_conn_id: AtomicU64::new(1),
             shutdown: watch::channel(false).0,
-            room_budgets: Mutex::new(HashMap::new()),
+            room_budgets: Mutex::new(AddressBudgets::new(
+                config.rooms_per_address,
+                ROOM_WINDOW,
+                ROOM_BUDGETS_KEPT,
+            )),
+            live_rooms: Arc::default(),
+            search_rooms: Arc::default(),
             placement,
         });
         if let Some(ServedRequests(requests)) = requests {
@@ -94,22 +115,21 @@ impl Hub {
         hub
     }
 
+    fn room_budgets(&self) -> MutexGuard<'_, AddressBudgets> {
+        self.room_budgets.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Spends one room from `addr`'s budget; false when it has created its
     /// `--rooms-per-address` for now.
-    pub fn take_room_budget(&self, addr: IpAddr) -> bool {
-        let now = tokio::time::Instant::now();
-        let mut budgets = self.room_budgets.lock().unwrap_or_else(|e| e.into_inner());
-        if budgets.len() >= ROOM_BUDGETS_KEPT && !budgets.contains_key(&addr) {
-            budgets.retain(|_, b| !b.full(now));
-            if budgets.len() >= ROOM_BUDGETS_KEPT {
-                // Every remembered address is busy: refuse newcomers rather than grow.
-                return false;
-            }
-        }
-        budgets
-            .entry(addr)
-            .or_insert_with(|| Budget::new(self.config.rooms_per_address, ROOM_WINDOW, now))
-            .take(now)
+    pub fn take_room_budget(&self, addr: AddressKey) -> bool {
+        self.room_budgets().take(addr, tokio::time::Instant::now())
+    }
+
+    /// Gives back the room [`Hub::take_room_budget`] spent, for a `create_room` that was
+    /// refused after all: a refused command spends nothing.
+    pub fn refund_room_budget(&self, addr: AddressKey) {
+        self.room_budgets()
+            .refund(addr, tokio::time::Instant::now())
     }
 
     fn rooms(&self) -> MutexGuard<'_, BTreeMap<String, RoomHandle>> {
@@ -120,11 +140,20 @@ impl Hub {
     /// Checks the settings and starts a room; answers once the room is stored (a room
     /// that could not be stored is refused, never announced).
     /// `creator` is the creating connection's id: the seat it takes is the host's.
+    /// `owner` is its client's address key, when known: the room counts against that
+    /// address's open rooms (and rooms with searching bots) until it closes.
     pub async fn create_room(
         self: &Arc<Self>,
         settings: &dominion_protocol::RoomSettings,
         creator: Option<u64>,
+        owner: Option<AddressKey>,
     ) -> Result<RoomSummary, Refusal> {
+        // Settings first: an invalid room costs nothing, not even a word with the cluster.
+        let plan = from_wire::room_plan(settings)?;
+        let counted = match owner {
+            Some(owner) => Some(self.count_room(owner, &plan)?),
+            None => None,
+        };
         // In a cluster the id is reserved first: its lease taken and the room claimed in
         // the store, so that the room's first write is fenced like every later one.
         let reserved = match self.placement() {
@@ -136,7 +165,7 @@ impl Hub {
             ),
             None => None,
         };
-        let (id, summary, stored) = match self.open_room(settings, creator, reserved.clone()) {
+        let (id, summary, stored) = match self.open_room(plan, creator, reserved.clone(), counted) {
             Ok(opened) => opened,
             Err(refusal) => {
                 if let (Some(placement), Some(id)) = (self.placement(), &reserved) {
@@ -157,15 +186,43 @@ impl Hub {
         }
     }
 
+    /// The places a new room of `owner` takes in its counts: one of its open rooms, and
+    /// a claim on one of its rooms with searching bots (held if `plan` has some).
+    fn count_room(&self, owner: AddressKey, plan: &from_wire::RoomPlan) -> Result<Owned, Refusal> {
+        let config = &self.config;
+        let live = self
+            .live_rooms
+            .try_hold(owner, config.live_rooms_per_address)
+            .ok_or_else(|| {
+                Refusal::new(
+                    ErrorCode::TooManyRooms,
+                    format!(
+                        "your address has {} rooms open, the most it may; wait until one closes before creating another",
+                        config.live_rooms_per_address
+                    ),
+                )
+            })?;
+        let mut search = Claim::new(
+            self.search_rooms.clone(),
+            owner,
+            config.search_rooms_per_address,
+        );
+        if from_wire::uses_searching_bots(&plan.settings) && !search.hold() {
+            return Err(room::search_refusal(config.search_rooms_per_address));
+        }
+        Ok(Owned { live, search })
+    }
+
     /// Registers and starts a room (it counts against `--max-rooms` from now on); the
-    /// receiver says whether it could be stored.
+    /// receiver says whether it could be stored. `counted` is its place in its creator
+    /// address's counts, given back when the room ends (or now, if it does not open).
     fn open_room(
         self: &Arc<Self>,
-        settings: &dominion_protocol::RoomSettings,
+        plan: from_wire::RoomPlan,
         creator: Option<u64>,
         reserved: Option<String>,
+        counted: Option<Owned>,
     ) -> Result<(String, RoomSummary, room::Stored), Refusal> {
-        let plan = from_wire::room_plan(settings)?;
         if *self.shutdown.borrow() {
             return Err(Refusal::new(
                 ErrorCode::Internal,
@@ -193,13 +250,10 @@ impl Hub {
                 }
             },
         };
-        let (handle, stored) = room::spawn(
-            id.clone(),
-            plan,
-            creator,
-            self.room_context(),
-            self.on_room_close(),
-        );
+        let (live, search) = counted.map(|c| (c.live, c.search)).unzip();
+        let mut cx = self.room_context();
+        cx.search_claim = search;
+        let (handle, stored) = room::spawn(id.clone(), plan, creator, cx, self.on_room_close(live));
         let summary = handle.summary.borrow().clone();
         rooms.insert(id.clone(), handle.clone());
         drop(rooms);
@@ -213,7 +267,7 @@ impl Hub {
     /// node), under its old id.
     pub fn restore_room(self: &Arc<Self>, recovered: Recovered) -> Result<RoomHandle, String> {
         let id = recovered.id.clone();
-        let handle = room::restore(recovered, self.room_context(), self.on_room_close())?;
+        let handle = room::restore(recovered, self.room_context(), self.on_room_close(None))?;
         self.rooms().insert(id.clone(), handle.clone());
         if let Some(placement) = self.placement() {
             placement.watch_room(id, &handle);
@@ -253,13 +307,19 @@ impl Hub {
             config: self.config.clone(),
             log: self.log.clone(),
             metrics: self.metrics.clone(),
+            search_claim: None,
         }
     }
 
-    /// Unregisters a room when its task ends.
-    fn on_room_close(self: &Arc<Self>) -> impl FnOnce(&str, u64) + Send + 'static {
+    /// Unregisters a room when its task ends, and gives back its place among its creator
+    /// address's open rooms (`live`).
+    fn on_room_close(
+        self: &Arc<Self>,
+        live: Option<Counted>,
+    ) -> impl FnOnce(&str, u64) + Send + 'static {
         let hub = Arc::downgrade(self);
         move |id, run| {
+            drop(live);
             if let Some(hub) = hub.upgrade() {
                 // Only if the registered room is this run of it: an evicted room's id may
                 // already belong to the same room taken over again.
@@ -346,6 +406,12 @@ impl Hub {
     pub fn shut_down(&self) {
         self.shutdown.send_replace(true);
     }
+}
+
+/// A new room's places in its creator address's counts.
+struct Owned {
+    live: Counted,
+    search: Claim,
 }
 
 /// One admitted connection: its id, and its place in the count until dropped.

@@ -3,6 +3,7 @@
 
 mod abuse;
 mod backup;
+mod budgets;
 mod catalogue;
 mod chaos;
 mod client_vp;

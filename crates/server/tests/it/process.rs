@@ -107,6 +107,13 @@ impl ServerProcess {
             .arg(data_dir)
             .args(["--bot-delay", "0"])
             .args(["--rate-messages", "100000", "--rate-window", "1s"])
+            // Every test client is 127.0.0.1, as in `common::config`; the per-address
+            // limits are tested in `budgets`.
+            .args(if extra.contains(&"--live-rooms-per-address") {
+                &[][..]
+            } else {
+                &["--live-rooms-per-address", "10000"][..]
+            })
             .args(if extra.contains(&"--log") {
                 &[][..]
             } else {

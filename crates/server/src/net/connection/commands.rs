@@ -20,12 +20,24 @@ impl Connection {
                     self.refuse(Some(id), refusal);
                     return;
                 }
-                match self.hub.create_room(&settings, Some(self.handle.id)).await {
+                let created = self
+                    .hub
+                    .create_room(&settings, Some(self.handle.id), self.peer_key)
+                    .await;
+                match created {
                     Ok(room) => {
                         self.hub.metrics.rooms_created.inc();
                         self.send(&ServerMessage::RoomCreated { re: id, room })
                     }
-                    Err(refusal) => self.refuse(Some(id), refusal),
+                    Err(refusal) => {
+                        // A refused command spends nothing: else invalid settings sent
+                        // from many addresses would empty budgets nobody used (issue 23).
+                        self.refund_room_limit();
+                        if refusal.code == ErrorCode::TooManyRooms {
+                            self.hub.metrics.rooms_refused.inc();
+                        }
+                        self.refuse(Some(id), refusal)
+                    }
                 }
             }
             ClientMessage::TakeSeat {
@@ -115,10 +127,13 @@ impl Connection {
         }
     }
 
-    /// The refusal when this connection, or its address, created its rooms for now.
+    /// The refusal when this connection, or its address, created its rooms for now; else
+    /// one room is spent from both (given back by [`Connection::refund_room_limit`] if
+    /// the room is refused after all). A refusal here spends nothing either.
     pub(super) fn room_limit(&mut self) -> Option<Refusal> {
         let config = &self.hub.config;
-        if !self.room_budget.take(Instant::now()) {
+        let now = Instant::now();
+        if !self.room_budget.take(now) {
             return Some(Refusal::new(
                 ErrorCode::TooManyRooms,
                 format!(
@@ -127,9 +142,10 @@ impl Connection {
                 ),
             ));
         }
-        if let Some(addr) = self.peer
+        if let Some(addr) = self.peer_key
             && !self.hub.take_room_budget(addr)
         {
+            self.room_budget.refund(now);
             return Some(Refusal::new(
                 ErrorCode::TooManyRooms,
                 format!(
@@ -139,6 +155,14 @@ impl Connection {
             ));
         }
         None
+    }
+
+    /// Gives back what [`Connection::room_limit`] spent, for a room that was refused.
+    pub(super) fn refund_room_limit(&mut self) {
+        self.room_budget.refund(Instant::now());
+        if let Some(addr) = self.peer_key {
+            self.hub.refund_room_budget(addr);
+        }
     }
 
     pub(super) async fn join(&mut self, id: u64, room: String, join: Join, frame: &str) {

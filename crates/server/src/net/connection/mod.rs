@@ -21,7 +21,7 @@ mod write;
 
 use write::write_loop;
 
-use crate::budget::Budget;
+use crate::budget::{AddressKey, Budget, address_key};
 use crate::convert::refusal::Refusal;
 use crate::metrics::Metrics;
 use crate::net::forward::{self, Reached};
@@ -76,6 +76,7 @@ pub async fn run(socket: WebSocket, admission: Admission, peer: Option<IpAddr>) 
         room_budget: Budget::new(config.rooms_per_connection, ROOM_WINDOW, Instant::now()),
         chat_budget: Budget::new(chat::MESSAGES, chat::WINDOW, Instant::now()),
         peer,
+        peer_key: peer.map(address_key),
     };
     tracing::debug!(conn = admission.id, "connected");
     let ending = conn.read_loop(&mut stream, &kill).await;
@@ -126,6 +127,8 @@ struct Connection {
     /// Chat lines this connection may still send (`chat::MESSAGES` per `chat::WINDOW`).
     chat_budget: Budget,
     peer: Option<IpAddr>,
+    /// What the per-address limits count this connection under (an IPv6 peer: its /64).
+    peer_key: Option<AddressKey>,
 }
 
 impl Connection {

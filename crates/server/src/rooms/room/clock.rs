@@ -1,5 +1,6 @@
 //! Time: who answers a seat (its human or a bot), bots' pace, decision deadlines,
-//! players away too long, abandoned games, and when the room itself expires.
+//! players away too long, abandoned games, and when the room itself expires — a room not
+//! started within `--lobby-timeout` too, however many are connected.
 //!
 //! Server bots, decision time-outs (answered by `FALLBACK_BOT`) and bots taking over
 //! abandoned seats are room timers; they answer through the same `apply_reply` as a
@@ -90,6 +91,7 @@ impl Room {
                 if let Some(since) = self.empty_since {
                     at(since + self.config.empty_room_ttl);
                 }
+                at(self.opened_at + self.config.lobby_timeout);
             }
             wire::RoomStatus::Finished | wire::RoomStatus::Broken => {
                 if let Some(t) = self.finished_at {
@@ -313,6 +315,48 @@ impl Room {
             conn.send(&msg);
         }
         self.closing = true;
+    }
+
+    /// Closes a room whose game has not started `--lobby-timeout` after it opened, even
+    /// with players or spectators connected: they are told, as when a game is abandoned.
+    /// Nothing else ends a lobby someone stays connected to, and rooms count against
+    /// `--max-rooms` (issue 23: idle clients held rooms forever).
+    pub(super) fn expire_lobby(&mut self, now: Instant) {
+        if self.closing
+            || self.state.status != wire::RoomStatus::Lobby
+            || self.opened_at + self.config.lobby_timeout > now
+        {
+            return;
+        }
+        tracing::info!(
+            room = %self.state.id,
+            after = ?self.config.lobby_timeout,
+            "room closed: its game did not start in time"
+        );
+        let msg = Refusal::new(
+            ErrorCode::UnknownRoom,
+            format!(
+                "this room has closed: its game did not start within {} s",
+                self.config.lobby_timeout.as_secs()
+            ),
+        )
+        .to_message(None);
+        for (_, conn) in self.viewers() {
+            conn.send(&msg);
+        }
+        self.closing = true;
+    }
+
+    /// Gives back the room's place among its creator address's rooms with searching bots
+    /// once its game is over: its bots think no more.
+    pub(super) fn release_search_when_over(&mut self) {
+        if matches!(
+            self.state.status,
+            wire::RoomStatus::Finished | wire::RoomStatus::Broken
+        ) && let Some(claim) = &mut self.search_claim
+        {
+            claim.release();
+        }
     }
 
     pub(super) fn expired(&self, now: Instant) -> bool {

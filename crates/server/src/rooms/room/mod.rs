@@ -18,6 +18,16 @@
 //! `social.rs` (chat, the host's seats, history, rematch), `play.rs` (the game and a
 //! reply's path), `clock.rs` (bots, deadlines, absence, abandonment, expiry),
 //! `output.rs` (viewers, saving, hand-over, failure), `undo.rs` and `shown.rs`.
+//!
+//! A started game in which no player has been connected for `--abandon-after` ends as
+//! abandoned: the store keeps it as history, and the room closes, so it no longer counts
+//! against `--max-rooms` and is not reopened after a restart.
+//!
+//! A room whose game has not started closes `--lobby-timeout` after it opened, even with
+//! players connected (they are told, as when a game is abandoned): otherwise one idle
+//! client could keep rooms waiting forever and fill `--max-rooms` (issue 23). A room made
+//! by a known client address may hold a [`Claim`] on that address's rooms with searching
+//! bots: it holds it while a searching bot may play in it and its game is not over.
 
 mod clock;
 mod join;
@@ -30,6 +40,7 @@ mod social;
 mod tests;
 mod undo;
 
+use crate::budget::Claim;
 use crate::config::Config;
 use crate::convert::from_wire::{self, FALLBACK_BOT, RoomPlan};
 use crate::convert::refusal::Refusal;
@@ -148,12 +159,15 @@ pub struct RoomHandle {
     pub summary: watch::Receiver<wire::RoomSummary>,
 }
 
-/// What every room shares with the server.
-#[derive(Clone)]
+/// What every room shares with the server, and what a room owes its creator's address.
 pub struct Context {
     pub config: Arc<Config>,
     pub log: Arc<dyn RoomLog>,
     pub metrics: Arc<Metrics>,
+    /// The room's claim on its creator address's rooms with searching bots
+    /// (`--search-rooms-per-address`), held if its settings have one; None when its
+    /// creator is unknown (a room reopened from the store): then nothing limits it.
+    pub search_claim: Option<Claim>,
 }
 
 /// Whether a new room was stored: the answer to `create_room` waits for it, so that no
@@ -193,6 +207,11 @@ struct Room {
     /// The fewest events an undo has left in this room's life: a client that resumes
     /// from a later event may hold events that were taken back, so it gets a snapshot.
     undo_floor: Option<u64>,
+    /// When this run of the room began: a game not started `--lobby-timeout` later is
+    /// not going to be, and the room closes.
+    opened_at: Instant,
+    /// This room's place among its creator address's rooms with searching bots.
+    search_claim: Option<Claim>,
 }
 
 /// Who answers a seat's decisions now.
@@ -215,6 +234,8 @@ impl Room {
             }
             let now = Instant::now();
             self.note_presence(now);
+            self.expire_lobby(now);
+            self.release_search_when_over();
             if self.expired(now) {
                 break;
             }
@@ -309,6 +330,20 @@ impl Room {
             RoomMsg::Detach { conn_id } => self.detach(conn_id),
         }
     }
+}
+
+/// The refusal of a room with searching bots to an address that has its
+/// `--search-rooms-per-address` open.
+pub fn search_refusal(max: usize) -> Refusal {
+    let message = if max == 0 {
+        "this server opens no rooms with searching bots (\"search\"); choose another bot"
+            .to_string()
+    } else {
+        format!(
+            "your address has {max} rooms with searching bots (\"search\") open, the most it may; choose another bot, or wait until one of those games ends"
+        )
+    };
+    Refusal::new(ErrorCode::TooManyRooms, message)
 }
 
 fn broken() -> Refusal {

@@ -131,6 +131,8 @@ fn launch(
         finished_at: None,
         undo: None,
         undo_floor: None,
+        opened_at: now,
+        search_claim: cx.search_claim,
     };
     if room.state.status == wire::RoomStatus::Finished {
         // Reopened so that players who missed the end can still `resume` and see it; the

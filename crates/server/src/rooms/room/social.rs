@@ -1,5 +1,6 @@
-//! What players do around the game: chat, the host's seat settings, the events'
-//! history, and the rematch offer.
+//! What players do around the game: chat, the host's seat settings (a searching bot
+//! seated takes its place among the creator address's rooms with searching bots), the
+//! events' history, and the rematch offer.
 //!
 //! A chat line (checked by the connection, `rooms::chat`) is room state, not game
 //! state: `RoomState::chat` keeps the last lines in memory, never in the log. Each
@@ -110,16 +111,37 @@ impl Room {
                 "at least one seat must stay open for a human",
             ));
         }
+        // A searching bot takes a place among the creator address's rooms with
+        // searching bots (`--search-rooms-per-address`), unless the room holds one.
+        let mut changed = self.state.settings.clone();
+        changed.seats[target] = occupant.clone();
+        let searches = from_wire::uses_searching_bots(&changed);
+        let mut claimed = false;
+        if searches
+            && let Some(claim) = &mut self.search_claim
+            && !claim.holds()
+        {
+            if !claim.hold() {
+                return Err(search_refusal(claim.max()));
+            }
+            claimed = true;
+        }
         let old = std::mem::replace(&mut self.state.seats[target], new);
         let old_setting = std::mem::replace(&mut self.state.settings.seats[target], occupant);
         if let Err(e) = self.log.room_saved(&self.state.record()).await {
             self.state.seats[target] = old;
             self.state.settings.seats[target] = old_setting;
+            if claimed && let Some(claim) = &mut self.search_claim {
+                claim.release();
+            }
             tracing::error!(room = %self.state.id, "a seat change could not be stored: {e}");
             return Err(Refusal::new(
                 ErrorCode::Internal,
                 "the seat change could not be stored; try again later",
             ));
+        }
+        if !searches && let Some(claim) = &mut self.search_claim {
+            claim.release();
         }
         self.broadcast(Topic::Room);
         Ok(())

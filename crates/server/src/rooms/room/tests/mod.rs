@@ -18,18 +18,22 @@
 //!
 //! Everything these tests use from the server is imported here, in one place: only the
 //! room's external surface (`room::spawn`, `RoomMsg`, `Join`, `Command`, `Role`,
-//! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config` and `Metrics`.
+//! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config`, `Metrics`, and
+//! the per-address counts a room may hold a place in (`budget`).
 
 mod abandonment;
 mod chat;
 mod joining;
+mod lobby_timeout;
 mod log_failure;
 mod refusals;
 mod rematch;
 mod replies;
+mod searching_bots;
 mod timers;
 mod undo;
 
+pub(crate) use crate::budget::{AddressCounts, Claim, address_key};
 pub(crate) use crate::config::Config;
 pub(crate) use crate::gamelog::memory::{MemoryLog, Step, StepKind};
 pub(crate) use crate::gamelog::{LogError, SeatRecord};
@@ -127,12 +131,24 @@ impl Harness {
         config: Config,
         log: Arc<MemoryLog>,
     ) -> Harness {
+        Harness::with_claim(settings, config, log, None).await
+    }
+
+    /// As [`Harness::with`], the room holding `search_claim` (its place among its
+    /// creator address's rooms with searching bots), as the hub gives it.
+    pub async fn with_claim(
+        settings: wire::RoomSettings,
+        config: Config,
+        log: Arc<MemoryLog>,
+        search_claim: Option<Claim>,
+    ) -> Harness {
         let plan = crate::convert::from_wire::room_plan(&settings).expect("valid settings");
         let metrics = Arc::new(Metrics::new());
         let cx = Context {
             config: Arc::new(config),
             log: log.clone(),
             metrics: metrics.clone(),
+            search_claim,
         };
         let ended = Arc::new(AtomicBool::new(false));
         let flag = ended.clone();
