@@ -25,9 +25,9 @@ pub struct Config {
     pub data_dir: PathBuf,
 
     /// When the data directory or database cannot be written, stay up and check again
-    /// (every 10 s, then less often, at most every 60 s), answering HTTP requests with
-    /// 503 and the reason meanwhile, and start once it is fixed; without it the server
-    /// exits at once with status 78. The Docker image sets it, so a volume with the
+    /// (every 10 s, then less often, at most every 60 s), logging the reason and
+    /// answering HTTP requests with 503 ("starting") meanwhile, and start once it is
+    /// fixed; without it the server exits at once with status 78. The Docker image sets it, so a volume with the
     /// wrong owner does not make the container restart over and over.
     #[arg(long, env = "DOMINION_WAIT_FOR_DATA_DIR",
           value_parser = clap::builder::BoolishValueParser::new())]
