@@ -25,6 +25,7 @@ async fn server(tweak: impl FnOnce(&mut Config)) -> (SocketAddr, tempfile::TempD
         // Every game is a new room, all from 127.0.0.1.
         rooms_per_connection: 1_000_000,
         rooms_per_address: 1_000_000,
+        connections_per_address: 1_000_000,
         ..Config::default()
     };
     tweak(&mut config);
@@ -245,7 +246,9 @@ async fn connections_beyond_the_servers_maximum_are_reported_as_refused() {
     let reasons: Vec<&String> = s["failures"].as_object().unwrap().keys().collect();
     assert_eq!(
         reasons,
-        ["upgrade refused with HTTP 503 (the server holds its --max-connections)"],
+        [
+            "upgrade refused with HTTP 503 (the server holds its --max-connections, or its --connections-per-address from this address)"
+        ],
         "{s:#}"
     );
 }

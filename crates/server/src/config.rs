@@ -112,6 +112,17 @@ pub struct Config {
     #[arg(long, env = "DOMINION_MAX_CONNECTIONS", default_value_t = 2000)]
     pub max_connections: usize,
 
+    /// Most connections at once from one client address (an IPv6 address counts by its
+    /// /64, what one household or host is usually given), counted as `--max-connections`
+    /// counts them: every TCP connection from accept on, idle HTTP keep-alive, half-sent
+    /// requests and WebSockets alike; more from that address get HTTP 503. A WebSocket a
+    /// node of the cluster forwards counts under its client's address. Behind a proxy
+    /// every client has the proxy's address: raise it there (to `--max-connections`) and
+    /// limit per client at the proxy.
+    #[arg(long, env = "DOMINION_CONNECTIONS_PER_ADDRESS", default_value_t = 100,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub connections_per_address: usize,
+
     /// Most spectators in one room.
     #[arg(long, env = "DOMINION_MAX_SPECTATORS", default_value_t = 50)]
     pub max_spectators: usize,
@@ -299,6 +310,9 @@ mod tests {
         assert_eq!(c.header_timeout, Duration::from_secs(10));
         assert_eq!((c.rooms_per_connection, c.rooms_per_address), (10, 30));
         assert_eq!(c.metrics_addr, None);
+        assert_eq!((c.max_connections, c.connections_per_address), (2000, 100));
+        let refused = Config::try_parse_from(["dominion-server", "--connections-per-address", "0"]);
+        assert!(refused.is_err(), "a cap of 0 would refuse everyone");
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);
         assert_eq!(c.database, None);
