@@ -84,6 +84,7 @@ start_nodes() {
     mkdir -p "$work/data$i"
     "$SERVER" --addr "127.0.0.1:$port" --data-dir "$work/data$i" --log warn \
       --rate-messages 1000000 --rate-window 1s --max-rooms 100000 --max-connections 25000 \
+      --connections-per-address 25000 \
       --rooms-per-connection 1000000 --rooms-per-address 1000000 \
       --live-rooms-per-address 1000000 --search-rooms-per-address 1000000 "${args[@]}" &
     pids+=($!)

@@ -60,7 +60,7 @@ start_server() {
     --addr "127.0.0.1:$PORT" --data-dir "$data_dir" --log warn \
     --sqlite-sync "$SYNC" \
     --rate-messages 1000000 --rate-window 1s \
-    --max-rooms 100000 --max-connections 25000 \
+    --max-rooms 100000 --max-connections 25000 --connections-per-address 25000 \
     --rooms-per-connection 1000000 --rooms-per-address 1000000 \
     --live-rooms-per-address 1000000 --search-rooms-per-address 1000000 &
   server_pid=$!

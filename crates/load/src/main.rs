@@ -42,7 +42,8 @@ const MAX_NODES: usize = 16;
     about = "Load a dominion-server on this machine (loopback only) and measure it.",
     after_help = "Start the server with a message budget the clients cannot reach \
                   (--rate-messages 1000000 --rate-window 1s), room and connection limits \
-                  above the run (--max-rooms, --max-connections) and enough open files, \
+                  above the run (--max-rooms, --max-connections, --connections-per-address: \
+                  every client is 127.0.0.1) and enough open files, \
                   then pass its --pid for CPU and memory figures. See docs/load.md."
 )]
 struct Cli {

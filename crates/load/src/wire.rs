@@ -41,7 +41,7 @@ pub enum Failure {
 
 fn upgrade_hint(status: u16) -> &'static str {
     if status == 503 {
-        " (the server holds its --max-connections)"
+        " (the server holds its --max-connections, or its --connections-per-address from this address)"
     } else {
         ""
     }

@@ -27,6 +27,7 @@ async fn server(tweak: impl FnOnce(&mut Config)) -> (SocketAddr, tempfile::TempD
         rooms_per_address: 1_000_000,
         live_rooms_per_address: 1_000_000,
         search_rooms_per_address: 1_000_000,
+        connections_per_address: 1_000_000,
         ..Config::default()
     };
     tweak(&mut config);
@@ -247,7 +248,9 @@ async fn connections_beyond_the_servers_maximum_are_reported_as_refused() {
     let reasons: Vec<&String> = s["failures"].as_object().unwrap().keys().collect();
     assert_eq!(
         reasons,
-        ["upgrade refused with HTTP 503 (the server holds its --max-connections)"],
+        [
+            "upgrade refused with HTTP 503 (the server holds its --max-connections, or its --connections-per-address from this address)"
+        ],
         "{s:#}"
     );
 }

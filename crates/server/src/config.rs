@@ -25,9 +25,9 @@ pub struct Config {
     pub data_dir: PathBuf,
 
     /// When the data directory or database cannot be written, stay up and check again
-    /// (every 10 s, then less often, at most every 60 s), answering HTTP requests with
-    /// 503 and the reason meanwhile, and start once it is fixed; without it the server
-    /// exits at once with status 78. The Docker image sets it, so a volume with the
+    /// (every 10 s, then less often, at most every 60 s), logging the reason and
+    /// answering HTTP requests with 503 ("starting") meanwhile, and start once it is
+    /// fixed; without it the server exits at once with status 78. The Docker image sets it, so a volume with the
     /// wrong owner does not make the container restart over and over.
     #[arg(long, env = "DOMINION_WAIT_FOR_DATA_DIR",
           value_parser = clap::builder::BoolishValueParser::new())]
@@ -132,6 +132,17 @@ pub struct Config {
     /// (HTTP requests and WebSockets alike); more are refused with HTTP 503.
     #[arg(long, env = "DOMINION_MAX_CONNECTIONS", default_value_t = 2000)]
     pub max_connections: usize,
+
+    /// Most connections at once from one client address (an IPv6 address counts by its
+    /// /64, what one household or host is usually given), counted as `--max-connections`
+    /// counts them: every TCP connection from accept on, idle HTTP keep-alive, half-sent
+    /// requests and WebSockets alike; more from that address get HTTP 503. A WebSocket a
+    /// node of the cluster forwards counts under its client's address. Behind a proxy
+    /// every client has the proxy's address: raise it there (to `--max-connections`) and
+    /// limit per client at the proxy.
+    #[arg(long, env = "DOMINION_CONNECTIONS_PER_ADDRESS", default_value_t = 100,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub connections_per_address: usize,
 
     /// Most spectators in one room.
     #[arg(long, env = "DOMINION_MAX_SPECTATORS", default_value_t = 50)]
@@ -338,6 +349,9 @@ mod tests {
             Config::try_parse_from(["dominion-server", "--live-rooms-per-address", "0"]).is_err()
         );
         assert_eq!(c.metrics_addr, None);
+        assert_eq!((c.max_connections, c.connections_per_address), (2000, 100));
+        let refused = Config::try_parse_from(["dominion-server", "--connections-per-address", "0"]);
+        assert!(refused.is_err(), "a cap of 0 would refuse everyone");
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);
         assert_eq!(c.database, None);

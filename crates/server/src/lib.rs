@@ -178,20 +178,32 @@ pub async fn serve(
         let app = net::http::metrics_router(hub.clone());
         let mut down = down_rx.clone();
         let hub = hub.clone();
-        tokio::spawn(net::accept::serve(listener, app, hub, async move {
-            let _ = down.wait_for(|d| *d).await;
-        }));
+        tokio::spawn(net::accept::serve(
+            listener,
+            app,
+            hub,
+            net::accept::Listener::Metrics,
+            async move {
+                let _ = down.wait_for(|d| *d).await;
+            },
+        ));
     }
     let draining = cluster.clone();
-    net::accept::serve(listener, app, hub.clone(), async move {
-        shutdown.await;
-        // A node of a cluster hands its rooms over before it closes its connections.
-        if let Some(cluster) = draining {
-            cluster.drain(grace).await;
-        }
-        let _ = down_tx.send(true);
-        closing.shut_down();
-    })
+    net::accept::serve(
+        listener,
+        app,
+        hub.clone(),
+        net::accept::Listener::Public,
+        async move {
+            shutdown.await;
+            // A node of a cluster hands its rooms over before it closes its connections.
+            if let Some(cluster) = draining {
+                cluster.drain(grace).await;
+            }
+            let _ = down_tx.send(true);
+            closing.shut_down();
+        },
+    )
     .await?;
     drop(down_rx);
     // axum does not wait for upgraded WebSockets: wait (bounded) until every connection

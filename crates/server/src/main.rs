@@ -187,8 +187,9 @@ async fn healthcheck(addr: &str) -> ExitCode {
     match tokio::time::timeout(std::time::Duration::from_secs(5), check).await {
         Ok(Ok(response)) if response.starts_with(b"HTTP/1.1 200") => ExitCode::SUCCESS,
         Ok(Ok(response)) => {
-            // The answer says why (a server waiting for its data directory tells how to
-            // fix it): Docker keeps it in the container's health log.
+            // The answer, whatever it says (a server waiting for its data directory says
+            // it is starting; the reason is in its log): Docker keeps it in the
+            // container's health log.
             let text = String::from_utf8_lossy(&response);
             let status = text.lines().next().unwrap_or_default();
             let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);

@@ -43,6 +43,19 @@ pub fn schema_v1_sql() -> &'static str {
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
+/// The key the nodes of a cluster sharing this database vouch for each other with: the
+/// one stored, or else `candidate`, stored now. Every node gets the same answer,
+/// whichever starts first and whatever happened to Redis meanwhile (the key used to live
+/// there, and a node restarted after Redis lost it made up a key of its own). Opens a
+/// connection of its own, after the [`Store`] has brought the schema up to date.
+/// Blocking, like [`Store::connect`].
+pub fn cluster_key(database: &Database, candidate: &str) -> Result<String> {
+    match database {
+        Database::Sqlite { dir, .. } => sqlite::cluster_key(dir, candidate),
+        Database::Postgres { url } => pg::cluster_key(url, candidate),
+    }
+}
+
 /// The file name inside the data directory.
 pub const DB_FILE: &str = "dominion.sqlite3";
 

@@ -97,7 +97,30 @@ on_both!(
     a_claim_must_be_newer_than_the_rooms_token,
     the_reply_audit_shows_who_wrote_each_reply,
     a_node_that_lost_its_room_writes_nothing_after_the_claim,
+    the_first_cluster_key_stored_is_the_one_everyone_reads,
 );
+
+/// The cluster's key: the first candidate is stored, every later caller (another node,
+/// the same node restarted) reads that one and its own candidate is ignored (issue 23:
+/// nodes must agree on it whatever Redis forgets).
+fn the_first_cluster_key_stored_is_the_one_everyone_reads(db: &Db) {
+    let database = match db {
+        Db::Sqlite(dir) => dominion_store::Database::Sqlite {
+            dir: dir.path().to_path_buf(),
+            durability: Durability::Full,
+        },
+        Db::Postgres(url) => dominion_store::Database::Postgres { url: url.clone() },
+    };
+    let _store = db.open();
+    let first = dominion_store::cluster_key(&database, "key-of-the-first-node").unwrap();
+    assert_eq!(first, "key-of-the-first-node");
+    for candidate in ["key-of-another-node", "key-after-a-restart"] {
+        assert_eq!(
+            dominion_store::cluster_key(&database, candidate).unwrap(),
+            first
+        );
+    }
+}
 
 /// The record version the store keeps for each game (it never interprets it).
 const V: RecordVersion = RecordVersion {
@@ -906,7 +929,8 @@ fn a_version_4_file_gains_fencing_and_its_replies_no_writer() {
     // Back to version 4, as that release left it.
     let raw = rusqlite_raw(dir.path());
     raw.execute_batch(
-        "DROP TABLE room_fences; DROP TABLE room_claims;
+        "DROP TABLE cluster_key;
+         DROP TABLE room_fences; DROP TABLE room_claims;
          ALTER TABLE replies DROP COLUMN writer_node; ALTER TABLE replies DROP COLUMN writer_token;
          PRAGMA user_version = 4;",
     )

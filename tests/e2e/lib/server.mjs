@@ -56,8 +56,8 @@ export async function startServer(extraArgs = [], options = {}) {
     const child = spawn(
       BINARY,
       ['--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--bot-delay', '0', '--log', options.log ?? 'warn',
-        // Every page is 127.0.0.1: the per-address room limit is tested in the Rust suite.
-        '--rooms-per-address', '100000', ...extraArgs],
+        // Every page is 127.0.0.1: the per-address limits are tested in the Rust suite.
+        '--rooms-per-address', '100000', '--connections-per-address', '100000', ...extraArgs],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

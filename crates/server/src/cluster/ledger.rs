@@ -1,5 +1,5 @@
 //! The store's side of the cluster, as the log provides it: claims, the rooms to take
-//! over, and one room rebuilt from its log.
+//! over, one room rebuilt from its log, and the cluster's key.
 
 use super::{Claim, Ledger};
 use crate::gamelog::LogError;
@@ -53,6 +53,10 @@ impl Ledger for DurableLog {
         finished_ttl: Duration,
     ) -> BoxFuture<'a, Result<bool, LogError>> {
         Box::pin(DurableLog::is_live(self, room, finished_ttl))
+    }
+
+    fn cluster_key(&self, candidate: String) -> BoxFuture<'_, Result<String, LogError>> {
+        Box::pin(DurableLog::cluster_key(self, candidate))
     }
 
     fn live_room_ids(

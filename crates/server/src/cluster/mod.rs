@@ -35,6 +35,12 @@
 //!   their rooms and take them over again; a claim refused because Redis's counter
 //!   restarted below the database's token raises the counter, and the next attempt
 //!   claims a newer one. Every player resumes once; nothing is lost.
+//! - **Key**: a forwarding node presents the cluster's key with its client's address,
+//!   and the owner counts the client under that address. The key is kept in the
+//!   database ([`Ledger::cluster_key`], read when a node joins), not in Redis: there, a
+//!   node restarted after Redis lost everything made up a key of its own, the others
+//!   ignored the addresses it vouched for, and all its clients shared its address's
+//!   limits.
 //!
 //! **Why Redis.** Nodes share nothing but PostgreSQL (every room's log) and Redis (who
 //! runs what, and the lobby). Redis rather than NATS because the one step that must be
@@ -101,6 +107,9 @@ pub trait Ledger: Send + Sync + 'static {
     /// The rooms a restart would reopen: open, playing, or finished within the ttl.
     fn live_room_ids(&self, finished_ttl: Duration)
     -> BoxFuture<'_, Result<Vec<String>, LogError>>;
+    /// The cluster's node key: the one the store holds, or else `candidate`, stored now.
+    /// Every node sharing the store gets the same, whatever Redis forgot.
+    fn cluster_key(&self, candidate: String) -> BoxFuture<'_, Result<String, LogError>>;
 }
 
 /// The store's answer to a claim.
@@ -126,6 +135,8 @@ pub enum ClusterError {
     BadNodeId(String),
     #[error("this node listens on {0}, which other nodes cannot dial: set --advertise HOST:PORT")]
     NoAdvertise(String),
+    #[error("cannot read or store the cluster's key in the database: {0}")]
+    Key(String),
 }
 
 pub struct Cluster {
@@ -137,7 +148,8 @@ pub struct Cluster {
     leases: Leases,
     ttl: Duration,
     finished_ttl: Duration,
-    /// The key a forwarding node presents: only nodes (which share Redis) know it.
+    /// The key a forwarding node presents: only nodes know it (they read it from the
+    /// database they share; see [`Ledger::cluster_key`]).
     secret: String,
     ledger: Arc<dyn Ledger>,
     fences: Arc<Fences>,
@@ -184,7 +196,7 @@ fn node_name(given: Option<&str>) -> Result<String, ClusterError> {
 
 impl Cluster {
     /// Connects to Redis and joins: checks the URL, reaches the server, learns (or sets)
-    /// the cluster's shared secret. Nothing runs yet: see [`Cluster::start`].
+    /// the cluster's shared key in the database. Nothing runs yet: see [`Cluster::start`].
     pub async fn join(
         config: &crate::Config,
         listening: std::net::SocketAddr,
@@ -227,19 +239,20 @@ impl Cluster {
             url: "the system's random source".into(),
             reason: e.to_string(),
         })?;
-        let secret_key = format!("{}secret", lease::PREFIX);
-        let _: () = redis::cmd("SET")
-            .arg(&secret_key)
-            .arg(&candidate)
-            .arg("NX")
+        // The key lives in the database, where every node reads the same one even after
+        // Redis lost everything (in Redis, a node restarted after such a loss made up a
+        // key of its own, and the others then ignored the client addresses it vouched
+        // for). A key an earlier release left in Redis is adopted by the first node that
+        // stores one, so nodes of that release still running agree with it.
+        let earlier: Option<String> = redis::cmd("GET")
+            .arg(format!("{}secret", lease::PREFIX))
             .query_async(&mut redis)
             .await
             .map_err(unreachable)?;
-        let secret: String = redis::cmd("GET")
-            .arg(&secret_key)
-            .query_async(&mut redis)
+        let secret = ledger
+            .cluster_key(earlier.unwrap_or(candidate))
             .await
-            .map_err(unreachable)?;
+            .map_err(|e| ClusterError::Key(e.to_string()))?;
         // Announce the node at once: rooms created before the first renewal must be
         // reachable through the other nodes.
         let _: () = redis::cmd("SET")

@@ -12,10 +12,13 @@
 //! in sysexits.h), which a supervisor can tell from a crash (systemd:
 //! `RestartPreventExitStatus=78`). With it (the Docker image sets it) the server stays
 //! up: it checks again with a growing interval (10 s doubling to at most 60 s) and
-//! answers every HTTP request, `/healthz` included, with 503 and the explanation, so the
-//! container shows as unhealthy with the reason instead of restarting over and over
-//! under `restart: unless-stopped`. Once the directory is fixed the server starts as
-//! usual, without a restart.
+//! answers every HTTP request, `/healthz` included, with 503, so the container shows as
+//! unhealthy instead of restarting over and over under `restart: unless-stopped`. Once
+//! the directory is fixed the server starts as usual, without a restart.
+//!
+//! The 503 says only that the server is starting ([`STARTING`]): anyone may ask, and the
+//! explanation names paths, owners, modes and the server's uid. That goes to the log,
+//! where the operator looks (`docker compose logs`).
 
 use crate::Config;
 use axum::Router;
@@ -45,6 +48,10 @@ pub const RETRY_MAX: Duration = Duration::from_secs(60);
 /// Connections answered at once while waiting; more are closed unanswered, so a flood
 /// cannot pile up tasks while the server is not even started.
 const WAITING_CONNECTIONS: usize = 64;
+
+/// What every request is answered while the server waits: that it is starting, and no
+/// more (the reason, with paths and ids, is in the log).
+pub const STARTING: &str = "starting: the server is not ready yet (the reason is in its log)\n";
 
 /// Opens the store as the server will (creating the directory and database if needed,
 /// migrating, and the start-up write check), then closes it again. With `--database`,
@@ -196,9 +203,9 @@ pub enum Waited {
 }
 
 /// Checks again and again, with a growing interval, until the data directory can be
-/// written; meanwhile answers every request on `listener` with 503 and `explanation`
-/// (the last one found), so `dominion-server healthcheck` and Docker's health status
-/// report the problem.
+/// written; meanwhile logs `explanation` (the last one found) at each check and answers
+/// every request on `listener` with 503 and [`STARTING`], so `dominion-server
+/// healthcheck` and Docker's health status report the server unhealthy.
 pub async fn wait_until_writable(
     config: &Config,
     listener: &TcpListener,
@@ -216,7 +223,6 @@ pub async fn wait_until_writable(
              until then HTTP requests to {addr} get 503:\n{explanation}",
             interval.as_secs()
         );
-        let body = format!("starting: waiting for the data directory\n{explanation}");
         let next = tokio::time::sleep(interval);
         tokio::pin!(next);
         loop {
@@ -229,10 +235,10 @@ pub async fn wait_until_writable(
                         continue;
                     }
                     open.fetch_add(1, Ordering::AcqRel);
-                    let (open, body) = (open.clone(), body.clone());
+                    let open = open.clone();
                     let header_timeout = config.header_timeout;
                     tokio::spawn(async move {
-                        answer_unavailable(tcp, body, header_timeout).await;
+                        answer_unavailable(tcp, header_timeout).await;
                         open.fetch_sub(1, Ordering::AcqRel);
                     });
                 }
@@ -258,17 +264,14 @@ pub async fn wait_until_writable(
 }
 
 /// One connection while waiting: its request (one, then close) is answered 503 with
-/// `body` and `Retry-After`.
-async fn answer_unavailable(tcp: tokio::net::TcpStream, body: String, header_timeout: Duration) {
-    let app = Router::new().fallback(move || {
-        let body = body.clone();
-        async move {
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                [("retry-after", "10")],
-                body,
-            )
-        }
+/// [`STARTING`] and `Retry-After`.
+async fn answer_unavailable(tcp: tokio::net::TcpStream, header_timeout: Duration) {
+    let app = Router::new().fallback(|| async {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [("retry-after", "10")],
+            STARTING,
+        )
     });
     let service =
         hyper::service::service_fn(move |req: hyper::Request<Incoming>| app.clone().oneshot(req));

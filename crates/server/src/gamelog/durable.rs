@@ -85,6 +85,8 @@ pub struct DurableLog {
     /// To the reader thread.
     reader: mpsc::Sender<QueuedRead>,
     fences: Arc<Fences>,
+    /// Where the store is, for the cluster's key (a connection of its own, once).
+    database: Database,
 }
 
 /// One write, the fence it must pass, and the room (or start-up code) awaiting it.
@@ -261,7 +263,19 @@ impl DurableLog {
             writer,
             reader,
             fences: Arc::new(Fences::default()),
+            database: database.clone(),
         })
+    }
+
+    /// The cluster's node key as the store keeps it: the stored one, or else
+    /// `candidate`, stored now (`dominion_store::cluster_key`). Every node sharing the
+    /// database gets the same.
+    pub async fn cluster_key(&self, candidate: String) -> Result<String, LogError> {
+        let database = self.database.clone();
+        tokio::task::spawn_blocking(move || dominion_store::cluster_key(&database, &candidate))
+            .await
+            .map_err(|e| LogError::Failed(format!("reading the cluster key: {e}")))?
+            .map_err(store_err)
     }
 
     /// The fences this log writes rooms under (off until enabled).

@@ -18,16 +18,35 @@
 //! address, serving only `/metrics` and `/healthz`. At shutdown the loop stops
 //! accepting and gives each plain HTTP connection up to `--shutdown-grace` to finish;
 //! upgraded WebSockets are the hub's to close (1012), and `crate::serve` waits for them.
+//!
+//! Fairness (issue 23): no one address can take every slot, and the operator can always
+//! see the server's health.
+//! - Every connection also counts against `--connections-per-address` for its client's
+//!   address ([`address_key`]: an IPv4 address, or an IPv6 address's /64), from accept
+//!   on and for as long as it lives — idle keep-alive, slowloris and WebSockets alike,
+//!   since each holds a slot the same way. Over it, the connection gets a 503 saying so
+//!   and is closed. The count is a table of the addresses with a connection open now
+//!   (an entry leaves with its last connection), so it is bounded by the connections
+//!   themselves and never refuses an address for what another did. The connection's
+//!   place in it ([`AddressSlot`]) goes with its requests to the handlers, so that the
+//!   WebSocket a request becomes keeps it, and a link from a node of the cluster is
+//!   counted under the client it carries (`net::http`), not under the node.
+//! - With every public slot taken, [`HEALTH_RESERVE`] more connections are accepted for
+//!   `/healthz` and `/metrics` only (one request each, then closed; anything else gets
+//!   the 503), still within their address's cap.
+//! - The `--metrics-addr` listener has a small bound of its own and does not count the
+//!   public connections: it answers however full the public address is.
 
 use crate::rooms::hub::Hub;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::HashMap;
 use std::future::Future;
-use std::net::SocketAddr;
-use std::sync::Arc;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
@@ -38,15 +57,48 @@ use tower::ServiceExt;
 const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\
 content-length: 38\r\nconnection: close\r\n\r\ntoo many connections; try again later\n";
 
+/// What a connection over its address's cap is told, the same way.
+const BUSY_ADDRESS: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\
+content-length: 55\r\nconnection: close\r\n\r\ntoo many connections from your address; try again later\n";
+
+/// The body of [`BUSY`], for a request on a reserved connection that is not for health.
+pub const BUSY_TEXT: &str = "too many connections; try again later\n";
+
+/// The body of [`BUSY_ADDRESS`], for a WebSocket link counted under its client's address.
+pub const BUSY_ADDRESS_TEXT: &str = "too many connections from your address; try again later\n";
+
+/// Connections accepted beyond `--max-connections` for `/healthz` and `/metrics` only.
+pub const HEALTH_RESERVE: usize = 16;
+
+/// Connections the `--metrics-addr` listener holds at once (its own bound: the public
+/// connections do not count against it).
+pub const METRICS_CONNECTIONS: usize = 32;
+
+/// The paths a reserved connection may ask for.
+const HEALTH_PATHS: &[&str] = &["/healthz", "/metrics"];
+
+/// Which listener [`serve`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listener {
+    /// The public address (`--addr`): `--max-connections` over HTTP and WebSockets,
+    /// `--connections-per-address`, and the health reserve.
+    Public,
+    /// `--metrics-addr`: [`METRICS_CONNECTIONS`] at once, nothing else counted.
+    Metrics,
+}
+
 /// Accepts until `shutdown` completes, then lets each HTTP connection finish its request
 /// (at most `grace`). Upgraded WebSockets are not waited for here: the hub closes them.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
     hub: Arc<Hub>,
+    kind: Listener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let http_open = Arc::new(AtomicUsize::new(0));
+    let reserve_open = Arc::new(AtomicUsize::new(0));
+    let addresses = PerAddress::new(hub.config.connections_per_address);
     let (stop, stopped) = watch::channel(false);
     let header_timeout = hub.config.header_timeout;
     tokio::pin!(shutdown);
@@ -64,26 +116,56 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let open = http_open.load(Ordering::Acquire) + hub.open_connections();
-        if open >= hub.config.max_connections {
-            hub.metrics.connections_refused.inc();
-            let _ = tcp.try_write(BUSY);
-            continue;
-        }
+        let (counter, health_only, slot) = match kind {
+            Listener::Metrics => {
+                if http_open.load(Ordering::Acquire) >= METRICS_CONNECTIONS {
+                    let _ = tcp.try_write(BUSY);
+                    continue;
+                }
+                (&http_open, false, None)
+            }
+            Listener::Public => {
+                let open = http_open.load(Ordering::Acquire) + hub.open_connections();
+                let (counter, health_only) = if open < hub.config.max_connections {
+                    (&http_open, false)
+                } else if reserve_open.load(Ordering::Acquire) < HEALTH_RESERVE {
+                    (&reserve_open, true)
+                } else {
+                    hub.metrics.connections_refused.inc();
+                    let _ = tcp.try_write(BUSY);
+                    continue;
+                };
+                let Some(slot) = addresses.enter(peer.ip()) else {
+                    hub.metrics.connections_refused.inc();
+                    let _ = tcp.try_write(BUSY_ADDRESS);
+                    continue;
+                };
+                (counter, health_only, Some(Arc::new(slot)))
+            }
+        };
         hub.metrics.connections_accepted.inc();
         prepare(&tcp);
-        let guard = Counted::new(http_open.clone());
+        let guard = Counted::new(counter.clone());
         let app = app.clone();
         let stopped = stopped.clone();
+        let how = Serving {
+            peer,
+            slot,
+            header_timeout,
+            health_only,
+            metrics: hub.metrics.clone(),
+        };
         tokio::spawn(async move {
-            serve_one(tcp, peer, app, header_timeout, stopped).await;
+            serve_one(tcp, app, how, stopped).await;
             drop(guard);
         });
     }
     drop(listener);
     let _ = stop.send(true);
     let deadline = tokio::time::Instant::now() + hub.config.shutdown_grace;
-    while http_open.load(Ordering::Acquire) > 0 && tokio::time::Instant::now() < deadline {
+    while http_open.load(Ordering::Acquire) + reserve_open.load(Ordering::Acquire) > 0
+        && tokio::time::Instant::now() < deadline
+    {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     Ok(())
@@ -97,21 +179,48 @@ fn prepare(tcp: &TcpStream) {
     }
 }
 
-/// One HTTP/1.1 connection, with upgrades, until it closes, upgrades or times out.
-async fn serve_one(
-    tcp: TcpStream,
+/// How one accepted connection is served.
+struct Serving {
     peer: SocketAddr,
-    app: Router,
+    /// Its place in its address's count (the public listener's connections).
+    slot: Option<Arc<AddressSlot>>,
     header_timeout: Duration,
-    mut stopped: watch::Receiver<bool>,
-) {
+    /// Taken from the health reserve: `/healthz` and `/metrics` only, one request.
+    health_only: bool,
+    /// Counts the requests refused on a reserved connection.
+    metrics: Arc<crate::metrics::Metrics>,
+}
+
+/// One HTTP/1.1 connection, with upgrades, until it closes, upgrades or times out.
+async fn serve_one(tcp: TcpStream, app: Router, how: Serving, mut stopped: watch::Receiver<bool>) {
+    let Serving {
+        peer,
+        slot,
+        header_timeout,
+        health_only,
+        metrics,
+    } = how;
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+        let refused = health_only && !HEALTH_PATHS.contains(&req.uri().path());
+        if refused {
+            metrics.connections_refused.inc();
+        }
         req.extensions_mut().insert(ConnectInfo(peer));
-        app.clone().oneshot(req)
+        if let Some(slot) = &slot {
+            req.extensions_mut().insert(slot.clone());
+        }
+        let app = app.clone();
+        async move {
+            if refused {
+                return Ok(busy_response());
+            }
+            app.oneshot(req).await
+        }
     });
     let conn = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout)
+        .keep_alive(!health_only)
         .serve_connection(TokioIo::new(tcp), service)
         .with_upgrades();
     tokio::pin!(conn);
@@ -125,6 +234,106 @@ async fn serve_one(
             conn.as_mut().graceful_shutdown();
             let _ = conn.await;
         }
+    }
+}
+
+/// The 503 a reserved connection gets for anything but health.
+fn busy_response() -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (axum::http::StatusCode::SERVICE_UNAVAILABLE, BUSY_TEXT).into_response()
+}
+
+/// The key a client address is counted under — the one every per-address limit uses
+/// (`budget::address_key`: IPv4 as it is, IPv6 by its /64, IPv4-mapped as IPv4).
+fn address_key(ip: IpAddr) -> IpAddr {
+    crate::budget::address_key(ip).ip()
+}
+
+/// The connections open now per client address (by [`address_key`]): an address is in
+/// it only while it has one, so it holds at most as many entries as connections.
+struct PerAddress {
+    max: usize,
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+impl PerAddress {
+    fn new(max: usize) -> Arc<PerAddress> {
+        Arc::new(PerAddress {
+            max: max.max(1),
+            open: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, usize>> {
+        // Counts only: a panic elsewhere while holding it leaves them usable.
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts a connection from `ip`, unless its address has as many as it may.
+    fn enter(self: &Arc<Self>, ip: IpAddr) -> Option<AddressSlot> {
+        let key = address_key(ip);
+        let mut table = self.table();
+        let n = table.entry(key).or_insert(0);
+        if *n >= self.max {
+            if *n == 0 {
+                table.remove(&key);
+            }
+            return None;
+        }
+        *n += 1;
+        Some(AddressSlot {
+            table: self.clone(),
+            key: Mutex::new(key),
+        })
+    }
+
+    fn leave(table: &mut HashMap<IpAddr, usize>, key: IpAddr) {
+        if let Some(n) = table.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                table.remove(&key);
+            }
+        }
+    }
+}
+
+/// One connection's place in its address's count, until dropped. Shared by the HTTP
+/// connection and the WebSocket it may become (each request carries it as an
+/// extension), so it is let go when both are gone.
+pub struct AddressSlot {
+    table: Arc<PerAddress>,
+    key: Mutex<IpAddr>,
+}
+
+impl AddressSlot {
+    /// Counts this connection under `client` instead of the address it came from: a link
+    /// from a node of the cluster, under the client it carries. False, with nothing
+    /// changed, when `client`'s address has as many connections as it may.
+    pub fn move_to(&self, client: IpAddr) -> bool {
+        let to = address_key(client);
+        let mut key = self.key.lock().unwrap_or_else(|e| e.into_inner());
+        if *key == to {
+            return true;
+        }
+        let mut table = self.table.table();
+        let n = table.entry(to).or_insert(0);
+        if *n >= self.table.max {
+            if *n == 0 {
+                table.remove(&to);
+            }
+            return false;
+        }
+        *n += 1;
+        PerAddress::leave(&mut table, *key);
+        *key = to;
+        true
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let key = *self.key.get_mut().unwrap_or_else(|e| e.into_inner());
+        PerAddress::leave(&mut self.table.table(), key);
     }
 }
 
@@ -158,5 +367,73 @@ mod tests {
         prepare(&tcp);
         assert!(tcp.nodelay().unwrap());
         drop(client);
+    }
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn ipv6_clients_count_by_their_64_and_mapped_ipv4_as_ipv4() {
+        assert_eq!(address_key(ip("203.0.113.7")), ip("203.0.113.7"));
+        assert_eq!(
+            address_key(ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd")),
+            ip("2001:db8:1:2::")
+        );
+        assert_eq!(
+            address_key(ip("2001:db8:1:2::1")),
+            address_key(ip("2001:db8:1:2:ffff::9"))
+        );
+        assert_ne!(
+            address_key(ip("2001:db8:1:2::1")),
+            address_key(ip("2001:db8:1:3::1"))
+        );
+        assert_eq!(address_key(ip("::ffff:198.51.100.4")), ip("198.51.100.4"));
+    }
+
+    #[test]
+    fn each_address_gets_its_cap_and_its_entry_leaves_with_its_last_connection() {
+        let table = PerAddress::new(2);
+        let a1 = table.enter(ip("10.0.0.1")).unwrap();
+        let a2 = table.enter(ip("10.0.0.1")).unwrap();
+        assert!(
+            table.enter(ip("10.0.0.1")).is_none(),
+            "a third from one address"
+        );
+        let b = table
+            .enter(ip("10.0.0.2"))
+            .expect("another address still gets in");
+        // One /64 is one client.
+        let v6 = table.enter(ip("2001:db8::1")).unwrap();
+        let _v6b = table.enter(ip("2001:db8::2")).unwrap();
+        assert!(table.enter(ip("2001:db8::3")).is_none());
+        drop(a1);
+        let a3 = table
+            .enter(ip("10.0.0.1"))
+            .expect("a slot freed is free again");
+        drop((a2, a3, b, v6, _v6b));
+        assert!(table.table().is_empty(), "{:?}", table.table());
+    }
+
+    #[test]
+    fn a_forwarded_link_moves_to_its_client_s_address_if_that_has_room() {
+        let table = PerAddress::new(1);
+        let client = table.enter(ip("10.0.0.9")).unwrap();
+        let link = table.enter(ip("10.0.0.1")).unwrap();
+        assert!(
+            !link.move_to(ip("10.0.0.9")),
+            "the client's address is full"
+        );
+        assert_eq!(table.table().get(&ip("10.0.0.1")), Some(&1), "unchanged");
+        drop(client);
+        assert!(link.move_to(ip("10.0.0.9")));
+        assert_eq!(
+            table.table().get(&ip("10.0.0.1")),
+            None,
+            "the node's slot is free"
+        );
+        assert!(table.enter(ip("10.0.0.1")).is_some());
+        drop(link);
+        assert!(table.table().is_empty());
     }
 }

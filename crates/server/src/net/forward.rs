@@ -5,8 +5,15 @@
 //! are, and queues the owner's frames to the client as they are. The owner sees an
 //! ordinary client, so its per-viewer projection, checks and limits apply unchanged —
 //! nothing secret crosses the link that the client would not receive anyway. The link
-//! presents the cluster's key (`x-dominion-node-key`, known only to nodes, which share
-//! Redis) so the owner trusts the client address it carries for its per-address limits.
+//! presents the cluster's key (`x-dominion-node-key`, known only to nodes, which read it
+//! from the database they share) so the owner trusts the client address it carries
+//! (`x-dominion-client-addr`) and counts the client under it for its per-address limits
+//! (a link with a wrong key, or without an address, is refused: see `net::http`).
+//!
+//! A link closes as soon as its client leaves (the client's connection drops it first
+//! thing), and ends as soon as the owner answers the close: neither node keeps the
+//! connection after a clean close. The close linger only bounds a peer that never
+//! answers.
 //!
 //! This node still applies its own checks first (budget, size, shape, command id:
 //! `net::connection`); the link opens with `hello` at the client's protocol version,
@@ -38,6 +45,10 @@ pub const CLIENT_ADDR_HEADER: &str = "x-dominion-client-addr";
 
 /// How long opening the link (TCP, upgrade, hello) may take.
 const OPEN_TIMEOUT: Duration = Duration::from_secs(2);
+/// The longest a closing link waits for the owner's half of the close handshake. The
+/// owner answers at once, which ends the link at once: this only bounds an owner that
+/// does not answer.
+const CLOSE_LINGER: Duration = Duration::from_secs(2);
 /// Client frames waiting for the link, at most.
 const QUEUE: usize = 64;
 
@@ -54,10 +65,12 @@ pub struct Upstream {
 
 impl Drop for Upstream {
     fn drop(&mut self) {
-        // Dropping `tx` makes the pump close the link politely; abort is the backstop.
+        // Dropping `tx` makes the pump close the link at once, politely (it ends as soon
+        // as the owner answers the close); the abort is only the backstop for an owner
+        // that never answers, and does nothing to a pump that has ended.
         let pump = self.pump.abort_handle();
         tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_secs(2)).await;
+            tokio::time::sleep(CLOSE_LINGER).await;
             pump.abort();
         });
     }
@@ -91,6 +104,18 @@ pub enum Reached {
     Unknown,
     /// It runs somewhere this node cannot reach (why).
     Unreachable(String),
+    /// The node running it answered, and refused this client (its answer): over the
+    /// connection cap of the client's address, full, or a key that is not the
+    /// cluster's. Not tried again.
+    Refused(String),
+}
+
+/// Why a link could not be opened.
+pub enum LinkError {
+    /// The owner could not be reached, or the link failed: worth trying again.
+    Failed(String),
+    /// The owner answered the upgrade with a refusal (its text, for the client).
+    Refused(String),
 }
 
 /// Reaches `room` for a client: the room's handle if it runs here (taken over if need
@@ -108,7 +133,8 @@ pub async fn reach(placement: &dyn Placement, room: &str, link: LinkArgs<'_>) ->
             Route::Remote { node, addr } => {
                 match open(&addr, &node, placement.node_key(), room, &link).await {
                     Ok(up) => return Reached::Linked(up),
-                    Err(e) => last_error = e,
+                    Err(LinkError::Refused(why)) => return Reached::Refused(why),
+                    Err(LinkError::Failed(e)) => last_error = e,
                 }
             }
         }
@@ -127,7 +153,7 @@ pub async fn open(
     key: &str,
     room: &str,
     args: &LinkArgs<'_>,
-) -> Result<Upstream, String> {
+) -> Result<Upstream, LinkError> {
     let LinkArgs {
         client_addr,
         protocol,
@@ -136,19 +162,22 @@ pub async fn open(
         heartbeat,
     } = args;
     let (client_addr, protocol, first, heartbeat) = (*client_addr, *protocol, *first, *heartbeat);
+    let failed = LinkError::Failed;
     let mut request = format!("ws://{addr}/ws")
         .into_client_request()
-        .map_err(|e| format!("bad node address {addr:?}: {e}"))?;
+        .map_err(|e| failed(format!("bad node address {addr:?}: {e}")))?;
     let headers = request.headers_mut();
     headers.insert(
         NODE_KEY_HEADER,
-        HeaderValue::from_str(key).map_err(|e| e.to_string())?,
+        HeaderValue::from_str(key).map_err(|e| failed(e.to_string()))?,
     );
-    if let Some(ip) = client_addr
-        && let Ok(v) = HeaderValue::from_str(&ip.to_string())
-    {
-        headers.insert(CLIENT_ADDR_HEADER, v);
-    }
+    // The owner counts the client under its own address, never under this node's.
+    let client_addr = client_addr
+        .ok_or_else(|| failed("the client's address is unknown: not forwarded".into()))?;
+    headers.insert(
+        CLIENT_ADDR_HEADER,
+        HeaderValue::from_str(&client_addr.to_string()).map_err(|e| failed(e.to_string()))?,
+    );
     let hello = serde_json::to_string(&ClientMessage::Hello {
         protocol,
         client: Some(format!(
@@ -156,34 +185,54 @@ pub async fn open(
             env!("CARGO_PKG_VERSION")
         )),
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| failed(e.to_string()))?;
     let opened = tokio::time::timeout(OPEN_TIMEOUT, async {
         let (mut ws, _) = tokio_tungstenite::connect_async(request)
             .await
-            .map_err(|e| format!("cannot reach node {owner} at {addr}: {e}"))?;
+            .map_err(|e| match e {
+                tokio_tungstenite::tungstenite::Error::Http(answer) => {
+                    let text = answer
+                        .body()
+                        .as_deref()
+                        .map(String::from_utf8_lossy)
+                        .unwrap_or_default();
+                    tracing::info!(
+                        node = owner,
+                        status = answer.status().as_u16(),
+                        "the room's node refused the link: {}",
+                        text.trim_end()
+                    );
+                    LinkError::Refused(text.trim_end().to_string())
+                }
+                e => failed(format!("cannot reach node {owner} at {addr}: {e}")),
+            })?;
         ws.send(Message::text(hello))
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| failed(e.to_string()))?;
         loop {
             match ws.next().await {
                 Some(Ok(Message::Text(text))) => {
                     match serde_json::from_str::<ServerMessage>(&text) {
                         Ok(ServerMessage::Welcome { .. }) => break,
-                        _ => return Err(format!("node {owner} refused the hello: {text}")),
+                        _ => return Err(failed(format!("node {owner} refused the hello: {text}"))),
                     }
                 }
                 Some(Ok(_)) => {}
-                Some(Err(e)) => return Err(e.to_string()),
-                None => return Err(format!("node {owner} closed the link")),
+                Some(Err(e)) => return Err(failed(e.to_string())),
+                None => return Err(failed(format!("node {owner} closed the link"))),
             }
         }
         ws.send(Message::text(first.to_string()))
             .await
-            .map_err(|e| e.to_string())?;
-        Ok::<_, String>(ws)
+            .map_err(|e| failed(e.to_string()))?;
+        Ok::<_, LinkError>(ws)
     })
     .await
-    .map_err(|_| format!("node {owner} at {addr} did not answer within {OPEN_TIMEOUT:?}"))??;
+    .map_err(|_| {
+        failed(format!(
+            "node {owner} at {addr} did not answer within {OPEN_TIMEOUT:?}"
+        ))
+    })??;
     if let Ok(stream) = opened.get_ref().get_ref_tcp() {
         let _ = stream.set_nodelay(true);
     }
@@ -241,8 +290,17 @@ async fn pump(
                     }
                 }
                 None => {
-                    // The client left this link (closed, or went to another room).
-                    let _ = sink.close().await;
+                    // The client left this link (closed, or went to another room): close
+                    // it now, and wait (bounded) for the owner's answer, which ends the
+                    // owner's side of the connection at once too. What the owner still
+                    // says meanwhile has nobody to go to.
+                    let deadline = tokio::time::Instant::now() + CLOSE_LINGER;
+                    let _ = tokio::time::timeout_at(deadline, sink.close()).await;
+                    while let Ok(Some(Ok(msg))) = tokio::time::timeout_at(deadline, stream.next()).await {
+                        if let Message::Close(_) = msg {
+                            break;
+                        }
+                    }
                     return;
                 }
             },

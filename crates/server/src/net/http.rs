@@ -13,9 +13,12 @@
 //! `gamelog::durable`).
 //!
 //! A forwarded connection from another node of the cluster carries its client's address
-//! in a header, believed only with the cluster's key (`net::forward`); anyone else's
-//! header is ignored.
+//! in a header, believed only with the cluster's key (`net::forward`); a link with a
+//! wrong key is refused (403), one without an address 400. A WebSocket keeps its
+//! connection's place in its address's count (`net::accept`) for as long as it lives; a
+//! link vouched for with the key is counted under the client it carries instead.
 
+use crate::net::accept::{self, AddressSlot};
 use crate::net::connection;
 use crate::rooms::hub::Hub;
 use axum::Extension;
@@ -397,21 +400,31 @@ async fn game_step(
 async fn websocket(
     State(hub): State<Arc<Hub>>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    slot: Option<Extension<Arc<AddressSlot>>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let peer =
-        forwarded_client(&hub, &headers).or(peer.map(|Extension(ConnectInfo(addr))| addr.ip()));
+    let forwarded = match forwarded_client(&hub, &headers) {
+        Ok(forwarded) => forwarded,
+        Err((status, why)) => {
+            tracing::warn!("websocket link refused: {}", why.trim_end());
+            return (status, why).into_response();
+        }
+    };
+    // A link from a node of the cluster counts under its client's address, for the
+    // connection cap as for every other per-address limit, never under the node's.
+    if let (Some(client), Some(Extension(slot))) = (forwarded, &slot)
+        && !slot.move_to(client)
+    {
+        return (StatusCode::SERVICE_UNAVAILABLE, accept::BUSY_ADDRESS_TEXT).into_response();
+    }
+    let peer = forwarded.or(peer.map(|Extension(ConnectInfo(addr))| addr.ip()));
     if let Err(why) = origin_allowed(&headers, &hub.config.allowed_origins) {
         tracing::info!("websocket refused: {why}");
         return (StatusCode::FORBIDDEN, why).into_response();
     }
     let Some(admission) = hub.admit() else {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            "too many connections; try again later\n",
-        )
-            .into_response();
+        return (StatusCode::SERVICE_UNAVAILABLE, accept::BUSY_TEXT).into_response();
     };
     let cap = hub
         .config
@@ -426,19 +439,47 @@ async fn websocket(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(WRITE_BUFFER_MAX)
-        .on_upgrade(move |socket| connection::run(socket, admission, peer))
+        .on_upgrade(move |socket| async move {
+            connection::run(socket, admission, peer).await;
+            // The connection's place in its address's count, held as long as it lives.
+            drop(slot);
+        })
 }
 
-/// The client address a forwarding node of our cluster vouches for: trusted only with
-/// the cluster's key, which only nodes know (anyone else's header is ignored).
-fn forwarded_client(hub: &Hub, headers: &HeaderMap) -> Option<std::net::IpAddr> {
+/// The client address a forwarding node of our cluster vouches for, if the request is
+/// such a link: it carries the cluster's key, which only nodes know (they read it from
+/// the database they share), and the address of the client it serves. Without the key
+/// header the request is an ordinary client's (a client's own address header is
+/// ignored). A wrong key, or a link that names no address, is refused rather than
+/// served under the forwarding node's address: that would make every client of that
+/// node share one address's limits.
+fn forwarded_client(
+    hub: &Hub,
+    headers: &HeaderMap,
+) -> Result<Option<std::net::IpAddr>, (StatusCode, &'static str)> {
     use crate::net::forward::{CLIENT_ADDR_HEADER, NODE_KEY_HEADER};
-    let placement = hub.placement()?;
-    let key = headers.get(NODE_KEY_HEADER)?.as_bytes();
-    if !constant_time_eq(key, placement.node_key().as_bytes()) {
-        return None;
+    let Some(key) = headers.get(NODE_KEY_HEADER) else {
+        return Ok(None);
+    };
+    let Some(placement) = hub.placement() else {
+        // Not in a cluster: no link is expected, the header means nothing.
+        return Ok(None);
+    };
+    if !constant_time_eq(key.as_bytes(), placement.node_key().as_bytes()) {
+        return Err((
+            StatusCode::FORBIDDEN,
+            "the node key is not this cluster's\n",
+        ));
     }
-    headers.get(CLIENT_ADDR_HEADER)?.to_str().ok()?.parse().ok()
+    headers
+        .get(CLIENT_ADDR_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .map(Some)
+        .ok_or((
+            StatusCode::BAD_REQUEST,
+            "a forwarded connection must name its client's address\n",
+        ))
 }
 
 /// Compares without stopping at the first difference, so timing does not reveal how

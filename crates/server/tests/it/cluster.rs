@@ -48,7 +48,13 @@ impl Backends {
 
     /// Starts node `name` (a fresh process, on a free port) and waits until it serves.
     pub async fn node(&mut self, name: &str) -> ServerProcess {
-        let flags = self.flags(name);
+        self.node_with(name, &[]).await
+    }
+
+    /// As [`Backends::node`], with more flags.
+    pub async fn node_with(&mut self, name: &str, extra: &[&str]) -> ServerProcess {
+        let mut flags = self.flags(name);
+        flags.extend(extra.iter().map(|f| f.to_string()));
         let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
         let dir = tempfile::tempdir().expect("tempdir");
         let node = ServerProcess::start_with(dir.path(), &flags).await;
@@ -441,7 +447,7 @@ async fn a_node_paused_past_its_lease_cannot_write_its_room_again() {
 }
 
 /// Sends one inline command to Redis and returns its one-line answer.
-fn redis_command(port: u16, command: &str) -> String {
+pub(crate) fn redis_command(port: u16, command: &str) -> String {
     use std::io::{BufRead, BufReader, Write};
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect to Redis");
     s.write_all(format!("{command}\r\n").as_bytes()).unwrap();

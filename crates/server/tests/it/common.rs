@@ -32,6 +32,8 @@ pub fn config() -> Config {
         rooms_per_address: 10_000,
         live_rooms_per_address: 10_000,
         search_rooms_per_address: 10_000,
+        // The connection cap per address is tested in `connections`.
+        connections_per_address: 10_000,
         data_dir: std::env::temp_dir()
             .join(format!("dominion-server-test-{}-{n}", std::process::id())),
         ..Config::default()

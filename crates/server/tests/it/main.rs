@@ -9,6 +9,7 @@ mod chaos;
 mod client_vp;
 mod cluster;
 mod common;
+mod connections;
 mod crash;
 mod database;
 mod deploy;

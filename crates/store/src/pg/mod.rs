@@ -87,6 +87,20 @@ fn open_client(url: &str) -> Result<Client> {
     Ok(client)
 }
 
+/// See `crate::cluster_key`: one connection of its own, closed again (it runs once, when
+/// a node joins its cluster).
+pub fn cluster_key(url: &str, candidate: &str) -> Result<String> {
+    let mut client = connect_reader(url)?;
+    client.execute(
+        "INSERT INTO cluster_key (id, node_key, created_at) VALUES (1, $1, $2)
+         ON CONFLICT (id) DO NOTHING",
+        &[&candidate, &now_secs()],
+    )?;
+    Ok(client
+        .query_one("SELECT node_key FROM cluster_key WHERE id = 1", &[])?
+        .get(0))
+}
+
 /// A reading connection to a database whose schema is current.
 pub fn connect_reader(url: &str) -> Result<Client> {
     let mut client = open_client(url)?;

@@ -86,7 +86,17 @@ CREATE TABLE room_claims (
 ";
 
 /// The steps after [`CREATE`], in order: `(version, SQL)`, one version apart.
-const STEPS: &[(i64, &str)] = &[];
+const STEPS: &[(i64, &str)] = &[
+    // 6: the cluster's node key, one row (docs/storage.md).
+    (
+        6,
+        "CREATE TABLE cluster_key (
+            id BIGINT PRIMARY KEY CHECK (id = 1),
+            node_key TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        );",
+    ),
+];
 
 /// The schema version this build writes.
 pub const VERSION: i64 = CREATED_AT + STEPS.len() as i64;

@@ -134,6 +134,25 @@ impl SqliteStore {
     }
 }
 
+/// See `crate::cluster_key`, on a connection of its own (the store must be open: it
+/// brings the schema up to date).
+pub fn cluster_key(data_dir: &Path, candidate: &str) -> Result<String> {
+    let conn = Connection::open(data_dir.join(crate::DB_FILE))?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    schema::check_current(version)?;
+    conn.execute(
+        "INSERT INTO cluster_key (id, node_key, created_at) VALUES (1, ?1, ?2)
+         ON CONFLICT(id) DO NOTHING",
+        params![candidate, now_secs()],
+    )?;
+    Ok(
+        conn.query_row("SELECT node_key FROM cluster_key WHERE id = 1", [], |r| {
+            r.get(0)
+        })?,
+    )
+}
+
 /// Opens a read-only connection to the store in `data_dir`, whose schema must be current.
 pub fn open_reader(data_dir: &Path) -> Result<Connection> {
     let conn = Connection::open(data_dir.join(crate::DB_FILE))?;

@@ -92,6 +92,15 @@ const MIGRATIONS: &[&str] = &[
     );
     ALTER TABLE replies ADD COLUMN writer_node TEXT;
     ALTER TABLE replies ADD COLUMN writer_token INTEGER;",
+    // 6: the key the nodes of a cluster vouch for each other with (one row, written by
+    // the first node that starts and read by every other), so that they agree on it
+    // whatever happens to Redis. A cluster needs PostgreSQL; SQLite gets the table too,
+    // so both backends keep one list of versions.
+    "CREATE TABLE cluster_key (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        node_key TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.

@@ -255,6 +255,16 @@ impl Connection {
                             self.upstream = Some(up);
                             None
                         }
+                        Reached::Refused(why) => {
+                            self.refuse(
+                                Some(id),
+                                Refusal::new(
+                                    ErrorCode::Internal,
+                                    format!("the server running room {room:?} refused this connection: {why}"),
+                                ),
+                            );
+                            None
+                        }
                         Reached::Unreachable(why) => {
                             tracing::warn!(room = %room, "cannot forward: {why}");
                             self.refuse(

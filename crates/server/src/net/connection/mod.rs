@@ -15,6 +15,11 @@
 //! frame as it came, on the link of `net::forward`. The room converts what it is sent
 //! (`convert::from_wire`) and checks it against its game: this layer holds no game
 //! state.
+//!
+//! Closing never holds a connection (and its place in `--max-connections`) longer than
+//! needed: a client that closed first is answered and let go at once, a forwarding link
+//! is dropped first thing, and when the server closes it waits for the client's answer
+//! at most `CLOSE_LINGER`.
 
 mod commands;
 mod write;
@@ -42,8 +47,10 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until, timeout};
 
-/// How long a closing connection waits for the client's half of the close handshake.
-/// Closing without it can reset the TCP connection and lose the close frame.
+/// The longest a closing connection waits for the client's half of the close handshake
+/// (closing without it can reset the TCP connection and lose the close frame). Only a
+/// bound for a client that never answers: a handshake that completes ends the
+/// connection at once, and a client that closed first is not waited for at all.
 const CLOSE_LINGER: Duration = Duration::from_secs(2);
 
 /// Serves one upgraded socket until it closes; `peer` is the client's address, when
@@ -353,13 +360,17 @@ impl Connection {
     }
 
     /// Leaves the room, sends the close frame when we close, waits briefly for the
-    /// client's answer, and stops the writer.
+    /// client's answer, and stops the writer. A client that closed first (or vanished)
+    /// is not waited for.
     async fn finish(
         mut self,
         ending: Ending,
         mut stream: SplitStream<WebSocket>,
         writer: tokio::task::JoinHandle<()>,
     ) {
+        // The link to the room's node first: it closes now, so that node frees its
+        // connection as soon as our client is gone, not after our own close.
+        drop(self.upstream.take());
         if let Some(attached) = self.room.take() {
             let _ = attached
                 .tx
@@ -383,22 +394,28 @@ impl Connection {
             }
         }
         let close = match ending {
-            Ending::ClientGone => None,
+            Ending::ClientGone => {
+                // The client sent its close frame (tungstenite queued the answer, which
+                // this read sends) or is gone: nothing is left to say or to wait for.
+                let _ = timeout(CLOSE_LINGER, stream.next()).await;
+                writer.abort();
+                return;
+            }
             // The queue is full and the client is not reading: nothing more can reach it.
             Ending::Killed(CloseCode::TooSlow, _) => {
                 writer.abort();
                 return;
             }
-            Ending::Close(code, reason) | Ending::Killed(code, reason) => Some((code, reason)),
+            Ending::Close(code, reason) | Ending::Killed(code, reason) => (code, reason),
         };
         let deadline = Instant::now() + CLOSE_LINGER;
-        if let Some((code, reason)) = close
-            && self.tx.try_send(OutFrame::Close(code, reason)).is_err()
-        {
+        let (code, reason) = close;
+        if self.tx.try_send(OutFrame::Close(code, reason)).is_err() {
             writer.abort();
             return;
         }
-        // Read (and ignore) until the client completes the close handshake.
+        // Read (and ignore) until the client completes the close handshake; its answer
+        // ends the stream at once.
         while let Ok(Some(Ok(_))) = timeout_at_deadline(deadline, stream.next()).await {}
         // The writer stops by itself once the close frame is written. Wait for that
         // instead of aborting it: after a read error (a frame over the hard cap, invalid
