@@ -75,7 +75,8 @@ pub enum ErrorCode {
     NotHost,
     /// Chat from a spectator in a room whose `spectator_chat` is off.
     ChatNotAllowed,
-    /// More chat lines than the chat limit allows (5 per 10 s); nothing is closed.
+    /// More chat lines than the chat limits allow (5 per 10 s per seat or spectator, and
+    /// the server's limit per client address); nothing is closed.
     ChatTooFast,
     /// A chat line that is empty, too long, or holds a control, invisible or
     /// direction-changing character.

@@ -155,7 +155,8 @@ pub struct Limits {
     pub chat_max_chars: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chat_max_bytes: Option<u32>,
-    /// At most `chat_messages` chat lines per `chat_window_ms` (beyond: `chat_too_fast`).
+    /// At most `chat_messages` chat lines per `chat_window_ms` from a seat (whatever its
+    /// connections) or a spectator (beyond: `chat_too_fast`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chat_messages: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

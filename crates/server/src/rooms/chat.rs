@@ -6,17 +6,31 @@
 //! follow the rule of names (`names::check`): no control, invisible or direction-changing
 //! characters, something visible — a line cannot hide itself or reorder the text around
 //! it — and a client shows them as text.
+//!
+//! **How much may be said** (issue 23): the limit belongs to who speaks, not to the
+//! connection, so that reconnecting buys nothing. The room keeps a budget per seat (it
+//! outlives the seat's connections: a `resume` gets the same one, and so does the next
+//! occupant of a freed seat) and per spectator connection; every line also spends from
+//! its client address's budget ([`Addresses`], shared by all rooms), which bounds what
+//! spectators who reconnect under new names can say. Both must have room for the line,
+//! and a refused line spends nothing of either.
 
+use crate::budget::Budget;
 use crate::convert::names;
 use crate::convert::refusal::Refusal;
 use dominion_protocol::ErrorCode;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// The longest line, in characters.
 pub const MAX_CHARS: usize = 300;
 /// The longest line, in UTF-8 bytes: 300 characters of four bytes each would be 1,200.
 pub const MAX_BYTES: usize = 1000;
-/// Lines a connection may send per [`WINDOW`] (a burst of that many, then refilled).
+/// Lines a seat, or a spectator's connection, may send per [`WINDOW`] (a burst of that
+/// many, then refilled).
 pub const MESSAGES: u32 = 5;
 pub const WINDOW: Duration = Duration::from_secs(10);
 /// Lines a room keeps for those who arrive later.
@@ -38,6 +52,126 @@ pub fn check(text: &str) -> Result<String, Refusal> {
             "{why}: a chat line has 1 to {MAX_CHARS} characters on one line, visible ones, and no control, invisible or direction-changing characters"
         ))
     })
+}
+
+/// Addresses whose chat budget is remembered at most (see [`Addresses`]).
+pub const ADDRESSES_KEPT: usize = 4096;
+
+/// Why a line is over its limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// The seat's (or spectator's) own budget.
+    Speaker,
+    /// The client address's budget, which every connection from it shares.
+    Address,
+}
+
+/// The chat budgets of client addresses (`--chat-per-address` lines per [`WINDOW`]),
+/// shared by every room of the server.
+///
+/// Bounded, and it never locks out an address it has not seen: when the table is full,
+/// budgets that have refilled are forgotten (no difference to their addresses), and if
+/// every remembered address is still busy, the one that spoke longest ago is forgotten
+/// to make room. The trade-off: someone who speaks from more addresses than the table
+/// holds can have one of theirs forgotten and start it afresh — but each of their
+/// seats and spectators keeps its own budget, and an address they have never used had a
+/// fresh budget anyway. IPv6 addresses are grouped by their /64, what one client gets.
+pub struct Addresses {
+    per_window: u32,
+    kept: usize,
+    table: Mutex<HashMap<IpAddr, (Budget, Instant)>>,
+}
+
+impl Addresses {
+    pub fn new(per_window: u32) -> Addresses {
+        Addresses::with_capacity(per_window, ADDRESSES_KEPT)
+    }
+
+    pub fn with_capacity(per_window: u32, kept: usize) -> Addresses {
+        Addresses {
+            per_window: per_window.max(1),
+            kept: kept.max(1),
+            table: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Lines one address may send per [`WINDOW`].
+    pub fn per_window(&self) -> u32 {
+        self.per_window
+    }
+
+    /// Spends one line from `speaker` and from `addr`'s budget (when the address is
+    /// known), or from neither: the error says which is spent out.
+    pub fn take(
+        &self,
+        addr: Option<IpAddr>,
+        speaker: &mut Budget,
+        now: Instant,
+    ) -> Result<(), Over> {
+        let Some(addr) = addr else {
+            return speaker.take(now).then_some(()).ok_or(Over::Speaker);
+        };
+        let key = address_key(addr);
+        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        if !table.contains_key(&key) && table.len() >= self.kept {
+            table.retain(|_, (b, _)| !b.full(now));
+            if table.len() >= self.kept
+                && let Some(oldest) = table.iter().min_by_key(|(_, (_, at))| *at).map(|(k, _)| *k)
+            {
+                table.remove(&oldest);
+            }
+        }
+        let (budget, last) = table
+            .entry(key)
+            .or_insert_with(|| (Budget::new(self.per_window, WINDOW, now), now));
+        if !budget.ready(now) {
+            return Err(Over::Address);
+        }
+        if !speaker.take(now) {
+            return Err(Over::Speaker);
+        }
+        budget.take(now);
+        *last = now;
+        Ok(())
+    }
+
+    /// Addresses remembered now.
+    pub fn remembered(&self) -> usize {
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// What counts as one client: an IPv4 address, or an IPv6 /64 (an IPv4-mapped IPv6
+/// address is its IPv4 address). A private copy of the rule: `budget::address_key`
+/// (issue 23's room budgets) states the same one for the other per-address limits.
+fn address_key(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        },
+    }
+}
+
+/// A speaker's own budget: [`MESSAGES`] per [`WINDOW`].
+pub fn speaker_budget(now: Instant) -> Budget {
+    Budget::new(MESSAGES, WINDOW, now)
+}
+
+/// The refusal of a line over its limit.
+pub fn too_fast(over: Over, per_address: u32) -> Refusal {
+    let message = match over {
+        Over::Speaker => format!(
+            "at most {MESSAGES} chat messages per {} s; wait a moment",
+            WINDOW.as_secs()
+        ),
+        Over::Address => format!(
+            "at most {per_address} chat messages per {} s from one address, shared by everyone on it; wait a moment",
+            WINDOW.as_secs()
+        ),
+    };
+    Refusal::new(ErrorCode::ChatTooFast, message)
 }
 
 /// Now, in Unix milliseconds.
@@ -65,5 +199,93 @@ mod tests {
         assert!(check("a\nb").is_err(), "one line");
         assert!(check("Ann\u{202E}nimda").is_err());
         assert!(check("   ").is_err());
+    }
+
+    fn v4(n: u32) -> IpAddr {
+        IpAddr::V4(n.into())
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_address_budget_is_shared_and_spends_only_with_the_speakers() {
+        let now = Instant::now();
+        let addresses = Addresses::new(3);
+        let (mut ann, mut bob) = (speaker_budget(now), speaker_budget(now));
+        let home = Some(v4(0x7f00_0001));
+        for _ in 0..2 {
+            assert_eq!(addresses.take(home, &mut ann, now), Ok(()));
+        }
+        assert_eq!(addresses.take(home, &mut bob, now), Ok(()));
+        assert_eq!(addresses.take(home, &mut bob, now), Err(Over::Address));
+        // Refused by the address: Bob's own budget was not spent (4 left of 5).
+        let elsewhere = Some(v4(0x7f00_0002));
+        for _ in 0..3 {
+            assert_eq!(addresses.take(elsewhere, &mut bob, now), Ok(()));
+        }
+        let third = Some(v4(0x7f00_0003));
+        assert_eq!(addresses.take(third, &mut bob, now), Ok(()));
+        // Refused by the speaker: the address was not spent (Cleo gets its other two).
+        assert_eq!(addresses.take(third, &mut bob, now), Err(Over::Speaker));
+        let mut cleo = speaker_budget(now);
+        for _ in 0..2 {
+            assert_eq!(addresses.take(third, &mut cleo, now), Ok(()));
+        }
+        assert_eq!(addresses.take(third, &mut cleo, now), Err(Over::Address));
+        // Refilled over the window: 3 per 10 s.
+        let later = now + Duration::from_secs(4);
+        assert_eq!(addresses.take(home, &mut cleo, later), Ok(()));
+        assert_eq!(addresses.take(home, &mut cleo, later), Err(Over::Address));
+        // No address (a test's room): the speaker's budget alone.
+        assert_eq!(addresses.take(None, &mut speaker_budget(now), now), Ok(()));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_full_table_of_busy_addresses_never_refuses_a_new_one() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let addresses = Addresses::with_capacity(1, 100);
+        let speak = |n: u32, t: Instant| addresses.take(Some(v4(n)), &mut speaker_budget(t), t);
+        // 100 addresses spend their one line, a millisecond apart: all busy for 10 s.
+        for n in 0..100 {
+            assert_eq!(speak(n, at(u64::from(n))), Ok(()));
+        }
+        assert_eq!(addresses.remembered(), 100);
+        assert_eq!(speak(0, at(150)), Err(Over::Address));
+        // A new address speaks; the table stays within its bound, forgetting the
+        // address that spoke longest ago.
+        assert_eq!(speak(1000, at(200)), Ok(()));
+        assert_eq!(addresses.remembered(), 100);
+        assert_eq!(speak(0, at(200)), Ok(()), "forgotten, so afresh");
+        assert_eq!(speak(99, at(200)), Err(Over::Address), "still remembered");
+        // Refilled budgets are forgotten first, before any busy one.
+        assert_eq!(speak(2000, at(10_100)), Ok(()));
+        assert_eq!(addresses.remembered(), 3, "0, 1000 and 2000 are left");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn ipv6_clients_are_grouped_by_their_64() {
+        let now = Instant::now();
+        let addresses = Addresses::new(2);
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(
+            addresses.take(Some(a), &mut speaker_budget(now), now),
+            Ok(())
+        );
+        assert_eq!(
+            addresses.take(Some(b), &mut speaker_budget(now), now),
+            Ok(())
+        );
+        assert_eq!(
+            addresses.take(Some(a), &mut speaker_budget(now), now),
+            Err(Over::Address)
+        );
+        assert_eq!(
+            addresses.take(Some(other), &mut speaker_budget(now), now),
+            Ok(())
+        );
+        // An IPv4-mapped address is its IPv4 address.
+        let mapped: IpAddr = "::ffff:127.0.0.1".parse().unwrap();
+        assert_eq!(address_key(mapped), v4(0x7f00_0001));
     }
 }

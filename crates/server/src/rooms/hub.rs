@@ -11,6 +11,7 @@ use crate::gamelog::RoomLog;
 use crate::gamelog::durable::{DurableLog, Recovered};
 use crate::metrics::Metrics;
 use crate::random::random_id;
+use crate::rooms::chat;
 use crate::rooms::placement::{HubRequest, Placement, Reopened, ServedRequests};
 use crate::rooms::room::{self, RoomHandle};
 use dominion_protocol::{ErrorCode, RoomSummary};
@@ -37,6 +38,9 @@ pub struct Hub {
     shutdown: watch::Sender<bool>,
     /// Rooms each client address may still create (`--rooms-per-address` a minute).
     room_budgets: Mutex<HashMap<IpAddr, Budget>>,
+    /// Chat lines each client address may still send (`--chat-per-address`), which
+    /// every room spends from.
+    chat_addresses: Arc<chat::Addresses>,
     /// The cluster this node belongs to, if any (`--cluster`), seen through the interface
     /// the hub owns (see `placement`).
     placement: Option<Arc<dyn Placement>>,
@@ -59,6 +63,7 @@ impl Hub {
     ) -> Arc<Hub> {
         let (placement, requests) = cluster.unzip();
         let hub = Arc::new(Hub {
+            chat_addresses: Arc::new(chat::Addresses::new(config.chat_per_address)),
             config,
             log,
             metrics,
@@ -236,6 +241,7 @@ impl Hub {
             config: self.config.clone(),
             log: self.log.clone(),
             metrics: self.metrics.clone(),
+            chat: self.chat_addresses.clone(),
         }
     }
 

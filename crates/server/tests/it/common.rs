@@ -30,6 +30,8 @@ pub fn config() -> Config {
         // Every test client is 127.0.0.1; the room limits are tested in `limits`.
         rooms_per_connection: 10_000,
         rooms_per_address: 10_000,
+        // Likewise for chat: its limit per address is tested in `chat_limits`.
+        chat_per_address: 10_000,
         data_dir: std::env::temp_dir()
             .join(format!("dominion-server-test-{}-{n}", std::process::id())),
         ..Config::default()

@@ -5,6 +5,7 @@ mod abuse;
 mod backup;
 mod catalogue;
 mod chaos;
+mod chat_limits;
 mod client_vp;
 mod cluster;
 mod common;

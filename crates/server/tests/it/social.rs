@@ -46,8 +46,14 @@ async fn chat_reaches_the_room_as_sent_and_is_bounded_and_limited_without_closin
         assert_eq!(e["code"], "invalid_chat", "{e}");
         assert!(e["message"].as_str().unwrap().contains(why), "{e}");
     }
-    // Those five used Bob's budget of five lines per 10 s: the next is refused as too
-    // fast, and the connection stays open.
+    // Refused lines spend nothing (issue 23): Bob still has his seat's five lines per
+    // 10 s; the sixth is refused as too fast, and the connection stays open.
+    for i in 0..5 {
+        let ack = bob
+            .ask(json!({"type": "chat", "text": format!("bob {i}")}))
+            .await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+    }
     let e = bob.ask(json!({"type": "chat", "text": "one more"})).await;
     assert_eq!(e["code"], "chat_too_fast", "{e}");
     assert_eq!(bob.ask(json!({"type": "ping"})).await["type"], "pong");

@@ -70,22 +70,13 @@ impl Connection {
                 self.command_room(id, Command::UndoAnswer { accept }).await
             }
             ClientMessage::Chat { text, .. } => {
-                // Refused lines count too: the limit is on what a connection sends.
-                if !self.chat_budget.take(Instant::now()) {
-                    return self.refuse(
-                        Some(id),
-                        Refusal::new(
-                            ErrorCode::ChatTooFast,
-                            format!(
-                                "at most {} chat messages per {} s; wait a moment",
-                                chat::MESSAGES,
-                                chat::WINDOW.as_secs()
-                            ),
-                        ),
-                    );
-                }
+                // The room holds the line to its limits (the seat's, the address's): a
+                // reconnection gets no fresh budget. A line refused here spends nothing.
                 match chat::check(&text) {
-                    Ok(text) => self.command_room(id, Command::Chat { text }).await,
+                    Ok(text) => {
+                        let from = self.peer;
+                        self.command_room(id, Command::Chat { text, from }).await
+                    }
                     Err(refusal) => self.refuse(Some(id), refusal),
                 }
             }

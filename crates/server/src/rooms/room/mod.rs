@@ -26,6 +26,7 @@ mod social;
 mod tests;
 mod undo;
 
+use crate::budget::Budget;
 use crate::config::Config;
 use crate::convert::from_wire::{self, FALLBACK_BOT, RoomPlan};
 use crate::convert::refusal::Refusal;
@@ -44,6 +45,7 @@ use dominion_protocol as wire;
 use dominion_protocol::{CloseCode, ErrorCode, ServerMessage};
 use shown::Shown;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
@@ -103,9 +105,11 @@ pub enum Command {
         decision: u64,
         reply: wire::Reply,
     },
-    /// A chat line, already checked (`chat::check`) and within the connection's limit.
+    /// A chat line, already checked (`chat::check`), from the client address `from`
+    /// (when known): the room holds it to the speaker's and the address's limits.
     Chat {
         text: String,
+        from: Option<IpAddr>,
     },
     SetSeat {
         seat: u8,
@@ -149,6 +153,8 @@ pub struct Context {
     pub config: Arc<Config>,
     pub log: Arc<dyn RoomLog>,
     pub metrics: Arc<Metrics>,
+    /// The chat budgets of client addresses, which every room spends from.
+    pub chat: Arc<chat::Addresses>,
 }
 
 /// Whether a new room was stored: the answer to `create_room` waits for it, so that no
@@ -267,6 +273,9 @@ fn launch(
         config: cx.config,
         log: cx.log,
         metrics: cx.metrics,
+        chat_addresses: cx.chat,
+        seat_chat: (0..n).map(|_| chat::speaker_budget(now)).collect(),
+        spectator_chat: HashMap::new(),
         summary_tx,
         seat_conns: vec![None; n],
         spectator_conns: Vec::new(),
@@ -337,6 +346,13 @@ struct Room {
     config: Arc<Config>,
     log: Arc<dyn RoomLog>,
     metrics: Arc<Metrics>,
+    /// The chat budgets of client addresses (shared by every room).
+    chat_addresses: Arc<chat::Addresses>,
+    /// Each seat's chat budget: it outlives the seat's connections, so a `resume` (or
+    /// a new occupant of a freed seat) does not renew it.
+    seat_chat: Vec<Budget>,
+    /// Each spectator's chat budget, by connection id, while it watches.
+    spectator_chat: HashMap<u64, Budget>,
     summary_tx: watch::Sender<wire::RoomSummary>,
     /// The live connection of each seat, if any.
     seat_conns: Vec<Option<ConnHandle>>,
@@ -449,7 +465,7 @@ impl Room {
                     match command {
                         Command::Start => self.start(conn.id, cmd).await,
                         Command::Leave => self.leave(conn.id, cmd).await,
-                        Command::Chat { text } => self.chat(conn.id, text),
+                        Command::Chat { text, from } => self.chat(conn.id, text, from),
                         Command::SetSeat { seat, occupant } => {
                             self.set_seat(conn.id, cmd, seat, occupant).await
                         }

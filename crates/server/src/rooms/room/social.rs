@@ -2,11 +2,21 @@
 //! history, and the rematch offer.
 
 use super::*;
+use std::net::IpAddr;
 
 impl Room {
-    /// Adds a checked line to the room's chat and sends it to everyone who reads it.
-    pub(super) fn chat(&mut self, conn_id: u64, text: String) -> Result<(), Refusal> {
-        let from = if let Some(idx) = self.seat_of(conn_id) {
+    /// Adds a checked line to the room's chat and sends it to everyone who reads it,
+    /// when its speaker (a seat, or a spectator's connection) and its client address
+    /// `addr` are within their limits (see `chat`); a refused line spends nothing.
+    pub(super) fn chat(
+        &mut self,
+        conn_id: u64,
+        text: String,
+        addr: Option<IpAddr>,
+    ) -> Result<(), Refusal> {
+        let now = Instant::now();
+        let seat = self.seat_of(conn_id);
+        let from = if let Some(idx) = seat {
             wire::ChatSender::Seat {
                 seat: idx as u8,
                 name: self.state.seat_name(idx),
@@ -25,6 +35,16 @@ impl Room {
                 "you are not in this room",
             ));
         };
+        let speaker = match seat {
+            Some(idx) => &mut self.seat_chat[idx],
+            None => self
+                .spectator_chat
+                .entry(conn_id)
+                .or_insert_with(|| chat::speaker_budget(now)),
+        };
+        if let Err(over) = self.chat_addresses.take(addr, speaker, now) {
+            return Err(chat::too_fast(over, self.chat_addresses.per_window()));
+        }
         if self.state.chat.len() >= chat::KEEP {
             self.state.chat.pop_front();
         }

@@ -1,15 +1,19 @@
-//! Chat in the room: who reads and writes it, and how much of it the room keeps.
+//! Chat in the room: who reads and writes it, how much each may say, and how much of it
+//! the room keeps.
 //!
-//! A line reaches the room already checked (`chat::check`) and within its connection's
-//! rate (5 per 10 s): both are the connection's part, done before the room is asked, and
-//! covered where the connection is (tests/it/social.rs). Here the room's part: it keeps
-//! the last `chat::KEEP` lines, whoever sent them, and never stores them.
+//! A line reaches the room already checked (`chat::check`): that is the connection's
+//! part, covered where the connection is (tests/it/social.rs). Here the room's part: the
+//! limits (5 lines per 10 s per seat, whatever its connections, and per spectator; and
+//! `--chat-per-address` for all lines from one client address), and it keeps the last
+//! `chat::KEEP` lines, whoever sent them, and never stores them. The same limits over
+//! real sockets, under attack: tests/it/chat_limits.rs.
 
 use super::*;
 
 fn say(text: &str) -> Command {
     Command::Chat {
         text: text.to_string(),
+        from: None,
     }
 }
 
@@ -105,7 +109,7 @@ async fn the_room_keeps_the_last_hundred_lines_for_those_who_arrive_or_come_back
     let mut ann = h.client("Ann");
     h.take_seat(&mut ann, None).await.expect("seated");
     let token = ann.token();
-    // 105 lines, from 21 spectators of five lines each (a connection's limit).
+    // 105 lines, from 21 spectators of five lines each (a spectator's limit).
     for s in 0..21 {
         let mut c = h.client(&format!("S{s}"));
         h.spectate(&mut c).await.expect("watching");
@@ -135,4 +139,124 @@ async fn the_room_keeps_the_last_hundred_lines_for_those_who_arrive_or_come_back
     let again = back.take();
     assert_eq!(kinds(&again), ["seated", "room", "chat_log"]);
     assert_eq!(lines(&again[2]), want);
+}
+
+fn say_from(text: &str, addr: [u8; 4]) -> Command {
+    Command::Chat {
+        text: text.to_string(),
+        from: Some(std::net::IpAddr::from(addr)),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_seats_chat_limit_outlives_its_connections() {
+    let mut h = Harness::new(settings(&[true, true])).await;
+    let mut ann = h.client("Ann");
+    let mut bob = h.client("Bob");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    h.take_seat(&mut bob, None).await.expect("seated");
+    for i in 0..5 {
+        assert!(is_ack(&h.ask(&mut ann, say(&format!("line {i}"))).await));
+    }
+    let over = h.ask(&mut ann, say("one more")).await;
+    assert_eq!(
+        refusal(&over),
+        (
+            ErrorCode::ChatTooFast,
+            "at most 5 chat messages per 10 s; wait a moment".into()
+        )
+    );
+    // Ann comes back on another connection: the same seat, the same budget.
+    let token = ann.token();
+    h.detach(&ann).await;
+    let mut back = h.client("Ann");
+    h.resume(&mut back, &token, None).await.expect("seated");
+    back.number_from(100);
+    let again = h.ask(&mut back, say("still me")).await;
+    assert_eq!(refusal(&again).0, ErrorCode::ChatTooFast);
+    // Bob's seat has its own.
+    assert!(is_ack(&h.ask(&mut bob, say("hi")).await));
+    // Refilled at 5 per 10 s: one line 2 s later, not two.
+    h.pass(Duration::from_secs(2)).await;
+    assert!(is_ack(&h.ask(&mut back, say("after a while")).await));
+    assert_eq!(
+        refusal(&h.ask(&mut back, say("and again")).await).0,
+        ErrorCode::ChatTooFast
+    );
+    let lines: Vec<String> = bob
+        .take()
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::Chat(l) => Some(l.text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "line 0",
+            "line 1",
+            "line 2",
+            "line 3",
+            "line 4",
+            "hi",
+            "after a while"
+        ]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_lines_of_one_address_share_its_limit_across_seats_and_spectators() {
+    let mut s = settings(&[true, true]);
+    s.spectator_chat = true;
+    let config = Config {
+        chat_per_address: 6,
+        ..config()
+    };
+    let mut h = Harness::with(s, config, Arc::new(MemoryLog::new())).await;
+    let home = [10, 0, 0, 1];
+    let mut ann = h.client("Ann");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    for i in 0..3 {
+        assert!(is_ack(
+            &h.ask(&mut ann, say_from(&format!("ann {i}"), home)).await
+        ));
+    }
+    // Spectators from Ann's address, one after another under new names: the address's
+    // budget is the one they cannot renew.
+    let mut said = 0;
+    for n in 0..3 {
+        let mut c = h.client(&format!("S{n}"));
+        h.spectate(&mut c).await.expect("watching");
+        loop {
+            let answer = h.ask(&mut c, say_from("flood", home)).await;
+            if !is_ack(&answer) {
+                assert_eq!(
+                    refusal(&answer),
+                    (
+                        ErrorCode::ChatTooFast,
+                        "at most 6 chat messages per 10 s from one address, shared by everyone on it; wait a moment".into()
+                    )
+                );
+                break;
+            }
+            said += 1;
+        }
+        assert!(is_ack(&h.ask(&mut c, Command::Leave).await));
+    }
+    assert_eq!(said, 3, "six lines from the address in all");
+    // Another address is not held to it.
+    let mut cleo = h.client("Cleo");
+    h.spectate(&mut cleo).await.expect("watching");
+    assert!(is_ack(
+        &h.ask(&mut cleo, say_from("hello", [10, 0, 0, 2])).await
+    ));
+    // Ann's refused line spent nothing of her seat's budget: once the address has
+    // refilled one line (10 s / 6), she says her fourth of five.
+    assert_eq!(
+        refusal(&h.ask(&mut ann, say_from("ann 3", home)).await).0,
+        ErrorCode::ChatTooFast
+    );
+    h.pass(Duration::from_millis(1700)).await;
+    assert!(is_ack(&h.ask(&mut ann, say_from("ann 3", home)).await));
 }

@@ -18,7 +18,8 @@
 //!
 //! Everything these tests use from the server is imported here, in one place: only the
 //! room's external surface (`room::spawn`, `RoomMsg`, `Join`, `Command`, `Role`,
-//! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config` and `Metrics`.
+//! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config`, `Metrics` and
+//! the chat budgets of addresses (`chat::Addresses`, part of a room's `Context`).
 
 mod abandonment;
 mod chat;
@@ -34,6 +35,7 @@ pub(crate) use crate::config::Config;
 pub(crate) use crate::gamelog::memory::{MemoryLog, Step, StepKind};
 pub(crate) use crate::gamelog::{LogError, SeatRecord};
 pub(crate) use crate::metrics::Metrics;
+pub(crate) use crate::rooms::chat::Addresses as ChatAddresses;
 pub(crate) use crate::rooms::outbox::{ConnHandle, Kill, OutFrame, Queued};
 pub(crate) use crate::rooms::room::{self, Command, Context, Join, Role, RoomHandle, RoomMsg};
 pub(crate) use dominion_engine::{PlayerId, Reply};
@@ -130,6 +132,7 @@ impl Harness {
         let plan = crate::convert::from_wire::room_plan(&settings).expect("valid settings");
         let metrics = Arc::new(Metrics::new());
         let cx = Context {
+            chat: Arc::new(ChatAddresses::new(config.chat_per_address)),
             config: Arc::new(config),
             log: log.clone(),
             metrics: metrics.clone(),
