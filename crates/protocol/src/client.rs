@@ -96,9 +96,11 @@ pub enum ClientMessage {
     },
     /// Takes back your own last move: allowed within your turn while your decision is
     /// pending and the move revealed nothing (no card drawn, revealed, looked at or
-    /// shuffled since). Refused at once with `undo_refused` otherwise. With no other
-    /// human connected it is done at once; else every other connected player is asked
-    /// (`undo_requested`) and all must accept. `undo_result` tells everyone how it ended.
+    /// shuffled since), and not a move the server made because your time ran out.
+    /// Refused at once with `undo_refused` otherwise. With no other human connected it is
+    /// done at once; else every other connected player is asked (`undo_requested`) and
+    /// all must accept. `undo_result` tells everyone how it ended. The decision asked
+    /// again has the time it had left, not a fresh `decision_seconds`.
     Undo {
         #[schemars(range(min = 1))]
         id: u64,

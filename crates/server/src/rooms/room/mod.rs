@@ -291,6 +291,7 @@ fn launch(
         finished_at: None,
         undo: None,
         undo_floor: None,
+        time_left: Default::default(),
     };
     if room.state.status == wire::RoomStatus::Finished {
         // Reopened so that players who missed the end can still `resume` and see it; the
@@ -381,6 +382,9 @@ struct Room {
     /// The fewest events an undo has left in this room's life: a client that resumes
     /// from a later event may hold events that were taken back, so it gets a snapshot.
     undo_floor: Option<u64>,
+    /// What timed decisions had left when last left, by their place in the log (see
+    /// `clock`): an undo asks them again with that, not a fresh deadline.
+    time_left: std::collections::BTreeMap<u64, clock::TimeLeft>,
 }
 
 /// Who answers a seat's decisions now.
