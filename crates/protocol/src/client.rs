@@ -113,10 +113,10 @@ pub enum ClientMessage {
     },
     /// Says something to the room (answered by `ack`; everyone in the room who may read
     /// the chat gets a `chat`). One line of 1 to 300 characters and at most 1,000 bytes,
-    /// with no control, invisible or direction-changing characters; at most 5 lines per
-    /// 10 seconds per seat (whatever its connections) or spectator, and the server's
-    /// limit per client address. Spectators may chat only where the room's
-    /// `spectator_chat` allows it.
+    /// with no control, invisible or direction-changing characters, at most 4 combining
+    /// marks on one character; at most 5 lines per 10 seconds per seat (whatever its
+    /// connections) or spectator, and the server's limit per client address. Spectators
+    /// may chat only where the room's `spectator_chat` allows it.
     Chat {
         #[schemars(range(min = 1))]
         id: u64,

@@ -28,7 +28,8 @@ pub enum ErrorCode {
     UnknownCard,
     /// A bot name the server does not know.
     UnknownBot,
-    /// A name that is empty, too long, or holds a hidden or reordering character.
+    /// A name that is empty, too long, or holds a hidden or reordering character, or
+    /// more than 4 combining marks on one character.
     InvalidName,
     /// The seat does not exist, is not open, or no seat is open.
     SeatUnavailable,
@@ -79,7 +80,7 @@ pub enum ErrorCode {
     /// the server's limit per client address); nothing is closed.
     ChatTooFast,
     /// A chat line that is empty, too long, or holds a control, invisible or
-    /// direction-changing character.
+    /// direction-changing character, or more than 4 combining marks on one character.
     InvalidChat,
     /// Too many frames too fast (then close 1008).
     RateLimited,

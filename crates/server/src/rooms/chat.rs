@@ -49,7 +49,7 @@ pub fn check(text: &str) -> Result<String, Refusal> {
     }
     names::check(text, MAX_CHARS).map_err(|why| {
         invalid(format!(
-            "{why}: a chat line has 1 to {MAX_CHARS} characters on one line, visible ones, and no control, invisible or direction-changing characters"
+            "{why}: a chat line has 1 to {MAX_CHARS} characters on one line, visible ones, at most {} combining marks on each, and no control, invisible or direction-changing characters", names::MAX_MARKS
         ))
     })
 }
@@ -199,6 +199,11 @@ mod tests {
         assert!(check("a\nb").is_err(), "one line");
         assert!(check("Ann\u{202E}nimda").is_err());
         assert!(check("   ").is_err());
+        // One letter and 299 combining marks: within the characters, not the marks.
+        let e = check(&format!("Z{}", "\u{0301}".repeat(299))).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidChat);
+        assert!(e.message.contains("299 combining marks"), "{}", e.message);
+        assert!(check("e\u{0301}te\u{0301} à l'école").is_ok());
     }
 
     fn v4(n: u32) -> IpAddr {
