@@ -145,8 +145,9 @@ pub enum ClientMessage {
     /// Offers the other members of this finished room a rematch in `room`, a room still
     /// waiting for players (create it first, with `create_room`; you are not seated in
     /// it until you `leave` this room and `take_seat` there). Answered by `ack`; the
-    /// others get `rematch`. Only a seated player may offer, once the game is over; a
-    /// later offer replaces an earlier one.
+    /// others get `rematch`. Only a seated player may offer, once the game is over, and
+    /// only a room this connection created (else `not_host`); a later offer replaces an
+    /// earlier one.
     Rematch {
         #[schemars(range(min = 1))]
         id: u64,

@@ -72,7 +72,8 @@ pub enum ErrorCode {
     /// `undo` is not possible now (the message says why), or `undo_answer` with no
     /// request to answer.
     UndoRefused,
-    /// `set_seat` from anyone but the room's host.
+    /// `set_seat` from anyone but the room's host, or `rematch` naming a room this
+    /// connection did not create.
     NotHost,
     /// Chat from a spectator in a room whose `spectator_chat` is off.
     ChatNotAllowed,

@@ -89,7 +89,7 @@ impl Connection {
             }
             ClientMessage::Rematch { room, .. } => {
                 // The offered room must exist and wait for players; the old room checks
-                // the rest (a seat, a finished game).
+                // the rest (a seat, a finished game, that this connection created it).
                 let status = self.hub.summary_of(&room).map(|s| s.status);
                 match status {
                     None => self.refuse(Some(id), unknown_room(&self.hub, &room)),
@@ -100,7 +100,15 @@ impl Connection {
                             format!("room {room:?} has started: a rematch is offered in a room waiting for players"),
                         ),
                     ),
-                    Some(_) => self.command_room(id, Command::Rematch { room }).await,
+                    Some(_) => {
+                        // Created by this connection: then it runs here, where the
+                        // connection is attached to the old room (or linked to it).
+                        let ours = self
+                            .hub
+                            .room(&room)
+                            .is_some_and(|h| h.creator == Some(self.handle.id));
+                        self.command_room(id, Command::Rematch { room, ours }).await
+                    }
                 }
             }
         }

@@ -124,9 +124,10 @@ pub enum Command {
         accept: bool,
     },
     /// Offer a rematch in this room (checked by the connection: it exists and waits for
-    /// players).
+    /// players; `ours`: the offering connection created it).
     Rematch {
         room: String,
+        ours: bool,
     },
 }
 
@@ -145,6 +146,9 @@ pub struct RoomHandle {
     /// after an eviction is another run, which the old one's end must not unregister.
     pub run: u64,
     pub summary: watch::Receiver<wire::RoomSummary>,
+    /// The connection that created this room, in this process (None for a room reopened
+    /// from the store): a rematch is offered only in a room its offerer created.
+    pub creator: Option<u64>,
 }
 
 /// What every room shares with the server.
@@ -265,6 +269,7 @@ fn launch(
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let n = state.seats.len();
     let id = state.id.clone();
+    let creator = state.creator;
     let (summary_tx, summary) = watch::channel(projection::summary(&state));
     let (tx, rx) = mpsc::channel(INBOX);
     let now = Instant::now();
@@ -328,7 +333,12 @@ fn launch(
         }
         room.run(rx).await;
     });
-    RoomHandle { tx, run, summary }
+    RoomHandle {
+        tx,
+        run,
+        summary,
+        creator,
+    }
 }
 
 /// Runs `on_close` when the room task ends, even by a panic.
@@ -485,7 +495,7 @@ impl Room {
                         Command::UndoAnswer { accept } => {
                             self.undo_answer(conn.id, cmd, accept).await
                         }
-                        Command::Rematch { room } => self.rematch(conn.id, cmd, room),
+                        Command::Rematch { room, ours } => self.rematch(conn.id, cmd, room, ours),
                     }
                 };
                 if self.evicted {

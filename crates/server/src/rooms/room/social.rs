@@ -159,7 +159,15 @@ impl Room {
 
     /// A seated player offers the others a rematch in `room` once the game is over: the
     /// offer goes to every other member now and to whoever resumes or watches later.
-    pub(super) fn rematch(&mut self, conn_id: u64, cmd: u64, room: String) -> Result<(), Refusal> {
+    /// `ours`: the offering connection created `room` — an offer never sends the room's
+    /// players into someone else's (issue 23).
+    pub(super) fn rematch(
+        &mut self,
+        conn_id: u64,
+        cmd: u64,
+        room: String,
+        ours: bool,
+    ) -> Result<(), Refusal> {
         let idx = self.seat_command(conn_id, cmd, "only a player may offer a rematch")?;
         if self.state.status != wire::RoomStatus::Finished {
             return Err(Refusal::new(
@@ -171,6 +179,14 @@ impl Room {
             return Err(Refusal::new(
                 ErrorCode::GameAlreadyStarted,
                 "a rematch is played in a new room",
+            ));
+        }
+        if !ours {
+            return Err(Refusal::new(
+                ErrorCode::NotHost,
+                format!(
+                    "room {room:?} is not one you created: a rematch is offered in a room you created (create_room, then rematch, on the same connection)"
+                ),
             ));
         }
         tracing::info!(room = %self.state.id, seat = idx, rematch = %room, "rematch offered");
