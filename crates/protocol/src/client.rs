@@ -153,6 +153,18 @@ pub enum ClientMessage {
         id: u64,
         room: String,
     },
+    /// Asks for the room's chat lines numbered `from` up to (not including) `to` — or the
+    /// latest — (answered by `chat_history`). Lines are numbered in the order the room
+    /// heard them; the room keeps its last 100 (`chat_log` says which it holds). An
+    /// answer carries the latest lines of the range that fit in 8 KiB, and says where
+    /// they start: to page back, ask again up to that line.
+    ChatHistory {
+        #[schemars(range(min = 1))]
+        id: u64,
+        from: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<u64>,
+    },
 }
 
 impl ClientMessage {
@@ -174,7 +186,8 @@ impl ClientMessage {
             | ClientMessage::Chat { id, .. }
             | ClientMessage::SetSeat { id, .. }
             | ClientMessage::History { id, .. }
-            | ClientMessage::Rematch { id, .. } => Some(*id),
+            | ClientMessage::Rematch { id, .. }
+            | ClientMessage::ChatHistory { id, .. } => Some(*id),
         }
     }
 }

@@ -3,6 +3,10 @@
 //!
 //! Chat is not game state: a room keeps its last [`KEEP`] lines in memory, for players
 //! who arrive or come back, and a restart forgets them (docs/protocol.md says so). Lines
+//! are numbered in the order the room hears them ([`Log`]), and any frame of them —
+//! `chat_log` on arrival, `chat_history` on request — carries the latest of those asked
+//! that fit in [`PAGE_BYTES`] (issue 23: the whole log on arrival was ~108 KB a
+//! `spectate`); earlier ones are asked for page by page, as the game's history is. Lines
 //! follow the rule of names (`names::check`): no control, invisible or direction-changing
 //! characters, something visible — a line cannot hide itself or reorder the text around
 //! it — and a client shows them as text.
@@ -18,8 +22,8 @@
 use crate::budget::Budget;
 use crate::convert::names;
 use crate::convert::refusal::Refusal;
-use dominion_protocol::ErrorCode;
-use std::collections::HashMap;
+use dominion_protocol::{ChatLine, ErrorCode};
+use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -35,6 +39,9 @@ pub const MESSAGES: u32 = 5;
 pub const WINDOW: Duration = Duration::from_secs(10);
 /// Lines a room keeps for those who arrive later.
 pub const KEEP: usize = 100;
+/// Most bytes of lines (as JSON) one `chat_log` or `chat_history` carries; always at
+/// least one line.
+pub const PAGE_BYTES: usize = 8 * 1024;
 /// The name of a spectator who gave none.
 pub const SPECTATOR: &str = "Spectator";
 
@@ -52,6 +59,67 @@ pub fn check(text: &str) -> Result<String, Refusal> {
             "{why}: a chat line has 1 to {MAX_CHARS} characters on one line, visible ones, at most {} combining marks on each, and no control, invisible or direction-changing characters", names::MAX_MARKS
         ))
     })
+}
+
+/// A room's recent chat: its last [`KEEP`] lines, oldest first, numbered in the order
+/// the room heard them.
+#[derive(Default)]
+pub struct Log {
+    lines: VecDeque<ChatLine>,
+    /// The number of `lines[0]`.
+    start: u64,
+}
+
+impl Log {
+    /// Adds a line, forgetting the oldest beyond [`KEEP`].
+    pub fn push(&mut self, line: ChatLine) {
+        if self.lines.len() >= KEEP {
+            self.lines.pop_front();
+            self.start += 1;
+        }
+        self.lines.push_back(line);
+    }
+
+    pub fn latest(&self) -> Option<&ChatLine> {
+        self.lines.back()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The number of the oldest line kept.
+    pub fn oldest(&self) -> u64 {
+        self.start
+    }
+
+    /// The number the next line will have.
+    pub fn end(&self) -> u64 {
+        self.start + self.lines.len() as u64
+    }
+
+    /// The latest of the lines numbered `from` up to `to` (not included; None: the
+    /// latest) that fit in [`PAGE_BYTES`], at least one if there are any, with the number
+    /// of the first. Numbers past what the room keeps are clamped to it.
+    pub fn page(&self, from: u64, to: Option<u64>) -> (u64, Vec<ChatLine>) {
+        let end = to.unwrap_or(u64::MAX).min(self.end());
+        let begin = from.max(self.start).min(end);
+        let mut bytes = 0;
+        let mut first = end;
+        while first > begin {
+            let line = &self.lines[(first - 1 - self.start) as usize];
+            let size = serde_json::to_string(line).map_or(usize::MAX, |j| j.len() + 1);
+            if first < end && bytes + size > PAGE_BYTES {
+                break;
+            }
+            bytes += size;
+            first -= 1;
+        }
+        let lines = (first..end)
+            .map(|n| self.lines[(n - self.start) as usize].clone())
+            .collect();
+        (first, lines)
+    }
 }
 
 /// Addresses whose chat budget is remembered at most (see [`Addresses`]).
@@ -204,6 +272,59 @@ mod tests {
         assert_eq!(e.code, ErrorCode::InvalidChat);
         assert!(e.message.contains("299 combining marks"), "{}", e.message);
         assert!(check("e\u{0301}te\u{0301} à l'école").is_ok());
+    }
+
+    fn line(text: &str) -> ChatLine {
+        ChatLine {
+            from: dominion_protocol::ChatSender::Spectator { name: "S".into() },
+            text: text.into(),
+            at: 1_800_000_000_000,
+        }
+    }
+
+    fn texts(lines: &[ChatLine]) -> Vec<String> {
+        lines.iter().map(|l| l.text.clone()).collect()
+    }
+
+    #[test]
+    fn the_log_keeps_the_last_lines_numbered_and_pages_them_from_the_latest() {
+        let mut log = Log::default();
+        assert_eq!(log.page(0, None), (0, vec![]));
+        for i in 0..105 {
+            log.push(line(&i.to_string()));
+        }
+        assert_eq!((log.oldest(), log.end()), (5, 105));
+        // Short lines: all kept ones fit in a page.
+        let (first, all) = log.page(0, None);
+        assert_eq!(first, 5);
+        assert_eq!(
+            texts(&all),
+            (5..105).map(|i| i.to_string()).collect::<Vec<_>>()
+        );
+        let (first, some) = log.page(10, Some(13));
+        assert_eq!(
+            (first, texts(&some)),
+            (10, vec!["10".into(), "11".into(), "12".into()])
+        );
+        assert_eq!(log.page(200, None), (105, vec![]));
+        assert_eq!(log.page(50, Some(40)), (40, vec![]));
+        // Long lines: the latest that fit in PAGE_BYTES, and the page before ends there.
+        let mut log = Log::default();
+        let long = "😀".repeat(249);
+        for i in 0..100 {
+            log.push(line(&format!("{i:03} {long}")));
+        }
+        let (first, page) = log.page(0, None);
+        let bytes: usize = page
+            .iter()
+            .map(|l| serde_json::to_string(l).unwrap().len() + 1)
+            .sum();
+        assert!(bytes <= PAGE_BYTES, "{bytes}");
+        assert_eq!(first + page.len() as u64, 100);
+        assert!(page.len() >= 7, "{}", page.len());
+        let (before, earlier) = log.page(0, Some(first));
+        assert_eq!(before + earlier.len() as u64, first);
+        assert!(earlier[0].text.starts_with(&format!("{before:03} ")));
     }
 
     fn v4(n: u32) -> IpAddr {

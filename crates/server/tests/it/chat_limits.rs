@@ -176,3 +176,75 @@ async fn spectators_cycling_from_one_address_share_its_chat_limit_and_others_sti
         "{received} lines in {elapsed:.1} s, more than the {allowed} the address's limit allows"
     );
 }
+
+/// A line of 1,000 bytes in 253 characters, the most bytes a line may hold.
+fn long_line(i: usize) -> String {
+    format!("{i:03} {}", "😀".repeat(249))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectate_sends_a_bounded_first_frame_and_the_chat_pages_back() {
+    // Many addresses' worth of chat from 127.0.0.1: the limit per address is lifted.
+    let addr = start(crate::common::config()).await;
+    let mut ann = Client::connect(addr, "Ann").await;
+    let room = ann
+        .create_room_with(json!({
+            "kingdom": {"type": "recommended", "id": "base_2e/first_game"},
+            "seats": [{"type": "open"}, {"type": "bot", "bot": "big_money"}],
+            "spectator_chat": true,
+        }))
+        .await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    // The room's 100 lines of 1,000 bytes, from 20 spectators of five lines each.
+    for s in 0..20 {
+        let mut c = Client::connect(addr, "S").await;
+        let watching = c
+            .ask(json!({"type": "spectate", "room": room, "name": format!("S{s}")}))
+            .await;
+        assert_eq!(watching["type"], "spectating", "{watching}");
+        for i in 0..5 {
+            let ack = c
+                .ask(json!({"type": "chat", "text": long_line(s * 5 + i)}))
+                .await;
+            assert_eq!(ack["type"], "ack", "{ack}");
+        }
+    }
+    // What a spectate costs: every frame up to the chat log.
+    let mut dan = Client::connect(addr, "Dan").await;
+    let seen_before = dan.frames.len();
+    dan.ask(json!({"type": "spectate", "room": room})).await;
+    let log = dan.until(|v| v["type"] == "chat_log").await;
+    let sent: usize = dan.frames[seen_before..].iter().map(String::len).sum();
+    let types: Vec<String> = dan.frames[seen_before..]
+        .iter()
+        .map(|f| serde_json::from_str::<Value>(f).unwrap()["type"].to_string())
+        .collect();
+    eprintln!("spectate: {sent} bytes on arrival ({types:?})");
+    assert!(sent <= 24 * 1024, "{sent} bytes on arrival: {types:?}");
+    let lines = log["lines"].as_array().unwrap();
+    let (first, oldest) = (
+        log["first"].as_u64().unwrap(),
+        log["oldest"].as_u64().unwrap(),
+    );
+    assert_eq!(oldest, 0);
+    assert_eq!(first + lines.len() as u64, 100, "the latest lines");
+    // The rest, page by page, up to the first line held.
+    let mut texts: Vec<Value> = lines.iter().map(|l| l["text"].clone()).collect();
+    let mut upto = first;
+    while upto > oldest {
+        let page = dan
+            .ask(json!({"type": "chat_history", "from": oldest, "to": upto}))
+            .await;
+        assert_eq!(page["type"], "chat_history", "{page}");
+        assert!(page.to_string().len() <= 10 * 1024);
+        let lines = page["lines"].as_array().unwrap();
+        assert!(!lines.is_empty(), "{page}");
+        let first = page["first"].as_u64().unwrap();
+        assert_eq!(first + lines.len() as u64, upto);
+        texts.splice(0..0, lines.iter().map(|l| l["text"].clone()));
+        upto = first;
+    }
+    let want: Vec<Value> = (0..100).map(|i| json!(long_line(i))).collect();
+    assert_eq!(texts, want);
+}

@@ -87,6 +87,10 @@ impl Connection {
             ClientMessage::History { from, to, .. } => {
                 self.command_room(id, Command::History { from, to }).await
             }
+            ClientMessage::ChatHistory { from, to, .. } => {
+                self.command_room(id, Command::ChatHistory { from, to })
+                    .await
+            }
             ClientMessage::Rematch { room, .. } => {
                 // The offered room must exist and wait for players; the old room checks
                 // the rest (a seat, a finished game, that this connection created it).

@@ -119,6 +119,11 @@ pub enum Command {
         from: u64,
         to: Option<u64>,
     },
+    /// A page of the room's chat (see `chat::Log::page`).
+    ChatHistory {
+        from: u64,
+        to: Option<u64>,
+    },
     Undo,
     UndoAnswer {
         accept: bool,
@@ -472,6 +477,18 @@ impl Room {
                 };
                 conn.send(&msg);
             }
+            RoomMsg::Command {
+                conn,
+                cmd,
+                command: Command::ChatHistory { from, to },
+            } => {
+                // Reading too, even in a broken room.
+                let msg = match self.chat_history(conn.id, cmd, from, to) {
+                    Ok(msg) => msg,
+                    Err(refusal) => refusal.to_message(Some(cmd)),
+                };
+                conn.send(&msg);
+            }
             RoomMsg::Command { conn, cmd, command } => {
                 let result = if self.state.status == wire::RoomStatus::Broken {
                     Err(broken())
@@ -483,7 +500,8 @@ impl Room {
                         Command::SetSeat { seat, occupant } => {
                             self.set_seat(conn.id, cmd, seat, occupant).await
                         }
-                        Command::History { .. } => Ok(()), // answered above
+                        // Answered above.
+                        Command::History { .. } | Command::ChatHistory { .. } => Ok(()),
                         Command::Reply { decision, reply } => {
                             let r = self.reply_command(conn.id, cmd, decision, &reply).await;
                             if r.is_err() {

@@ -45,10 +45,7 @@ impl Room {
         if let Err(over) = self.chat_addresses.take(addr, speaker, now) {
             return Err(chat::too_fast(over, self.chat_addresses.per_window()));
         }
-        if self.state.chat.len() >= chat::KEEP {
-            self.state.chat.pop_front();
-        }
-        self.state.chat.push_back(wire::ChatLine {
+        self.state.chat.push(wire::ChatLine {
             from,
             text,
             at: chat::now_ms(),
@@ -155,6 +152,32 @@ impl Room {
         };
         projection::history(&self.state, viewer, cmd, from, to)
             .ok_or_else(|| Refusal::new(ErrorCode::GameNotStarted, "the game has not started"))
+    }
+
+    /// A page of the room's chat, for those who read it.
+    pub(super) fn chat_history(
+        &self,
+        conn_id: u64,
+        cmd: u64,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<ServerMessage, Refusal> {
+        let viewer = if let Some(idx) = self.seat_of(conn_id) {
+            Viewer::Player(PlayerId(idx as u8))
+        } else if self.spectator_names.contains_key(&conn_id) {
+            Viewer::Spectator
+        } else {
+            return Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "you are not in this room",
+            ));
+        };
+        projection::chat_history(&self.state, viewer, cmd, from, to).ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::ChatNotAllowed,
+                "spectators do not read the chat in this room (its spectator_chat is off)",
+            )
+        })
     }
 
     /// A seated player offers the others a rematch in `room` once the game is over: the

@@ -19,7 +19,7 @@ fn say(text: &str) -> Command {
 
 fn lines(msg: &ServerMessage) -> Vec<String> {
     match msg {
-        ServerMessage::ChatLog { lines } => lines.iter().map(|l| l.text.clone()).collect(),
+        ServerMessage::ChatLog { lines, .. } => lines.iter().map(|l| l.text.clone()).collect(),
         other => panic!("not a chat log: {other:?}"),
     }
 }
@@ -126,7 +126,7 @@ async fn the_room_keeps_the_last_hundred_lines_for_those_who_arrive_or_come_back
     let arrived = bob.take();
     assert_eq!(kinds(&arrived), ["seated", "room", "chat_log"]);
     assert_eq!(lines(&arrived[2]), want);
-    let ServerMessage::ChatLog { lines: log } = &arrived[2] else {
+    let ServerMessage::ChatLog { lines: log, .. } = &arrived[2] else {
         unreachable!()
     };
     assert_eq!(
@@ -139,6 +139,107 @@ async fn the_room_keeps_the_last_hundred_lines_for_those_who_arrive_or_come_back
     let again = back.take();
     assert_eq!(kinds(&again), ["seated", "room", "chat_log"]);
     assert_eq!(lines(&again[2]), want);
+}
+
+/// A line of 1,000 bytes in 253 characters, the most bytes a line may hold.
+fn long_line(i: usize) -> String {
+    format!("{i:03} {}", "😀".repeat(249))
+}
+
+/// The bytes of `frames` as the room queued them.
+fn bytes(frames: &[ServerMessage]) -> usize {
+    frames
+        .iter()
+        .map(|f| serde_json::to_string(f).expect("serializable").len())
+        .sum()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_newcomer_gets_the_latest_chat_within_a_page_and_pages_back_for_the_rest() {
+    let mut s = settings(&[true, true]);
+    s.spectator_chat = true;
+    let mut h = Harness::new(s).await;
+    let mut ann = h.client("Ann");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    // 105 lines of 1,000 bytes, from 21 spectators of five lines each: the room keeps
+    // the last 100, numbered 5 to 104.
+    for s in 0..21 {
+        let mut c = h.client(&format!("S{s}"));
+        h.spectate(&mut c).await.expect("watching");
+        for i in 0..5 {
+            assert!(is_ack(&h.ask(&mut c, say(&long_line(s * 5 + i))).await));
+        }
+        assert!(is_ack(&h.ask(&mut c, Command::Leave).await));
+    }
+    let mut dan = h.client("Dan");
+    h.spectate(&mut dan).await.expect("watching");
+    let arrived = dan.take();
+    assert_eq!(kinds(&arrived), ["spectating", "room", "chat_log"]);
+    let sent = bytes(&arrived);
+    eprintln!("spectate: {sent} bytes on arrival");
+    assert!(sent <= 10 * 1024, "{sent} bytes on arrival");
+    let ServerMessage::ChatLog {
+        lines,
+        first: Some(first),
+        oldest: Some(oldest),
+    } = &arrived[2]
+    else {
+        panic!("{:?}", arrived[2])
+    };
+    assert_eq!(*oldest, 5);
+    assert_eq!(*first + lines.len() as u64, 105, "the latest lines");
+    assert!(lines.len() >= 7, "{}", lines.len());
+    // Page back, as the history: up to the first line held, until the oldest kept.
+    let mut all: Vec<String> = lines.iter().map(|l| l.text.clone()).collect();
+    let mut upto = *first;
+    while upto > *oldest {
+        let answer = h
+            .ask(
+                &mut dan,
+                Command::ChatHistory {
+                    from: 0,
+                    to: Some(upto),
+                },
+            )
+            .await;
+        assert!(bytes(std::slice::from_ref(&answer)) <= 10 * 1024);
+        let ServerMessage::ChatHistory { first, lines, .. } = answer else {
+            panic!("{answer:?}")
+        };
+        assert_eq!(first + lines.len() as u64, upto);
+        assert!(!lines.is_empty());
+        all.splice(0..0, lines.iter().map(|l| l.text.clone()));
+        upto = first;
+    }
+    let want: Vec<String> = (5..105).map(long_line).collect();
+    assert_eq!(all, want, "every kept line once, in order");
+    // From a number on, as the history pages: the latest of the range that fit.
+    let answer = h
+        .ask(
+            &mut dan,
+            Command::ChatHistory {
+                from: 100,
+                to: None,
+            },
+        )
+        .await;
+    let ServerMessage::ChatHistory { first, lines, .. } = answer else {
+        panic!("{answer:?}")
+    };
+    assert_eq!((first, lines.len()), (100, 5));
+    // Those who do not read the chat do not page it.
+    let mut h2 = Harness::new(settings(&[true, true])).await;
+    let mut eve = h2.client("Eve");
+    h2.spectate(&mut eve).await.expect("watching");
+    let refused = h2
+        .ask(&mut eve, Command::ChatHistory { from: 0, to: None })
+        .await;
+    assert_eq!(refusal(&refused).0, ErrorCode::ChatNotAllowed);
+    let mut nobody = h2.client("Nobody");
+    let refused = h2
+        .ask(&mut nobody, Command::ChatHistory { from: 0, to: None })
+        .await;
+    assert_eq!(refusal(&refused).0, ErrorCode::NotInRoom);
 }
 
 fn say_from(text: &str, addr: [u8; 4]) -> Command {

@@ -275,8 +275,8 @@ impl Harness {
         c.drain();
     }
 
-    /// Sends a command and returns the room's answer to it (`ack`, `error` or
-    /// `history`), leaving the other frames for the test to read.
+    /// Sends a command and returns the room's answer to it (`ack`, `error`, `history` or
+    /// `chat_history`), leaving the other frames for the test to read.
     pub async fn ask(&self, c: &mut Client, command: Command) -> ServerMessage {
         let cmd = self.send(c, command).await;
         c.answer(cmd)
@@ -449,7 +449,9 @@ impl Client {
             .iter()
             .rev()
             .find(|m| match m {
-                ServerMessage::Ack { re } | ServerMessage::History { re, .. } => *re == cmd,
+                ServerMessage::Ack { re }
+                | ServerMessage::History { re, .. }
+                | ServerMessage::ChatHistory { re, .. } => *re == cmd,
                 ServerMessage::Error { re, .. } => *re == Some(cmd),
                 _ => false,
             })
