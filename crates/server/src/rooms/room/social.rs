@@ -1,5 +1,10 @@
 //! What players do around the game: chat, the host's seat settings, the events'
 //! history, and the rematch offer.
+//!
+//! Chat lines are held here to their limits (issue 23): the seat's budget, which its
+//! connections share, or the spectator's, and the client address's (`chat::Addresses`);
+//! the chat is read in pages (`chat_history`). A rematch is offered only in a room the
+//! offering connection created.
 
 use super::*;
 use std::net::IpAddr;
