@@ -2,7 +2,7 @@
 // waiting room and beside the game. Spectators see it only where the room allows it.
 import { h } from './dom.js';
 import { t } from './i18n/index.js';
-import { sendChat } from './session.js';
+import { loadEarlierChat, sendChat } from './session.js';
 import { state, update } from './store.js';
 
 /** The longest line the server takes (its `welcome` says so too). */
@@ -46,6 +46,9 @@ export function chatPanel() {
     'section',
     { class: 'panel chat', 'data-testid': 'chat', 'aria-labelledby': 'chat-h' },
     h('h2', { id: 'chat-h' }, t('chat.heading')),
+    state.chatMore
+      ? h('button', { type: 'button', class: 'btn small link', 'data-testid': 'chat-earlier', onclick: () => loadEarlierChat() }, t('chat.earlier'))
+      : null,
     h(
       'ol',
       { class: 'chat-lines', 'data-testid': 'chat-lines', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0 },

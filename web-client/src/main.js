@@ -280,6 +280,7 @@ async function boot() {
     hover: null,
     undo: null,
     chat: [],
+    chatMore: null,
     chatDraft: '',
     games: [],
     invite: null,

@@ -266,6 +266,7 @@ function resetRoom() {
     s.answered = null;
     s.undo = null;
     s.chat = [];
+    s.chatMore = null;
     s.confirmLeave = false;
   });
   setEdition(state.create.edition);
@@ -439,6 +440,28 @@ export async function setSeat(seat, bot) {
 export async function sendChat(text) {
   const answer = await command({ type: 'chat', text });
   return answer?.type === 'ack';
+}
+
+let loadingChat = false;
+
+/** Fetches the room's chat lines before the ones this page holds (one page, 8 KiB). */
+export async function loadEarlierChat() {
+  const more = state.chatMore;
+  if (!more || loadingChat) return;
+  loadingChat = true;
+  try {
+    const answer = await command({ type: 'chat_history', from: more.oldest, to: more.first });
+    if (answer?.type !== 'chat_history') return;
+    update((s) => {
+      if (s.chatMore !== more) return; // the room changed meanwhile
+      s.chat = [...answer.lines, ...s.chat].slice(-MAX_CHAT);
+      s.chatMore = answer.lines.length && answer.first > more.oldest
+        ? { oldest: more.oldest, first: answer.first }
+        : null;
+    });
+  } finally {
+    loadingChat = false;
+  }
 }
 
 let filling = false;
@@ -651,12 +674,20 @@ function onMessage(msg) {
       break;
     case 'chat':
       update((s) => {
-        s.chat = [...s.chat, { from: msg.from, text: msg.text, at: msg.at }].slice(-MAX_CHAT);
+        s.chat = [...s.chat, { from: msg.from, text: msg.text, at: msg.at }];
+        if (s.chat.length > MAX_CHAT) {
+          s.chat = s.chat.slice(-MAX_CHAT);
+          s.chatMore = null; // what was before is out of reach anyway
+        }
       });
       break;
     case 'chat_log':
       update((s) => {
         s.chat = msg.lines.slice(-MAX_CHAT);
+        // The latest lines that fit the server's page; the earlier ones on request.
+        s.chatMore = msg.first != null && msg.oldest != null && msg.oldest < msg.first
+          ? { oldest: msg.oldest, first: msg.first }
+          : null;
       });
       break;
     case 'rematch':

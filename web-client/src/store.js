@@ -61,6 +61,8 @@
  * @property {{seat: number, until: number, answered: boolean} | null} undo
  *   an open request to take back a move (this seat's or another's), until when (ms)
  * @property {import('./types.js').ChatLine[]} chat   the room's recent chat
+ * @property {{oldest: number, first: number} | null} chatMore   earlier lines the room
+ *   still keeps (numbers `oldest` up to `first`), which `chat_history` fetches
  * @property {string} chatDraft             the chat line being written
  * @property {import('./types.js').GameSummary[]} games   recent ended games (GET /api/games)
  * @property {string | null} invite         the room an invite link (`/#room=ID`) names

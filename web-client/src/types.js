@@ -66,7 +66,8 @@
  *   | {type: 'chat', id: number, text: string}
  *   | {type: 'set_seat', id: number, seat: number, occupant: SeatSetting}
  *   | {type: 'history', id: number, from: number, to?: number}
- *   | {type: 'rematch', id: number, room: string}} ClientMessage
+ *   | {type: 'rematch', id: number, room: string}
+ *   | {type: 'chat_history', id: number, from: number, to?: number}} ClientMessage
  */
 
 /**
@@ -212,9 +213,10 @@
  *   | {type: 'undo_requested', seat: number, seconds: number}
  *   | {type: 'undo_result', seat: number, outcome: UndoOutcome, by?: number}
  *   | ({type: 'chat'} & ChatLine)
- *   | {type: 'chat_log', lines: ChatLine[]}
+ *   | {type: 'chat_log', lines: ChatLine[], first?: number, oldest?: number}
  *   | {type: 'history', re: number, first: number, events: GameEvent[]}
- *   | {type: 'rematch', room: string, seat: number}} ServerMessage
+ *   | {type: 'rematch', room: string, seat: number}
+ *   | {type: 'chat_history', re: number, first: number, lines: ChatLine[]}} ServerMessage
  */
 
 /**

@@ -216,6 +216,7 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::Chat(_)
         | ServerMessage::ChatLog { .. }
         | ServerMessage::History { .. }
+        | ServerMessage::ChatHistory { .. }
         | ServerMessage::Rematch { .. } => Frame::Ignored,
     })
 }
@@ -242,6 +243,7 @@ const KNOWN: &[&str] = &[
     "chat_log",
     "history",
     "rematch",
+    "chat_history",
 ];
 
 #[cfg(test)]

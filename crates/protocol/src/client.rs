@@ -96,9 +96,11 @@ pub enum ClientMessage {
     },
     /// Takes back your own last move: allowed within your turn while your decision is
     /// pending and the move revealed nothing (no card drawn, revealed, looked at or
-    /// shuffled since). Refused at once with `undo_refused` otherwise. With no other
-    /// human connected it is done at once; else every other connected player is asked
-    /// (`undo_requested`) and all must accept. `undo_result` tells everyone how it ended.
+    /// shuffled since), and not a move the server made because your time ran out.
+    /// Refused at once with `undo_refused` otherwise. With no other human connected it is
+    /// done at once; else every other connected player is asked (`undo_requested`) and
+    /// all must accept. `undo_result` tells everyone how it ended. The decision asked
+    /// again has the time it had left, not a fresh `decision_seconds`.
     Undo {
         #[schemars(range(min = 1))]
         id: u64,
@@ -111,9 +113,10 @@ pub enum ClientMessage {
     },
     /// Says something to the room (answered by `ack`; everyone in the room who may read
     /// the chat gets a `chat`). One line of 1 to 300 characters and at most 1,000 bytes,
-    /// with no control, invisible or direction-changing characters; at most 5 lines per
-    /// 10 seconds per connection. Spectators may chat only where the room's
-    /// `spectator_chat` allows it.
+    /// with no control, invisible or direction-changing characters, at most 4 combining
+    /// marks on one character; at most 5 lines per 10 seconds per seat (whatever its
+    /// connections) or spectator, and the server's limit per client address. Spectators
+    /// may chat only where the room's `spectator_chat` allows it.
     Chat {
         #[schemars(range(min = 1))]
         id: u64,
@@ -142,12 +145,25 @@ pub enum ClientMessage {
     /// Offers the other members of this finished room a rematch in `room`, a room still
     /// waiting for players (create it first, with `create_room`; you are not seated in
     /// it until you `leave` this room and `take_seat` there). Answered by `ack`; the
-    /// others get `rematch`. Only a seated player may offer, once the game is over; a
-    /// later offer replaces an earlier one.
+    /// others get `rematch`. Only a seated player may offer, once the game is over, and
+    /// only a room this connection created (else `not_host`); a later offer replaces an
+    /// earlier one.
     Rematch {
         #[schemars(range(min = 1))]
         id: u64,
         room: String,
+    },
+    /// Asks for the room's chat lines numbered `from` up to (not including) `to` — or the
+    /// latest — (answered by `chat_history`). Lines are numbered in the order the room
+    /// heard them; the room keeps its last 100 (`chat_log` says which it holds). An
+    /// answer carries the latest lines of the range that fit in 8 KiB, and says where
+    /// they start: to page back, ask again up to that line.
+    ChatHistory {
+        #[schemars(range(min = 1))]
+        id: u64,
+        from: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<u64>,
     },
 }
 
@@ -170,7 +186,8 @@ impl ClientMessage {
             | ClientMessage::Chat { id, .. }
             | ClientMessage::SetSeat { id, .. }
             | ClientMessage::History { id, .. }
-            | ClientMessage::Rematch { id, .. } => Some(*id),
+            | ClientMessage::Rematch { id, .. }
+            | ClientMessage::ChatHistory { id, .. } => Some(*id),
         }
     }
 }

@@ -28,7 +28,8 @@ pub enum ErrorCode {
     UnknownCard,
     /// A bot name the server does not know.
     UnknownBot,
-    /// A name that is empty, too long, or holds a hidden or reordering character.
+    /// A name that is empty, too long, or holds a hidden or reordering character, or
+    /// more than 4 combining marks on one character.
     InvalidName,
     /// The seat does not exist, is not open, or no seat is open.
     SeatUnavailable,
@@ -71,14 +72,16 @@ pub enum ErrorCode {
     /// `undo` is not possible now (the message says why), or `undo_answer` with no
     /// request to answer.
     UndoRefused,
-    /// `set_seat` from anyone but the room's host.
+    /// `set_seat` from anyone but the room's host, or `rematch` naming a room this
+    /// connection did not create.
     NotHost,
     /// Chat from a spectator in a room whose `spectator_chat` is off.
     ChatNotAllowed,
-    /// More chat lines than the chat limit allows (5 per 10 s); nothing is closed.
+    /// More chat lines than the chat limits allow (5 per 10 s per seat or spectator, and
+    /// the server's limit per client address); nothing is closed.
     ChatTooFast,
     /// A chat line that is empty, too long, or holds a control, invisible or
-    /// direction-changing character.
+    /// direction-changing character, or more than 4 combining marks on one character.
     InvalidChat,
     /// Too many frames too fast (then close 1008).
     RateLimited,

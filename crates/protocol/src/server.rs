@@ -83,10 +83,19 @@ pub enum ServerMessage {
     },
     /// A line of the room's chat, sent to everyone in the room who may read it.
     Chat(ChatLine),
-    /// The room's recent chat (the last 100 lines, oldest first), sent after `seated` or
-    /// `spectating` when there is any, so a player who arrives or comes back sees the
-    /// conversation.
-    ChatLog { lines: Vec<ChatLine> },
+    /// The room's recent chat, oldest first, sent after `seated` or `spectating` when
+    /// there is any, so a player who arrives or comes back sees the conversation: the
+    /// latest lines that fit in 8 KiB (of the last 100 the room keeps). Lines are
+    /// numbered in the order the room heard them: `first` is the number of the first
+    /// line here, `oldest` that of the oldest line the room keeps; when `oldest` is less
+    /// than `first`, `chat_history` fetches the earlier ones.
+    ChatLog {
+        lines: Vec<ChatLine>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        oldest: Option<u64>,
+    },
     /// The answer to `history`: the events numbered `first`, `first + 1`, … as this
     /// connection may see them (the same events `events` frames carried or would have).
     /// Fewer than asked when a page is full (500): ask again from where it stopped.
@@ -100,6 +109,14 @@ pub enum ServerMessage {
     /// this room and `take_seat` there to accept. Sent to the room's other members when
     /// offered, and after `game_over` to whoever resumes or watches the room later.
     Rematch { room: String, seat: u8 },
+    /// The answer to `chat_history`: the room's chat lines numbered `first`, `first +
+    /// 1`, …, oldest first — the latest of those asked that fit in 8 KiB (ask again up
+    /// to `first` for the ones before).
+    ChatHistory {
+        re: u64,
+        first: u64,
+        lines: Vec<ChatLine>,
+    },
 }
 
 /// One line of a room's chat. The server keeps a room's recent lines in memory only: they
@@ -155,7 +172,8 @@ pub struct Limits {
     pub chat_max_chars: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chat_max_bytes: Option<u32>,
-    /// At most `chat_messages` chat lines per `chat_window_ms` (beyond: `chat_too_fast`).
+    /// At most `chat_messages` chat lines per `chat_window_ms` from a seat (whatever its
+    /// connections) or a spectator (beyond: `chat_too_fast`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chat_messages: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -43,6 +43,7 @@ fn messages() -> Vec<Value> {
         json!({"type": "set_seat", "id": 1, "seat": 1, "occupant": {"type": "bot", "bot": "big_money"}}),
         json!({"type": "set_seat", "id": 1, "seat": 1, "occupant": open.clone()}),
         json!({"type": "history", "id": 1, "from": 0, "to": 10}),
+        json!({"type": "chat_history", "id": 1, "from": 0, "to": 10}),
         json!({"type": "rematch", "id": 1, "room": "k3v9q2mf"}),
     ]
     .into_iter()

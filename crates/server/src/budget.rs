@@ -1,7 +1,8 @@
 //! A token bucket holding `capacity` tokens, refilled at `capacity` per `window`: the
 //! per-connection message budget (a steady stream of frames faster than the refill empties
 //! it, and the connection is then closed with 1008), and the room-creation limits per
-//! connection and per client address. A burst of `capacity` is fine.
+//! connection and per client address. A burst of `capacity` is fine. The chat limits per
+//! seat, per spectator and per address (`rooms::chat`) are budgets too.
 //!
 //! The client address is the socket's peer: behind a proxy it is the proxy's (the server
 //! does not read `X-Forwarded-For`, which any client could write). A connection
@@ -59,6 +60,13 @@ impl Budget {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
         self.last = now;
         self.tokens = (self.tokens + elapsed * self.per_second + 1.0).min(self.capacity);
+    }
+
+    /// Whether one more would pass at `now`, spending nothing: for a step that must pass
+    /// two budgets, or neither.
+    pub fn ready(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        (self.tokens + elapsed * self.per_second).min(self.capacity) >= 1.0
     }
 
     /// Spends one frame's worth; false when the budget is exhausted.

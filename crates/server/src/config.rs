@@ -148,6 +148,12 @@ pub struct Config {
     #[arg(long, env = "DOMINION_MAX_SPECTATORS", default_value_t = 50)]
     pub max_spectators: usize,
 
+    /// Chat lines all connections from one client address (IPv6: one /64) may send per
+    /// 10 seconds, over every room; beyond, `chat_too_fast`. Each seat and each
+    /// spectator also has its own 5 per 10 s, which reconnecting does not renew.
+    #[arg(long, env = "DOMINION_CHAT_PER_ADDRESS", default_value_t = 15, value_parser = clap::value_parser!(u32).range(1..))]
+    pub chat_per_address: u32,
+
     /// Origins allowed to open a WebSocket, comma-separated (e.g.
     /// `https://play.example.org`), or `*` for any. Empty: only requests without an
     /// Origin header (non-browser clients) and same-origin pages.
@@ -348,6 +354,7 @@ mod tests {
         assert!(
             Config::try_parse_from(["dominion-server", "--live-rooms-per-address", "0"]).is_err()
         );
+        assert_eq!(c.chat_per_address, 15);
         assert_eq!(c.metrics_addr, None);
         assert_eq!((c.max_connections, c.connections_per_address), (2000, 100));
         let refused = Config::try_parse_from(["dominion-server", "--connections-per-address", "0"]);

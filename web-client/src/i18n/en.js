@@ -446,6 +446,7 @@ export default {
   'chat.empty': 'No messages yet. Say hello!',
   'chat.placeholder': 'Write a message',
   'chat.send': 'Send',
+  'chat.earlier': 'Earlier messages',
   'chat.spectator': '{name} (watching)',
   'leave.heading': 'Leave this game?',
   'leave.body': 'A bot will play your seat. You can come back to it from the lobby while the game goes on.',

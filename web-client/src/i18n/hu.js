@@ -444,6 +444,7 @@ export default {
   'chat.empty': 'Még nincs üzenet. Köszönj!',
   'chat.placeholder': 'Írj üzenetet',
   'chat.send': 'Küldés',
+  'chat.earlier': 'Korábbi üzenetek',
   'chat.spectator': '{name} (néző)',
   'leave.heading': 'Kilépsz a játékból?',
   'leave.body': 'A helyeden egy bot játszik tovább. Amíg a játék tart, a lobbiból visszatérhetsz.',

@@ -443,6 +443,7 @@ export default {
   'chat.empty': 'Inga meddelanden än. Säg hej!',
   'chat.placeholder': 'Skriv ett meddelande',
   'chat.send': 'Skicka',
+  'chat.earlier': 'Tidigare meddelanden',
   'chat.spectator': '{name} (åskådare)',
   'leave.heading': 'Lämna spelet?',
   'leave.body': 'En bot spelar på din plats. Du kan komma tillbaka från lobbyn medan spelet pågår.',

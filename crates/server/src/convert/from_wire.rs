@@ -4,7 +4,7 @@
 //!
 //! The reverse direction (engine → wire) is [`super::to_wire`]'s alone.
 
-use crate::convert::names;
+use crate::convert::names::{self, MAX_MARKS};
 use crate::convert::refusal::Refusal;
 use dominion_engine::setup::CardPool;
 use dominion_engine::{CardId, Edition, Kingdom, Mode, Reply, Set, Setup, bots, setup};
@@ -55,7 +55,7 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
     if let Some(name) = &settings.name {
         let name = names::check(name, MAX_ROOM_NAME).map_err(|why| {
             invalid(format!(
-                "the room name {why}: a room name has 1 to {MAX_ROOM_NAME} characters, visible ones, and no control, invisible or direction-changing characters"
+                "the room name {why}: a room name has 1 to {MAX_ROOM_NAME} characters, visible ones, at most {MAX_MARKS} combining marks on each, and no control, invisible or direction-changing characters"
             ))
         })?;
         settings.name = Some(name);
@@ -169,7 +169,7 @@ pub fn player_name(name: &str) -> Result<String, Refusal> {
         Refusal::new(
             ErrorCode::InvalidName,
             format!(
-                "the name {why}: a name has 1 to {MAX_PLAYER_NAME} characters, visible ones, and no control, invisible or direction-changing characters"
+                "the name {why}: a name has 1 to {MAX_PLAYER_NAME} characters, visible ones, at most {MAX_MARKS} combining marks on each, and no control, invisible or direction-changing characters"
             ),
         )
     })

@@ -8,6 +8,12 @@
 //! that pass for letters (Hangul fillers, the braille blank) are refused anywhere; a name
 //! must also hold at least one visible character. Joiners (ZWJ, ZWNJ) and variation
 //! selectors stay allowed inside a name: emoji sequences and some scripts need them.
+//!
+//! A character carries at most [`MAX_MARKS`] combining marks (issue 23: one letter with
+//! 299 marks stacks into a smear over the lines around it). Four leaves every script its
+//! due — Vietnamese needs two, Hebrew with points and a cantillation mark four, Tibetan
+//! stacks three, a keycap emoji two (its variation selector counts) — and joiners do
+//! not start a new character, so they cannot be used to stack more.
 
 use unicode_general_category::{GeneralCategory as G, get_general_category};
 
@@ -51,6 +57,36 @@ fn visible(c: char) -> bool {
         )
 }
 
+/// Combining marks one character may carry.
+pub const MAX_MARKS: usize = 4;
+
+fn is_mark(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        G::NonspacingMark | G::EnclosingMark | G::SpacingMark
+    )
+}
+
+/// The first character carrying more than [`MAX_MARKS`] combining marks, if any (None
+/// for marks at the very start), with how many it carries.
+fn overloaded(s: &str) -> Option<(Option<char>, usize)> {
+    let mut base = None;
+    let mut marks = 0;
+    let mut over = None;
+    for c in s.chars() {
+        if is_mark(c) {
+            marks += 1;
+        } else if !joins(c) {
+            if over.is_none() && marks > MAX_MARKS {
+                over = Some((base, marks));
+            }
+            base = Some(c);
+            marks = 0;
+        }
+    }
+    over.or((marks > MAX_MARKS).then_some((base, marks)))
+}
+
 /// `text` trimmed, or why it cannot be a name of at most `max` characters.
 pub fn check(text: &str, max: usize) -> Result<String, String> {
     let name = text.trim();
@@ -69,6 +105,14 @@ pub fn check(text: &str, max: usize) -> Result<String, String> {
     }
     if !name.chars().any(visible) {
         return Err("has no visible character".into());
+    }
+    if let Some((base, marks)) = overloaded(name) {
+        let on = base.map_or("at its start".to_string(), |b| {
+            format!("on one character (U+{:04X})", u32::from(b))
+        });
+        return Err(format!(
+            "has {marks} combining marks {on}, more than {MAX_MARKS}"
+        ));
     }
     Ok(name.to_string())
 }
@@ -144,5 +188,29 @@ mod tests {
             check(&"x".repeat(33), 32),
             Err("has 33 characters, more than 32".into())
         );
+    }
+
+    #[test]
+    fn a_character_carries_at_most_four_combining_marks() {
+        for name in [
+            "Z\u{0301}\u{0301}\u{0301}\u{0301}",
+            "שָׁלוֹם",
+            "Vie\u{0323}\u{0302}t",
+            "1\u{FE0F}\u{20E3}",
+            "क्षत्रिय",
+            "བསྒྲུབས",
+        ] {
+            assert_eq!(check(name, 32), Ok(name.to_string()), "{name:?}");
+        }
+        let e = check(&format!("Z{}", "\u{0301}".repeat(5)), 32).unwrap_err();
+        assert_eq!(
+            e,
+            "has 5 combining marks on one character (U+005A), more than 4"
+        );
+        let e = check(&format!("ok Z{}", "\u{0301}".repeat(299)), 400).unwrap_err();
+        assert!(e.contains("299 combining marks"), "{e}");
+        // Joiners between the marks do not start a new character.
+        let e = check(&format!("Z{}", "\u{0301}\u{200D}".repeat(5)), 32).unwrap_err();
+        assert!(e.contains("5 combining marks"), "{e}");
     }
 }

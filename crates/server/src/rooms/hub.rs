@@ -38,6 +38,7 @@ use crate::gamelog::RoomLog;
 use crate::gamelog::durable::{DurableLog, Recovered};
 use crate::metrics::Metrics;
 use crate::random::random_id;
+use crate::rooms::chat;
 use crate::rooms::placement::{HubRequest, Placement, Reopened, ServedRequests};
 use crate::rooms::room::{self, RoomHandle};
 use dominion_protocol::{ErrorCode, RoomSummary};
@@ -68,6 +69,9 @@ pub struct Hub {
     /// Rooms with searching bots each client address created that are open now
     /// (`--search-rooms-per-address`).
     search_rooms: Arc<AddressCounts>,
+    /// Chat lines each client address may still send (`--chat-per-address`), which
+    /// every room spends from.
+    chat_addresses: Arc<chat::Addresses>,
     /// The cluster this node belongs to, if any (`--cluster`), seen through the interface
     /// the hub owns (see `placement`).
     placement: Option<Arc<dyn Placement>>,
@@ -91,6 +95,7 @@ impl Hub {
     ) -> Arc<Hub> {
         let (placement, requests) = cluster.unzip();
         let hub = Arc::new(Hub {
+            chat_addresses: Arc::new(chat::Addresses::new(config.chat_per_address)),
             config: config.clone(),
             log,
             metrics,
@@ -308,6 +313,7 @@ impl Hub {
             log: self.log.clone(),
             metrics: self.metrics.clone(),
             search_claim: None,
+            chat: self.chat_addresses.clone(),
         }
     }
 

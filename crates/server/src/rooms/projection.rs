@@ -44,7 +44,8 @@ pub enum Topic {
     },
     /// The room's newest chat line, to those who may read the chat.
     Chat,
-    /// The room's recent chat, to those who may read it, when there is any.
+    /// The room's recent chat, to those who may read it, when there is any: the latest
+    /// lines that fit a page (`chat::PAGE_BYTES`), and where they start.
     ChatLog,
     /// The rematch offered after the game, if one was (public).
     Rematch,
@@ -88,6 +89,23 @@ pub fn history(
             .map(|e| event(&e.for_viewer(viewer)))
             .collect(),
     })
+}
+
+/// The answer to `chat_history`: the latest of the chat lines numbered `from` up to `to`
+/// (or the latest) that fit a page (`chat::Log::page`); None when `viewer` does not
+/// read this room's chat.
+pub fn chat_history(
+    room: &RoomState,
+    viewer: Viewer,
+    re: u64,
+    from: u64,
+    to: Option<u64>,
+) -> Option<ServerMessage> {
+    if !reads_chat(room, viewer) {
+        return None;
+    }
+    let (first, lines) = room.chat.page(from, to);
+    Some(ServerMessage::ChatHistory { re, first, lines })
 }
 
 /// The frame `viewer` gets about `topic`, or None when there is nothing for them.
@@ -148,15 +166,19 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
             Some(ServerMessage::UndoResult { seat, outcome, by })
         }
         Topic::Chat => {
-            let line = room.chat.back()?;
+            let line = room.chat.latest()?;
             reads_chat(room, viewer).then(|| ServerMessage::Chat(line.clone()))
         }
         Topic::ChatLog => {
             if room.chat.is_empty() || !reads_chat(room, viewer) {
                 return None;
             }
+            // The latest lines that fit a page, not all it keeps: the rest on request.
+            let (first, lines) = room.chat.page(0, None);
             Some(ServerMessage::ChatLog {
-                lines: room.chat.iter().cloned().collect(),
+                lines,
+                first: Some(first),
+                oldest: Some(room.chat.oldest()),
             })
         }
         Topic::Rematch => room

@@ -3,10 +3,10 @@
 //! (seats hold token hashes, never tokens).
 
 use crate::gamelog::{RoomRecord, SeatRecord};
+use crate::rooms::chat;
 use crate::token::TokenHash;
 use dominion_engine::{Game, Setup};
 use dominion_protocol as wire;
-use std::collections::VecDeque;
 use tokio::time::Instant;
 
 pub struct RoomState {
@@ -28,7 +28,7 @@ pub struct RoomState {
     /// becomes the host's.
     pub creator: Option<u64>,
     /// The recent chat, oldest first (at most `chat::KEEP` lines; memory only).
-    pub chat: VecDeque<wire::ChatLine>,
+    pub chat: chat::Log,
     /// The rematch offered after the game, if any: the new room and the offering seat.
     /// Kept in memory only (a restart forgets it).
     pub rematch: Option<(String, u8)>,

@@ -34,6 +34,8 @@ pub fn config() -> Config {
         search_rooms_per_address: 10_000,
         // The connection cap per address is tested in `connections`.
         connections_per_address: 10_000,
+        // Likewise for chat: its limit per address is tested in `chat_limits`.
+        chat_per_address: 10_000,
         data_dir: std::env::temp_dir()
             .join(format!("dominion-server-test-{}-{n}", std::process::id())),
         ..Config::default()

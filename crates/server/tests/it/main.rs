@@ -6,6 +6,7 @@ mod backup;
 mod budgets;
 mod catalogue;
 mod chaos;
+mod chat_limits;
 mod client_vp;
 mod cluster;
 mod common;

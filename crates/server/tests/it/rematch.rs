@@ -2,7 +2,8 @@
 //! seats and kingdom and names it with `rematch`; the other player and a spectator get
 //! `rematch` at once, a player who resumes later gets it after `game_over`, and both
 //! take their old seats in the new room. Refused before the end (`game_not_over`), from
-//! a spectator (`not_seated`), for an unknown room or one that is not waiting.
+//! a spectator (`not_seated`), for an unknown room or one that is not waiting, and for a
+//! room another connection created (`not_host`, issue 23).
 
 use crate::common::{Client, config, start};
 use serde_json::{Value, json};
@@ -128,4 +129,61 @@ async fn a_rematch_is_offered_to_the_old_rooms_members_and_taken_in_the_new_room
         first["kingdom"], kingdom,
         "the rematch has the same kingdom"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_offer_names_only_a_room_its_player_created() {
+    let addr = start(config()).await;
+    // Ann's game against a bot: she leaves at once and a bot finishes it for her.
+    let mut ann = Client::connect(addr, "Ann").await;
+    let old = ann
+        .create_room_with(json!({
+            "kingdom": {"type": "recommended", "id": "base_2e/first_game"},
+            "seats": [{"type": "open"}, {"type": "bot", "bot": "big_money"}],
+            "abandoned": {"type": "bot_after", "seconds": 0, "bot": "big_money"},
+        }))
+        .await;
+    ann.take_seat(&old).await;
+    let token = ann.token.clone().expect("Ann's token");
+    ann.start().await;
+    assert_eq!(ann.ask(json!({"type": "leave"})).await["type"], "ack");
+    tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let list = ann.ask(json!({"type": "list_rooms"})).await;
+            let finished = list["rooms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["id"] == old.as_str() && r["status"] == "finished");
+            if finished {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the game ends");
+    let seated = ann
+        .ask(json!({"type": "resume", "room": old, "token": token}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    ann.number_from(seated["last_command"].as_u64().unwrap());
+
+    // Someone else's waiting room: not Ann's to offer.
+    let mut mallory = Client::connect(addr, "Mallory").await;
+    let theirs = mallory
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    let refused = ann.ask(json!({"type": "rematch", "room": theirs})).await;
+    assert_eq!(code(&refused), "not_host", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("you created"),
+        "{refused}"
+    );
+    // A room Ann created is.
+    let mine = ann
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    let ack = ann.ask(json!({"type": "rematch", "room": mine})).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
 }

@@ -46,8 +46,14 @@ async fn chat_reaches_the_room_as_sent_and_is_bounded_and_limited_without_closin
         assert_eq!(e["code"], "invalid_chat", "{e}");
         assert!(e["message"].as_str().unwrap().contains(why), "{e}");
     }
-    // Those five used Bob's budget of five lines per 10 s: the next is refused as too
-    // fast, and the connection stays open.
+    // Refused lines spend nothing (issue 23): Bob still has his seat's five lines per
+    // 10 s; the sixth is refused as too fast, and the connection stays open.
+    for i in 0..5 {
+        let ack = bob
+            .ask(json!({"type": "chat", "text": format!("bob {i}")}))
+            .await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+    }
     let e = bob.ask(json!({"type": "chat", "text": "one more"})).await;
     assert_eq!(e["code"], "chat_too_fast", "{e}");
     assert_eq!(bob.ask(json!({"type": "ping"})).await["type"], "pong");
@@ -470,4 +476,60 @@ async fn a_late_spectator_gets_the_whole_game_in_pages() {
     // Past the end: an empty page at the end.
     let page = ann.ask(json!({"type": "history", "from": 1_000_000})).await;
     assert_eq!(page["events"], json!([]));
+}
+
+#[tokio::test]
+async fn names_and_chat_lines_carry_at_most_four_combining_marks_per_character() {
+    let addr = start(config()).await;
+    let zalgo = |marks: usize| format!("Z{}", "\u{0301}".repeat(marks));
+    let mut ann = Client::connect(addr, "Ann").await;
+    let room = ann
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    // A player's name: one letter and 31 marks.
+    let e = ann
+        .ask(json!({"type": "take_seat", "room": room, "name": zalgo(31)}))
+        .await;
+    assert_eq!(e["code"], "invalid_name", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("31 combining marks"),
+        "{e}"
+    );
+    // A room's name.
+    let e = ann
+        .ask(json!({"type": "create_room", "settings": {
+            "name": zalgo(63),
+            "kingdom": {"type": "recommended", "id": "base_2e/first_game"},
+            "seats": [{"type": "open"}, {"type": "open"}],
+        }}))
+        .await;
+    assert_eq!(e["code"], "invalid_settings", "{e}");
+    // Four marks on a letter are fine (Hebrew with points and a cantillation mark).
+    let seated = ann
+        .ask(json!({"type": "take_seat", "room": room, "name": zalgo(4)}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    // A chat line: one letter and 299 marks.
+    let e = ann.ask(json!({"type": "chat", "text": zalgo(299)})).await;
+    assert_eq!(e["code"], "invalid_chat", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("299 combining marks"),
+        "{e}"
+    );
+    let ack = ann
+        .ask(json!({"type": "chat", "text": "שָׁלוֹם and e\u{0301}te\u{0301}"}))
+        .await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    // A spectator's name.
+    let mut cleo = Client::connect(addr, "Cleo").await;
+    let e = cleo
+        .ask(json!({"type": "spectate", "room": room, "name": zalgo(5)}))
+        .await;
+    assert_eq!(e["code"], "invalid_name", "{e}");
 }

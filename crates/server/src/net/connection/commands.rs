@@ -82,22 +82,13 @@ impl Connection {
                 self.command_room(id, Command::UndoAnswer { accept }).await
             }
             ClientMessage::Chat { text, .. } => {
-                // Refused lines count too: the limit is on what a connection sends.
-                if !self.chat_budget.take(Instant::now()) {
-                    return self.refuse(
-                        Some(id),
-                        Refusal::new(
-                            ErrorCode::ChatTooFast,
-                            format!(
-                                "at most {} chat messages per {} s; wait a moment",
-                                chat::MESSAGES,
-                                chat::WINDOW.as_secs()
-                            ),
-                        ),
-                    );
-                }
+                // The room holds the line to its limits (the seat's, the address's): a
+                // reconnection gets no fresh budget. A line refused here spends nothing.
                 match chat::check(&text) {
-                    Ok(text) => self.command_room(id, Command::Chat { text }).await,
+                    Ok(text) => {
+                        let from = self.peer;
+                        self.command_room(id, Command::Chat { text, from }).await
+                    }
                     Err(refusal) => self.refuse(Some(id), refusal),
                 }
             }
@@ -108,9 +99,13 @@ impl Connection {
             ClientMessage::History { from, to, .. } => {
                 self.command_room(id, Command::History { from, to }).await
             }
+            ClientMessage::ChatHistory { from, to, .. } => {
+                self.command_room(id, Command::ChatHistory { from, to })
+                    .await
+            }
             ClientMessage::Rematch { room, .. } => {
                 // The offered room must exist and wait for players; the old room checks
-                // the rest (a seat, a finished game).
+                // the rest (a seat, a finished game, that this connection created it).
                 let status = self.hub.summary_of(&room).map(|s| s.status);
                 match status {
                     None => self.refuse(Some(id), unknown_room(&self.hub, &room)),
@@ -121,7 +116,15 @@ impl Connection {
                             format!("room {room:?} has started: a rematch is offered in a room waiting for players"),
                         ),
                     ),
-                    Some(_) => self.command_room(id, Command::Rematch { room }).await,
+                    Some(_) => {
+                        // Created by this connection: then it runs here, where the
+                        // connection is attached to the old room (or linked to it).
+                        let ours = self
+                            .hub
+                            .room(&room)
+                            .is_some_and(|h| h.creator == Some(self.handle.id));
+                        self.command_room(id, Command::Rematch { room, ours }).await
+                    }
                 }
             }
         }

@@ -81,7 +81,6 @@ pub async fn run(socket: WebSocket, admission: Admission, peer: Option<IpAddr>) 
         upstream: None,
         budget: Budget::new(config.rate_messages, config.rate_window, Instant::now()),
         room_budget: Budget::new(config.rooms_per_connection, ROOM_WINDOW, Instant::now()),
-        chat_budget: Budget::new(chat::MESSAGES, chat::WINDOW, Instant::now()),
         peer,
         peer_key: peer.map(address_key),
     };
@@ -131,8 +130,6 @@ struct Connection {
     budget: Budget,
     /// Rooms this connection may still create (`--rooms-per-connection` a minute).
     room_budget: Budget,
-    /// Chat lines this connection may still send (`chat::MESSAGES` per `chat::WINDOW`).
-    chat_budget: Budget,
     peer: Option<IpAddr>,
     /// What the per-address limits count this connection under (an IPv6 peer: its /64).
     peer_key: Option<AddressKey>,

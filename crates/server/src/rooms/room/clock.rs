@@ -15,10 +15,66 @@
 //! against `--max-rooms`, is not reopened, and stays in the history. The players of a
 //! reopened room (a restart, a takeover) count as away from then on, so clocks and
 //! abandon timers start afresh: downtime is never charged to anyone.
+//!
+//! **Deadlines and undo** (issue 23): a decision's time is spent once. The room notes
+//! what each timed decision had left when it was answered, or when an undo took the game
+//! back past it while it was pending ([`TimeLeft`], by its place in the game's log); a
+//! decision asked again at that place after an undo gets that, not a fresh
+//! `decision_seconds` — so answering and taking back cannot stretch a clock. A move the
+//! server made because the time ran out is not taken back at all (`undo_refused`): the
+//! time was up. Like every clock these live in memory, and start afresh after a restart.
 
 use super::*;
 
+/// What a timed decision had left of its time when it was last left: answered, or
+/// taken back while pending.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TimeLeft {
+    pub left: Duration,
+    /// The server answered it because its time ran out.
+    pub ran_out: bool,
+}
+
+/// Places in the log whose [`TimeLeft`] is remembered, the latest ones: an undo only
+/// goes back within the current turn.
+const TIME_LEFT_KEPT: usize = 256;
+
 impl Room {
+    /// Notes what the decision pending at place `index` of the log has left at `now`,
+    /// when it has a deadline; `ran_out`: the server is answering it for that reason.
+    pub(super) fn note_time_left(&mut self, index: u64, ran_out: bool, now: Instant) {
+        if let Some(deadline) = self.state.decision_deadline {
+            let left = deadline.saturating_duration_since(now);
+            self.time_left.insert(index, TimeLeft { left, ran_out });
+            while self.time_left.len() > TIME_LEFT_KEPT {
+                self.time_left.pop_first();
+            }
+        }
+    }
+
+    /// The deadline of a human's decision asked at `now` at place `index` of the log:
+    /// `secs` from now, or what it had left if it was asked there before an undo.
+    pub(super) fn deadline_at(&self, index: u64, secs: u32, now: Instant) -> Instant {
+        let full = Duration::from_secs(u64::from(secs));
+        now + self
+            .time_left
+            .get(&index)
+            .map_or(full, |t| t.left.min(full))
+    }
+
+    /// Whether `seat`'s last move (what an undo would take back) was the server's
+    /// answer when that seat's time ran out.
+    pub(super) fn last_move_ran_out(&self, seat: usize) -> bool {
+        let Some(game) = &self.state.game else {
+            return false;
+        };
+        game.replies()
+            .iter()
+            .rposition(|(p, _)| p.idx() == seat)
+            .and_then(|i| self.time_left.get(&(i as u64)))
+            .is_some_and(|t| t.ran_out)
+    }
+
     pub(super) fn controller(&self, seat: usize) -> Controller {
         match self.state.seats.get(seat) {
             Some(Seat::Bot { .. }) => Controller::Bot,

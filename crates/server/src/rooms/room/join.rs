@@ -240,6 +240,7 @@ impl Room {
         let before = self.spectator_conns.len();
         self.spectator_conns.retain(|c| c.id != conn_id);
         self.spectator_names.remove(&conn_id);
+        self.spectator_chat.remove(&conn_id);
         self.state.spectators = self.spectator_conns.len() as u32;
         self.spectator_conns.len() != before
     }

@@ -40,7 +40,7 @@ mod social;
 mod tests;
 mod undo;
 
-use crate::budget::Claim;
+use crate::budget::{Budget, Claim};
 use crate::config::Config;
 use crate::convert::from_wire::{self, FALLBACK_BOT, RoomPlan};
 use crate::convert::refusal::Refusal;
@@ -60,6 +60,7 @@ use dominion_protocol::{CloseCode, ErrorCode, ServerMessage};
 pub use open::{restore, spawn};
 use shown::Shown;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
@@ -119,9 +120,11 @@ pub enum Command {
         decision: u64,
         reply: wire::Reply,
     },
-    /// A chat line, already checked (`chat::check`) and within the connection's limit.
+    /// A chat line, already checked (`chat::check`), from the client address `from`
+    /// (when known): the room holds it to the speaker's and the address's limits.
     Chat {
         text: String,
+        from: Option<IpAddr>,
     },
     SetSeat {
         seat: u8,
@@ -131,14 +134,20 @@ pub enum Command {
         from: u64,
         to: Option<u64>,
     },
+    /// A page of the room's chat (see `chat::Log::page`).
+    ChatHistory {
+        from: u64,
+        to: Option<u64>,
+    },
     Undo,
     UndoAnswer {
         accept: bool,
     },
     /// Offer a rematch in this room (checked by the connection: it exists and waits for
-    /// players).
+    /// players; `ours`: the offering connection created it).
     Rematch {
         room: String,
+        ours: bool,
     },
 }
 
@@ -157,6 +166,9 @@ pub struct RoomHandle {
     /// after an eviction is another run, which the old one's end must not unregister.
     pub run: u64,
     pub summary: watch::Receiver<wire::RoomSummary>,
+    /// The connection that created this room, in this process (None for a room reopened
+    /// from the store): a rematch is offered only in a room its offerer created.
+    pub creator: Option<u64>,
 }
 
 /// What every room shares with the server, and what a room owes its creator's address.
@@ -168,6 +180,8 @@ pub struct Context {
     /// (`--search-rooms-per-address`), held if its settings have one; None when its
     /// creator is unknown (a room reopened from the store): then nothing limits it.
     pub search_claim: Option<Claim>,
+    /// The chat budgets of client addresses, which every room spends from.
+    pub chat: Arc<chat::Addresses>,
 }
 
 /// Whether a new room was stored: the answer to `create_room` waits for it, so that no
@@ -179,6 +193,13 @@ struct Room {
     config: Arc<Config>,
     log: Arc<dyn RoomLog>,
     metrics: Arc<Metrics>,
+    /// The chat budgets of client addresses (shared by every room).
+    chat_addresses: Arc<chat::Addresses>,
+    /// Each seat's chat budget: it outlives the seat's connections, so a `resume` (or
+    /// a new occupant of a freed seat) does not renew it.
+    seat_chat: Vec<Budget>,
+    /// Each spectator's chat budget, by connection id, while it watches.
+    spectator_chat: HashMap<u64, Budget>,
     summary_tx: watch::Sender<wire::RoomSummary>,
     /// The live connection of each seat, if any.
     seat_conns: Vec<Option<ConnHandle>>,
@@ -212,6 +233,9 @@ struct Room {
     opened_at: Instant,
     /// This room's place among its creator address's rooms with searching bots.
     search_claim: Option<Claim>,
+    /// What timed decisions had left when last left, by their place in the log (see
+    /// `clock`): an undo asks them again with that, not a fresh deadline.
+    time_left: std::collections::BTreeMap<u64, clock::TimeLeft>,
 }
 
 /// Who answers a seat's decisions now.
@@ -291,6 +315,18 @@ impl Room {
                 };
                 conn.send(&msg);
             }
+            RoomMsg::Command {
+                conn,
+                cmd,
+                command: Command::ChatHistory { from, to },
+            } => {
+                // Reading too, even in a broken room.
+                let msg = match self.chat_history(conn.id, cmd, from, to) {
+                    Ok(msg) => msg,
+                    Err(refusal) => refusal.to_message(Some(cmd)),
+                };
+                conn.send(&msg);
+            }
             RoomMsg::Command { conn, cmd, command } => {
                 let result = if self.state.status == wire::RoomStatus::Broken {
                     Err(broken())
@@ -298,11 +334,12 @@ impl Room {
                     match command {
                         Command::Start => self.start(conn.id, cmd).await,
                         Command::Leave => self.leave(conn.id, cmd).await,
-                        Command::Chat { text } => self.chat(conn.id, text),
+                        Command::Chat { text, from } => self.chat(conn.id, text, from),
                         Command::SetSeat { seat, occupant } => {
                             self.set_seat(conn.id, cmd, seat, occupant).await
                         }
-                        Command::History { .. } => Ok(()), // answered above
+                        // Answered above.
+                        Command::History { .. } | Command::ChatHistory { .. } => Ok(()),
                         Command::Reply { decision, reply } => {
                             let r = self.reply_command(conn.id, cmd, decision, &reply).await;
                             if r.is_err() {
@@ -314,7 +351,7 @@ impl Room {
                         Command::UndoAnswer { accept } => {
                             self.undo_answer(conn.id, cmd, accept).await
                         }
-                        Command::Rematch { room } => self.rematch(conn.id, cmd, room),
+                        Command::Rematch { room, ours } => self.rematch(conn.id, cmd, room, ours),
                     }
                 };
                 if self.evicted {

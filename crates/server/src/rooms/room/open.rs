@@ -108,6 +108,7 @@ fn launch(
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let n = state.seats.len();
     let id = state.id.clone();
+    let creator = state.creator;
     let (summary_tx, summary) = watch::channel(projection::summary(&state));
     let (tx, rx) = mpsc::channel(INBOX);
     let now = Instant::now();
@@ -116,6 +117,9 @@ fn launch(
         config: cx.config,
         log: cx.log,
         metrics: cx.metrics,
+        chat_addresses: cx.chat,
+        seat_chat: (0..n).map(|_| chat::speaker_budget(now)).collect(),
+        spectator_chat: HashMap::new(),
         summary_tx,
         seat_conns: vec![None; n],
         spectator_conns: Vec::new(),
@@ -131,6 +135,7 @@ fn launch(
         finished_at: None,
         undo: None,
         undo_floor: None,
+        time_left: Default::default(),
         opened_at: now,
         search_claim: cx.search_claim,
     };
@@ -169,7 +174,12 @@ fn launch(
         }
         room.run(rx).await;
     });
-    RoomHandle { tx, run, summary }
+    RoomHandle {
+        tx,
+        run,
+        summary,
+        creator,
+    }
 }
 
 /// Runs `on_close` when the room task ends, even by a panic.

@@ -179,6 +179,8 @@ impl Room {
             return Err(broken());
         }
         self.metrics.replies.inc();
+        let ran_out = command.is_none() && self.controller(player.idx()) == Controller::Human;
+        self.note_time_left(index, ran_out, Instant::now());
         self.publish().await;
         self.metrics
             .reply_broadcast
@@ -220,9 +222,10 @@ impl Room {
         let scores = over_now.then(|| game.scores());
         if new_decision {
             self.announced = pending.map(|(id, _)| (id, now));
+            let index = game.replies().len() as u64;
             self.state.decision_deadline = match (pending, self.state.settings.decision_seconds) {
                 (Some((_, p)), Some(secs)) if self.state.human(p.idx()).is_some() => {
-                    Some(now + Duration::from_secs(u64::from(secs)))
+                    Some(self.deadline_at(index, secs, now))
                 }
                 _ => None,
             };

@@ -2,7 +2,7 @@
 //! seated takes its place among the creator address's rooms with searching bots), the
 //! events' history, and the rematch offer.
 //!
-//! A chat line (checked by the connection, `rooms::chat`) is room state, not game
+//! A chat line (checked by the connection, `rooms::chat`, and held to its limits here) is room state, not game
 //! state: `RoomState::chat` keeps the last lines in memory, never in the log. Each
 //! viewer gets it through the projection (`Topic::Chat`), which leaves spectators out
 //! unless the room's `spectator_chat` lets them read. The host — the seat the creating
@@ -11,13 +11,28 @@
 //! pages (`projection::history`, at most 500 events) go through the same
 //! `Event::for_viewer` as `events` frames and stop where `Game::visible` stops for that
 //! viewer, so the secrets canary checks them like any frame.
+//!
+//! Chat lines are held here to their limits (issue 23): the seat's budget, which its
+//! connections share, or the spectator's, and the client address's (`chat::Addresses`);
+//! the chat is read in pages (`chat_history`). A rematch is offered only in a room the
+//! offering connection created.
 
 use super::*;
+use std::net::IpAddr;
 
 impl Room {
-    /// Adds a checked line to the room's chat and sends it to everyone who reads it.
-    pub(super) fn chat(&mut self, conn_id: u64, text: String) -> Result<(), Refusal> {
-        let from = if let Some(idx) = self.seat_of(conn_id) {
+    /// Adds a checked line to the room's chat and sends it to everyone who reads it,
+    /// when its speaker (a seat, or a spectator's connection) and its client address
+    /// `addr` are within their limits (see `chat`); a refused line spends nothing.
+    pub(super) fn chat(
+        &mut self,
+        conn_id: u64,
+        text: String,
+        addr: Option<IpAddr>,
+    ) -> Result<(), Refusal> {
+        let now = Instant::now();
+        let seat = self.seat_of(conn_id);
+        let from = if let Some(idx) = seat {
             wire::ChatSender::Seat {
                 seat: idx as u8,
                 name: self.state.seat_name(idx),
@@ -36,10 +51,17 @@ impl Room {
                 "you are not in this room",
             ));
         };
-        if self.state.chat.len() >= chat::KEEP {
-            self.state.chat.pop_front();
+        let speaker = match seat {
+            Some(idx) => &mut self.seat_chat[idx],
+            None => self
+                .spectator_chat
+                .entry(conn_id)
+                .or_insert_with(|| chat::speaker_budget(now)),
+        };
+        if let Err(over) = self.chat_addresses.take(addr, speaker, now) {
+            return Err(chat::too_fast(over, self.chat_addresses.per_window()));
         }
-        self.state.chat.push_back(wire::ChatLine {
+        self.state.chat.push(wire::ChatLine {
             from,
             text,
             at: chat::now_ms(),
@@ -169,9 +191,43 @@ impl Room {
             .ok_or_else(|| Refusal::new(ErrorCode::GameNotStarted, "the game has not started"))
     }
 
+    /// A page of the room's chat, for those who read it.
+    pub(super) fn chat_history(
+        &self,
+        conn_id: u64,
+        cmd: u64,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<ServerMessage, Refusal> {
+        let viewer = if let Some(idx) = self.seat_of(conn_id) {
+            Viewer::Player(PlayerId(idx as u8))
+        } else if self.spectator_names.contains_key(&conn_id) {
+            Viewer::Spectator
+        } else {
+            return Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "you are not in this room",
+            ));
+        };
+        projection::chat_history(&self.state, viewer, cmd, from, to).ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::ChatNotAllowed,
+                "spectators do not read the chat in this room (its spectator_chat is off)",
+            )
+        })
+    }
+
     /// A seated player offers the others a rematch in `room` once the game is over: the
     /// offer goes to every other member now and to whoever resumes or watches later.
-    pub(super) fn rematch(&mut self, conn_id: u64, cmd: u64, room: String) -> Result<(), Refusal> {
+    /// `ours`: the offering connection created `room` — an offer never sends the room's
+    /// players into someone else's (issue 23).
+    pub(super) fn rematch(
+        &mut self,
+        conn_id: u64,
+        cmd: u64,
+        room: String,
+        ours: bool,
+    ) -> Result<(), Refusal> {
         let idx = self.seat_command(conn_id, cmd, "only a player may offer a rematch")?;
         if self.state.status != wire::RoomStatus::Finished {
             return Err(Refusal::new(
@@ -183,6 +239,14 @@ impl Room {
             return Err(Refusal::new(
                 ErrorCode::GameAlreadyStarted,
                 "a rematch is played in a new room",
+            ));
+        }
+        if !ours {
+            return Err(Refusal::new(
+                ErrorCode::NotHost,
+                format!(
+                    "room {room:?} is not one you created: a rematch is offered in a room you created (create_room, then rematch, on the same connection)"
+                ),
             ));
         }
         tracing::info!(room = %self.state.id, seat = idx, rematch = %room, "rematch offered");

@@ -12,7 +12,8 @@
 //! in the same commit that records the digest after the ones kept, awaited like a
 //! reply's, so a restart replays to the same state. Everyone gets `undo_result`, then a
 //! `snapshot` (event numbers go back: the events of the move are gone), then the asking
-//! player its decision again. The room remembers the fewest events an undo left, so a
+//! player its decision again — with the time it had left, not a fresh deadline; a move
+//! the server made when the player's time ran out is never taken back (see `clock`). The room remembers the fewest events an undo left, so a
 //! client that resumes from beyond them gets a snapshot rather than events it may hold
 //! differently.
 
@@ -41,6 +42,10 @@ fn refused(why: impl std::fmt::Display) -> Refusal {
     Refusal::new(ErrorCode::UndoRefused, why.to_string())
 }
 
+fn ran_out() -> Refusal {
+    refused("your time ran out on that decision and the server answered it: that move stands")
+}
+
 impl Room {
     /// `undo` from the connection `conn_id`.
     pub(super) async fn undo_command(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
@@ -50,6 +55,9 @@ impl Room {
                 Refusal::new(ErrorCode::GameNotStarted, "the game has not started")
             })?;
         game.can_undo(PlayerId(idx as u8)).map_err(refused)?;
+        if self.last_move_ran_out(idx) {
+            return Err(ran_out());
+        }
         if self.undo.is_some() {
             return Err(refused("an undo request is already waiting for answers"));
         }
@@ -129,6 +137,13 @@ impl Room {
     /// Takes back `seat`'s last move: engine, then the log (awaited: durable before
     /// anyone hears of it), then every viewer.
     async fn perform_undo(&mut self, seat: usize) -> Result<(), Refusal> {
+        if self.last_move_ran_out(seat) {
+            return Err(ran_out());
+        }
+        // The decision pending now keeps what it has left, should it be asked again.
+        if let Some(pending) = self.state.game.as_ref().map(|g| g.replies().len() as u64) {
+            self.note_time_left(pending, false, Instant::now());
+        }
         let Some(game) = self.state.game.as_mut() else {
             return Err(Refusal::new(
                 ErrorCode::GameNotStarted,

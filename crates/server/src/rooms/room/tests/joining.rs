@@ -124,7 +124,8 @@ async fn the_token_resumes_the_seat_and_closes_the_old_connection_a_wrong_one_is
         &h.ask(
             &mut ann,
             Command::Chat {
-                text: "hello".into()
+                text: "hello".into(),
+                from: None,
             }
         )
         .await

@@ -31,7 +31,8 @@ async fn a_lobby_closes_at_its_timeout_however_many_are_connected_and_they_are_t
         &h.ask(
             &mut bob,
             Command::Chat {
-                text: "ready?".into()
+                text: "ready?".into(),
+                from: None,
             }
         )
         .await

@@ -82,6 +82,7 @@ async fn a_reply_that_cannot_be_stored_breaks_the_room_and_is_never_shown() {
             &mut other,
             Command::Chat {
                 text: "hello?".into(),
+                from: None,
             },
         )
         .await;

@@ -18,8 +18,9 @@
 //!
 //! Everything these tests use from the server is imported here, in one place: only the
 //! room's external surface (`room::spawn`, `RoomMsg`, `Join`, `Command`, `Role`,
-//! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config`, `Metrics`, and
-//! the per-address counts a room may hold a place in (`budget`).
+//! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config`, `Metrics`, the
+//! per-address counts a room may hold a place in (`budget`) and the chat budgets of
+//! addresses (`chat::Addresses`, part of a room's `Context`).
 
 mod abandonment;
 mod chat;
@@ -38,6 +39,7 @@ pub(crate) use crate::config::Config;
 pub(crate) use crate::gamelog::memory::{MemoryLog, Step, StepKind};
 pub(crate) use crate::gamelog::{LogError, SeatRecord};
 pub(crate) use crate::metrics::Metrics;
+pub(crate) use crate::rooms::chat::Addresses as ChatAddresses;
 pub(crate) use crate::rooms::outbox::{ConnHandle, Kill, OutFrame, Queued};
 pub(crate) use crate::rooms::room::{self, Command, Context, Join, Role, RoomHandle, RoomMsg};
 pub(crate) use dominion_engine::{PlayerId, Reply};
@@ -145,6 +147,7 @@ impl Harness {
         let plan = crate::convert::from_wire::room_plan(&settings).expect("valid settings");
         let metrics = Arc::new(Metrics::new());
         let cx = Context {
+            chat: Arc::new(ChatAddresses::new(config.chat_per_address)),
             config: Arc::new(config),
             log: log.clone(),
             metrics: metrics.clone(),
@@ -288,8 +291,8 @@ impl Harness {
         c.drain();
     }
 
-    /// Sends a command and returns the room's answer to it (`ack`, `error` or
-    /// `history`), leaving the other frames for the test to read.
+    /// Sends a command and returns the room's answer to it (`ack`, `error`, `history` or
+    /// `chat_history`), leaving the other frames for the test to read.
     pub async fn ask(&self, c: &mut Client, command: Command) -> ServerMessage {
         let cmd = self.send(c, command).await;
         c.answer(cmd)
@@ -462,7 +465,9 @@ impl Client {
             .iter()
             .rev()
             .find(|m| match m {
-                ServerMessage::Ack { re } | ServerMessage::History { re, .. } => *re == cmd,
+                ServerMessage::Ack { re }
+                | ServerMessage::History { re, .. }
+                | ServerMessage::ChatHistory { re, .. } => *re == cmd,
                 ServerMessage::Error { re, .. } => *re == Some(cmd),
                 _ => false,
             })

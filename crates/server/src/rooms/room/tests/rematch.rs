@@ -25,7 +25,13 @@ async fn a_finished_game_is_stored_then_told_and_a_rematch_is_offered_to_the_oth
 
     // Not before the end.
     let early = h
-        .ask(&mut ann, Command::Rematch { room: "r2".into() })
+        .ask(
+            &mut ann,
+            Command::Rematch {
+                room: "r2".into(),
+                ours: true,
+            },
+        )
         .await;
     assert_eq!(
         refusal(&early),
@@ -95,7 +101,13 @@ async fn a_finished_game_is_stored_then_told_and_a_rematch_is_offered_to_the_oth
     };
     back.number_from(*last_command);
     let same = h
-        .ask(&mut back, Command::Rematch { room: h.id.clone() })
+        .ask(
+            &mut back,
+            Command::Rematch {
+                room: h.id.clone(),
+                ours: true,
+            },
+        )
         .await;
     assert_eq!(
         refusal(&same).0,
@@ -104,12 +116,37 @@ async fn a_finished_game_is_stored_then_told_and_a_rematch_is_offered_to_the_oth
     );
     back.take();
     let watcher = h
-        .ask(&mut cleo, Command::Rematch { room: "r2".into() })
+        .ask(
+            &mut cleo,
+            Command::Rematch {
+                room: "r2".into(),
+                ours: true,
+            },
+        )
         .await;
     assert_eq!(refusal(&watcher).0, ErrorCode::NotSeated);
     cleo.take();
+    // Only in a room the offering connection created (the connection says whether it
+    // did: tests/it/rematch.rs).
+    let theirs = h
+        .ask(
+            &mut back,
+            Command::Rematch {
+                room: "r3".into(),
+                ours: false,
+            },
+        )
+        .await;
+    assert_eq!(refusal(&theirs).0, ErrorCode::NotHost);
+    back.take();
     let cmd = h
-        .send(&mut back, Command::Rematch { room: "r2".into() })
+        .send(
+            &mut back,
+            Command::Rematch {
+                room: "r2".into(),
+                ours: true,
+            },
+        )
         .await;
     let offer = ServerMessage::Rematch {
         room: "r2".into(),

@@ -196,3 +196,83 @@ async fn answering_a_decision_cancels_ones_own_undo_request() {
     assert_eq!(other.take()[0], cancelled);
     assert!(taken_back(&h).is_empty());
 }
+
+/// Ann against a bot, with 5 s per decision, at her first decision of the game; the
+/// clock is at the moment she was asked.
+async fn timed_game_against_a_bot() -> (Harness, Client) {
+    let mut s = settings(&[true, false]);
+    s.decision_seconds = Some(5);
+    let mut h = Harness::new(s).await;
+    let mut ann = h.client("Ann");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    h.start(&mut ann).await;
+    let asked = h.until_asked(&mut ann).await;
+    assert_eq!(asked.deadline_ms, Some(5000));
+    ann.take();
+    (h, ann)
+}
+
+/// A reply to `d` after which Ann is asked again in the same turn.
+fn same_turn_reply(d: &DecisionRequest) -> wire::Reply {
+    match d.purpose {
+        wire::Purpose::ActionPhase => end_phase(),
+        wire::Purpose::BuyPhase => wire::Reply::PlayAllTreasures {},
+        other => panic!("not a phase move: {other:?}"),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_servers_answer_when_time_ran_out_is_not_taken_back() {
+    let (h, mut ann) = timed_game_against_a_bot().await;
+    let asked = ann.pending.clone().expect("asked");
+    h.pass(Duration::from_secs(5)).await;
+    ann.take();
+    let next = ann.pending.clone().expect("asked again in the same turn");
+    assert_ne!(next.decision, asked.decision, "the server answered");
+
+    let undo = h.ask(&mut ann, Command::Undo).await;
+    let (code, message) = refusal(&undo);
+    assert_eq!(code, ErrorCode::UndoRefused, "{message}");
+    assert!(message.contains("time ran out"), "{message}");
+    assert!(taken_back(&h).is_empty(), "nothing taken back");
+    assert_eq!(
+        ann.pending.as_ref(),
+        Some(&next),
+        "still the decision after"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_move_taken_back_comes_back_with_the_time_it_had_left() {
+    let (h, mut ann) = timed_game_against_a_bot().await;
+    let asked = ann.pending.clone().expect("asked");
+    // Answered with 1 s left; the next decision then waits 2 s of its 5.
+    h.pass(Duration::from_secs(4)).await;
+    let reply = same_turn_reply(&asked);
+    assert!(is_ack(
+        &h.reply(&mut ann, asked.decision, reply.clone()).await
+    ));
+    let next = ann.pending.clone().expect("asked again in the same turn");
+    assert_eq!(next.deadline_ms, Some(5000));
+    h.pass(Duration::from_secs(2)).await;
+    ann.take();
+
+    assert!(is_ack(&h.ask(&mut ann, Command::Undo).await));
+    let again = ann.pending.clone().expect("asked again");
+    assert_eq!(again.decision, asked.decision);
+    assert_eq!(
+        again.deadline_ms,
+        Some(1000),
+        "the time it had left when answered, not a fresh 5 s"
+    );
+    // Answered again at once: the decision after it has the 3 s it had left.
+    assert!(is_ack(&h.reply(&mut ann, again.decision, reply).await));
+    let after = ann.pending.clone().expect("asked again in the same turn");
+    assert_eq!(after.deadline_ms, Some(3000));
+    // And the clock runs out on those 3 s.
+    let stored = h.log.replies().len();
+    h.pass(Duration::from_millis(2999)).await;
+    assert_eq!(h.log.replies().len(), stored, "not before its time");
+    h.pass(Duration::from_millis(1)).await;
+    assert_eq!(h.log.replies().len(), stored + 1, "answered by the server");
+}
