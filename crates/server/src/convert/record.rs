@@ -132,11 +132,7 @@ pub fn published(
     let finished_at = row
         .finished_at
         .ok_or_else(|| "the game is not over".to_string())?;
-    let outcome = if row.abandoned {
-        wire::GameOutcome::Abandoned
-    } else {
-        wire::GameOutcome::Finished
-    };
+    let outcome = outcome(row.abandoned);
     Ok(wire::GameRecord {
         format: wire::GAME_RECORD_FORMAT,
         room: row.room_id.clone(),
@@ -147,18 +143,51 @@ pub fn published(
         seed: row.seed.to_string(),
         setup: to_wire::game_setup(record.setup.players, record.setup.edition, game.kingdom()),
         kingdom: game.kingdom().iter().map(|c| c.key().to_string()).collect(),
-        seats: seats
-            .iter()
-            .map(|s| wire::RecordSeat {
-                seat: s.seat,
-                name: s.name.clone(),
-                bot: s.bot.clone(),
-            })
-            .collect(),
+        seats: record_seats(seats),
         replies: to_wire::numbered_replies(&game),
         scores: (!row.abandoned && game.is_over())
             .then(|| game.scores().iter().map(to_wire::score_line).collect()),
     })
+}
+
+/// An ended game as `/api/games` lists it.
+pub fn summary(g: &dominion_store::FinishedGame) -> Result<wire::GameSummary, String> {
+    let setup = decode_setup(g.version.format, &g.setup)?;
+    let kingdom = match &setup.kingdom {
+        dominion_engine::Kingdom::Cards(cards) => cards.clone(),
+        _ => return Err("a stored setup without its drawn kingdom".into()),
+    };
+    Ok(wire::GameSummary {
+        room: g.room_id.clone(),
+        outcome: outcome(g.abandoned),
+        finished_at: g.finished_at,
+        setup: to_wire::game_setup(setup.players, setup.edition, &kingdom),
+        scores: g
+            .scores
+            .as_deref()
+            .map(|s| decode_scores(g.version.format, s))
+            .transpose()?,
+        seats: record_seats(&g.seats),
+    })
+}
+
+fn outcome(abandoned: bool) -> wire::GameOutcome {
+    if abandoned {
+        wire::GameOutcome::Abandoned
+    } else {
+        wire::GameOutcome::Finished
+    }
+}
+
+fn record_seats(seats: &[dominion_store::SeatRow]) -> Vec<wire::RecordSeat> {
+    seats
+        .iter()
+        .map(|s| wire::RecordSeat {
+            seat: s.seat,
+            name: s.name.clone(),
+            bot: s.bot.clone(),
+        })
+        .collect()
 }
 
 /// Why a replay step cannot be given.

@@ -213,7 +213,7 @@ async fn games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Respo
     let summaries = list
         .into_iter()
         .filter_map(|g| {
-            let summary = summary(&g);
+            let summary = crate::convert::record::summary(&g);
             if let Err(e) = &summary {
                 // One unreadable game must not hide the others.
                 tracing::error!(room = %g.room_id, "history: {e}");
@@ -222,38 +222,6 @@ async fn games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Respo
         })
         .collect::<Vec<_>>();
     Json(summaries).into_response()
-}
-
-fn summary(g: &dominion_store::FinishedGame) -> Result<wire::GameSummary, String> {
-    let setup = crate::convert::record::decode_setup(g.version.format, &g.setup)?;
-    let kingdom = match &setup.kingdom {
-        dominion_engine::Kingdom::Cards(cards) => cards.clone(),
-        _ => return Err("a stored setup without its drawn kingdom".into()),
-    };
-    Ok(wire::GameSummary {
-        room: g.room_id.clone(),
-        outcome: if g.abandoned {
-            wire::GameOutcome::Abandoned
-        } else {
-            wire::GameOutcome::Finished
-        },
-        finished_at: g.finished_at,
-        setup: crate::convert::to_wire::game_setup(setup.players, setup.edition, &kingdom),
-        scores: g
-            .scores
-            .as_deref()
-            .map(|s| crate::convert::record::decode_scores(g.version.format, s))
-            .transpose()?,
-        seats: g
-            .seats
-            .iter()
-            .map(|s| wire::RecordSeat {
-                seat: s.seat,
-                name: s.name.clone(),
-                bot: s.bot.clone(),
-            })
-            .collect(),
-    })
 }
 
 fn unreadable_store() -> Response {

@@ -15,8 +15,7 @@
 //! boundary, a view or a decision number that differs before that is a leak.
 
 use crate::rooms::projection;
-use crate::rooms::state::{HumanSeat, RoomState, Seat};
-use crate::token::TokenHash;
+use crate::rooms::state::RoomState;
 use dominion_engine::setup::{CardPool, pool_cards};
 use dominion_engine::state::State;
 use dominion_engine::testing::Declining;
@@ -24,7 +23,6 @@ use dominion_engine::view::Observation;
 use dominion_engine::{
     Agent, CardId, Edition, Game, Kingdom, PlayerId, Prompt, Reply, Request, Setup, Viewer, bots,
 };
-use dominion_protocol as wire;
 use dominion_protocol::ServerMessage;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -40,37 +38,7 @@ const TURNS_AFTER: u32 = 3;
 const INTERESTING: [CardId; 12] = dominion_engine::testing::SECRET_PRONE;
 
 fn room(game: Game) -> RoomState {
-    let players = game.num_players();
-    RoomState {
-        id: "ni".into(),
-        settings: wire::RoomSettings {
-            name: None,
-            kingdom: wire::KingdomChoice::Random {
-                pool: None,
-                sets: None,
-            },
-            edition: wire::Edition::Second,
-            seats: vec![wire::SeatSetting::Open {}; players],
-            decision_seconds: None,
-            abandoned: wire::AbandonPolicy::Wait {},
-            spectator_chat: false,
-        },
-        setup: game.setup().clone(),
-        status: wire::RoomStatus::Playing,
-        seats: (0..players)
-            .map(|i| {
-                let name = format!("p{i}");
-                Seat::Human(HumanSeat::new(name.clone(), TokenHash::of(&name)))
-            })
-            .collect(),
-        spectators: 1,
-        game: Some(game),
-        decision_deadline: None,
-        host: None,
-        creator: None,
-        chat: Default::default(),
-        rematch: None,
-    }
+    RoomState::playing(game, 1)
 }
 
 /// One frame as sent: its JSON and how many game events it carries.

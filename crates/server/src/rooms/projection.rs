@@ -318,36 +318,10 @@ fn result(room: &RoomState, game: &Game) -> wire::GameResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rooms::state::HumanSeat;
-    use crate::token::TokenHash;
     use dominion_engine::{Edition, Kingdom, PlayerId, Setup, bots, view::Observation};
 
     fn room(game: Game) -> RoomState {
-        let human = |name: &str| Seat::Human(HumanSeat::new(name.to_string(), TokenHash::of(name)));
-        RoomState {
-            id: "r1".into(),
-            settings: wire::RoomSettings {
-                name: None,
-                kingdom: wire::KingdomChoice::Recommended {
-                    id: "base_2e/first_game".into(),
-                },
-                edition: wire::Edition::Second,
-                seats: vec![wire::SeatSetting::Open {}, wire::SeatSetting::Open {}],
-                decision_seconds: None,
-                abandoned: wire::AbandonPolicy::Wait {},
-                spectator_chat: false,
-            },
-            setup: game.setup().clone(),
-            status: wire::RoomStatus::Playing,
-            seats: vec![human("ann"), human("bob")],
-            spectators: 0,
-            game: Some(game),
-            decision_deadline: None,
-            host: None,
-            creator: None,
-            chat: Default::default(),
-            rematch: None,
-        }
+        RoomState::playing(game, 0)
     }
 
     fn new_game(seed: u64) -> Game {

@@ -69,6 +69,43 @@ impl HumanSeat {
 }
 
 impl RoomState {
+    /// A room playing `game`, every seat a human (`p0`, `p1`, …), with `spectators`
+    /// watching: the state the projection's tests project from.
+    #[cfg(test)]
+    pub fn playing(game: Game, spectators: u32) -> RoomState {
+        let players = game.num_players();
+        RoomState {
+            id: "r1".into(),
+            settings: wire::RoomSettings {
+                name: None,
+                kingdom: wire::KingdomChoice::Random {
+                    pool: None,
+                    sets: None,
+                },
+                edition: wire::Edition::Second,
+                seats: vec![wire::SeatSetting::Open {}; players],
+                decision_seconds: None,
+                abandoned: wire::AbandonPolicy::Wait {},
+                spectator_chat: false,
+            },
+            setup: game.setup().clone(),
+            status: wire::RoomStatus::Playing,
+            seats: (0..players)
+                .map(|i| {
+                    let name = format!("p{i}");
+                    Seat::Human(HumanSeat::new(name.clone(), TokenHash::of(&name)))
+                })
+                .collect(),
+            spectators,
+            game: Some(game),
+            decision_deadline: None,
+            host: None,
+            creator: None,
+            chat: Default::default(),
+            rematch: None,
+        }
+    }
+
     pub fn human(&self, seat: usize) -> Option<&HumanSeat> {
         match self.seats.get(seat) {
             Some(Seat::Human(h)) => Some(h),

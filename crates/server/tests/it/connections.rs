@@ -42,16 +42,7 @@ pub(crate) async fn get_from(
         Ok(Err(e)) => return Err(format!("read: {e}")),
         Err(_) => return Err("no answer within 10 s".into()),
     }
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .ok_or_else(|| format!("no header end in {text:?}"))?;
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("no status in {head:?}"))?;
-    Ok((status, body.to_string()))
+    crate::process::parse_response(&buf)
 }
 
 /// A WebSocket client from 127.0.0.`host`, greeted (hello/welcome).

@@ -317,7 +317,12 @@ pub async fn try_http_get(addr: SocketAddr, path: &str) -> Result<(u16, String),
         .await
         .map_err(|_| "no answer within 30 s".to_string())?
         .map_err(|e| format!("read: {e}"))?;
-    let text = String::from_utf8_lossy(&buf).to_string();
+    parse_response(&buf)
+}
+
+/// An HTTP/1.1 response read to its end: its status and body (de-chunked).
+pub fn parse_response(buf: &[u8]) -> Result<(u16, String), String> {
+    let text = String::from_utf8_lossy(buf).to_string();
     let (head, body) = text
         .split_once("\r\n\r\n")
         .ok_or_else(|| format!("no header end in {text:?}"))?;

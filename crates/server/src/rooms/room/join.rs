@@ -251,6 +251,21 @@ impl Room {
             .position(|c| c.as_ref().is_some_and(|c| c.id == conn_id))
     }
 
+    /// Who `conn_id` watches the room as: its seat's player, or a spectator; refused
+    /// when the connection is in neither.
+    pub(super) fn viewer_of(&self, conn_id: u64) -> Result<Viewer, Refusal> {
+        if let Some(idx) = self.seat_of(conn_id) {
+            Ok(Viewer::Player(PlayerId(idx as u8)))
+        } else if self.spectator_names.contains_key(&conn_id) {
+            Ok(Viewer::Spectator)
+        } else {
+            Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "you are not in this room",
+            ))
+        }
+    }
+
     /// Commands from a seat are numbered across all its connections: one that is not
     /// above the last is a duplicate (say, re-sent after a reconnect) and is not applied.
     /// The seat of `conn_id`, once its command `cmd` is checked as new: the start of

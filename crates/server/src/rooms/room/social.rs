@@ -177,16 +177,7 @@ impl Room {
         from: u64,
         to: Option<u64>,
     ) -> Result<ServerMessage, Refusal> {
-        let viewer = if let Some(idx) = self.seat_of(conn_id) {
-            Viewer::Player(PlayerId(idx as u8))
-        } else if self.spectator_names.contains_key(&conn_id) {
-            Viewer::Spectator
-        } else {
-            return Err(Refusal::new(
-                ErrorCode::NotInRoom,
-                "you are not in this room",
-            ));
-        };
+        let viewer = self.viewer_of(conn_id)?;
         projection::history(&self.state, viewer, cmd, from, to)
             .ok_or_else(|| Refusal::new(ErrorCode::GameNotStarted, "the game has not started"))
     }
@@ -199,16 +190,7 @@ impl Room {
         from: u64,
         to: Option<u64>,
     ) -> Result<ServerMessage, Refusal> {
-        let viewer = if let Some(idx) = self.seat_of(conn_id) {
-            Viewer::Player(PlayerId(idx as u8))
-        } else if self.spectator_names.contains_key(&conn_id) {
-            Viewer::Spectator
-        } else {
-            return Err(Refusal::new(
-                ErrorCode::NotInRoom,
-                "you are not in this room",
-            ));
-        };
+        let viewer = self.viewer_of(conn_id)?;
         projection::chat_history(&self.state, viewer, cmd, from, to).ok_or_else(|| {
             Refusal::new(
                 ErrorCode::ChatNotAllowed,

@@ -104,9 +104,7 @@ async fn a_reply_that_cannot_be_stored_breaks_the_room_and_is_never_shown() {
 #[tokio::test(start_paused = true)]
 async fn a_bots_reply_that_cannot_be_stored_breaks_the_room_too() {
     let mut h = Harness::new(settings(&[true, false])).await;
-    let mut ann = h.client("Ann");
-    h.take_seat(&mut ann, None).await.expect("seated");
-    h.start(&mut ann).await;
+    let mut ann = one_player_against_a_bot(&mut h).await;
     h.pass_turn(&mut ann).await;
     ann.take();
     let stored = h.log.replies().len();
@@ -283,9 +281,7 @@ async fn a_broken_room_never_shows_the_step_it_could_not_store() {
 #[tokio::test(start_paused = true)]
 async fn an_undo_that_cannot_be_stored_leaves_the_move_in_place() {
     let mut h = Harness::new(settings(&[true, false])).await;
-    let mut ann = h.client("Ann");
-    h.take_seat(&mut ann, None).await.expect("seated");
-    h.start(&mut ann).await;
+    let mut ann = one_player_against_a_bot(&mut h).await;
     h.play_treasures(&mut ann).await;
     let stored = h.log.replies().len();
     let told = ann.next_event;

@@ -550,6 +550,14 @@ pub fn lazy_reply(d: &DecisionRequest) -> wire::Reply {
 }
 
 /// Two humans in a started game: (the one asked first, the other).
+/// Ann, seated against a bot, the game started (a room of `settings(&[true, false])`).
+pub async fn one_player_against_a_bot(h: &mut Harness) -> Client {
+    let mut ann = h.client("Ann");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    h.start(&mut ann).await;
+    ann
+}
+
 pub async fn two_players_started(h: &mut Harness) -> (Client, Client) {
     let mut ann = h.client("Ann");
     let mut bob = h.client("Bob");

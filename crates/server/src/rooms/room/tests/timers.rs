@@ -16,9 +16,7 @@ fn replies_of(h: &Harness, seat: u8) -> Vec<Option<u64>> {
 #[tokio::test(start_paused = true)]
 async fn a_bot_answers_after_the_bot_delay_and_only_then() {
     let mut h = Harness::new(settings(&[true, false])).await;
-    let mut ann = h.client("Ann");
-    h.take_seat(&mut ann, None).await.expect("seated");
-    h.start(&mut ann).await;
+    let mut ann = one_player_against_a_bot(&mut h).await;
     // Whoever starts, bring the game to the bot's first decision.
     h.pass_turn(&mut ann).await;
     ann.take();

@@ -21,9 +21,7 @@ fn undo_result(seat: u8, outcome: wire::UndoOutcome, by: Option<u8>) -> ServerMe
 #[tokio::test(start_paused = true)]
 async fn against_a_bot_a_move_is_taken_back_at_once() {
     let mut h = Harness::new(settings(&[true, false])).await;
-    let mut ann = h.client("Ann");
-    h.take_seat(&mut ann, None).await.expect("seated");
-    h.start(&mut ann).await;
+    let mut ann = one_player_against_a_bot(&mut h).await;
     let nothing = h.ask(&mut ann, Command::Undo).await;
     assert_eq!(
         refusal(&nothing).0,
