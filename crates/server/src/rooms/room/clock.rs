@@ -359,18 +359,10 @@ impl Room {
             after = ?self.config.abandon_after,
             "game abandoned: no player connected"
         );
-        let msg = Refusal::new(
-            ErrorCode::UnknownRoom,
-            format!(
-                "this room has closed: its game was abandoned after {} s without a player",
-                self.config.abandon_after.as_secs()
-            ),
-        )
-        .to_message(None);
-        for (_, conn) in self.viewers() {
-            conn.send(&msg);
-        }
-        self.closing = true;
+        self.close_telling(format!(
+            "this room has closed: its game was abandoned after {} s without a player",
+            self.config.abandon_after.as_secs()
+        ));
     }
 
     /// Closes a room whose game has not started `--lobby-timeout` after it opened, even
@@ -389,14 +381,16 @@ impl Room {
             after = ?self.config.lobby_timeout,
             "room closed: its game did not start in time"
         );
-        let msg = Refusal::new(
-            ErrorCode::UnknownRoom,
-            format!(
-                "this room has closed: its game did not start within {} s",
-                self.config.lobby_timeout.as_secs()
-            ),
-        )
-        .to_message(None);
+        self.close_telling(format!(
+            "this room has closed: its game did not start within {} s",
+            self.config.lobby_timeout.as_secs()
+        ));
+    }
+
+    /// Tells everyone in the room why it closes (`unknown_room`: the room is gone), and
+    /// ends the room after this message.
+    fn close_telling(&mut self, why: String) {
+        let msg = Refusal::new(ErrorCode::UnknownRoom, why).to_message(None);
         for (_, conn) in self.viewers() {
             conn.send(&msg);
         }
