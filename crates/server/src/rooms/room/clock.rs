@@ -48,8 +48,10 @@ impl Room {
                 if let Some(u) = &self.undo {
                     at(u.deadline);
                 }
+                // Nobody's bot or clock moves the game while no player is connected.
                 let pending = self.state.game.as_ref().and_then(|g| g.pending());
-                if let (Some(req), Some((_, since))) = (pending, self.announced) {
+                let attended = self.unattended_since.is_none();
+                if let (true, Some(req), Some((_, since))) = (attended, pending, self.announced) {
                     if self.controller(req.player.idx()) == Controller::Bot {
                         at(since + self.bot_delay(req));
                     } else if let Some(deadline) = self.state.decision_deadline {
@@ -135,7 +137,10 @@ impl Room {
     }
 
     /// Answers the pending decision when a bot plays its seat and its delay is over, or
-    /// when a human's time is up.
+    /// when a human's time is up — but only while some player is connected: a game
+    /// nobody plays stands still (no bot moves, no time runs out) until a player is back
+    /// or it is abandoned (`--abandon-after`), whoever sits in its seats.
+    ///
     ///
     /// The bot decides on a blocking thread (`spawn_blocking`): the searching bot thinks
     /// for up to `--bot-think-ms`, which must not hold a runtime worker that other rooms
@@ -144,6 +149,9 @@ impl Room {
     /// handles nothing else, as while it awaits a durable commit: its messages wait in
     /// its channel, and every other room runs on.
     pub(super) async fn answer_for_absent(&mut self, now: Instant) {
+        if self.unattended_since.is_some() {
+            return;
+        }
         let Some(game) = &self.state.game else {
             return;
         };

@@ -14,7 +14,9 @@
 //!
 //! A started game in which no player has been connected for `--abandon-after` ends as
 //! abandoned: the store keeps it as history, and the room closes, so it no longer counts
-//! against `--max-rooms` and is not reopened after a restart.
+//! against `--max-rooms` and is not reopened after a restart. Until then it stands
+//! still — no bot moves and no decision time runs out while no player is connected — so
+//! a game nobody plays costs no CPU and ends the same way whoever sits in its seats.
 
 mod clock;
 mod join;
