@@ -13,6 +13,7 @@ use crate::metrics::Metrics;
 use crate::random::random_id;
 use crate::rooms::placement::{HubRequest, Placement, Reopened, ServedRequests};
 use crate::rooms::room::{self, RoomHandle};
+use crate::rooms::thinkers::Thinkers;
 use dominion_protocol::{ErrorCode, RoomSummary};
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
@@ -25,6 +26,8 @@ pub struct Hub {
     pub config: Arc<Config>,
     log: Arc<dyn RoomLog>,
     pub metrics: Arc<Metrics>,
+    /// Where searching bots think, shared by every room (`--bot-threads`).
+    thinkers: Arc<Thinkers>,
     /// The store, for the history API (None when the server keeps nothing).
     pub history: Option<Arc<DurableLog>>,
     rooms: Mutex<BTreeMap<String, RoomHandle>>,
@@ -58,10 +61,15 @@ impl Hub {
         cluster: Option<(Arc<dyn Placement>, ServedRequests)>,
     ) -> Arc<Hub> {
         let (placement, requests) = cluster.unzip();
+        let threads = config
+            .bot_threads
+            .map_or_else(Thinkers::default_size, usize::from);
+        let thinkers = Thinkers::new(threads, metrics.clone());
         let hub = Arc::new(Hub {
             config,
             log,
             metrics,
+            thinkers,
             history,
             rooms: Mutex::new(BTreeMap::new()),
             broken: Mutex::new(BTreeMap::new()),
@@ -236,6 +244,7 @@ impl Hub {
             config: self.config.clone(),
             log: self.log.clone(),
             metrics: self.metrics.clone(),
+            thinkers: self.thinkers.clone(),
         }
     }
 

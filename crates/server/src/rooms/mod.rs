@@ -18,3 +18,4 @@ pub mod placement;
 pub mod projection;
 pub mod room;
 pub mod state;
+pub mod thinkers;

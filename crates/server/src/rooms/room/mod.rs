@@ -17,6 +17,10 @@
 //! against `--max-rooms` and is not reopened after a restart. Until then it stands
 //! still — no bot moves and no decision time runs out while no player is connected — so
 //! a game nobody plays costs no CPU and ends the same way whoever sits in its seats.
+//!
+//! Bots answer in the room's task, except a bot that thinks (`search`): it thinks on one
+//! of the server's few bot thinkers (`rooms::thinkers`), and answers as `standard` at
+//! once when every thinker is busy.
 
 mod clock;
 mod join;
@@ -39,6 +43,7 @@ use crate::rooms::chat;
 use crate::rooms::outbox::ConnHandle;
 use crate::rooms::projection::{self, Topic};
 use crate::rooms::state::{HumanSeat, RoomState, Seat};
+use crate::rooms::thinkers::Thinkers;
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
 use dominion_engine::{Agent, Game, Kingdom, PlayerId, Reply, Setup, Viewer, bots};
@@ -151,6 +156,8 @@ pub struct Context {
     pub config: Arc<Config>,
     pub log: Arc<dyn RoomLog>,
     pub metrics: Arc<Metrics>,
+    /// Where searching bots think (shared by every room).
+    pub thinkers: Arc<Thinkers>,
 }
 
 /// Whether a new room was stored: the answer to `create_room` waits for it, so that no
@@ -269,6 +276,8 @@ fn launch(
         config: cx.config,
         log: cx.log,
         metrics: cx.metrics,
+        thinkers: cx.thinkers,
+        downgrade_told: false,
         summary_tx,
         seat_conns: vec![None; n],
         spectator_conns: Vec::new(),
@@ -339,6 +348,10 @@ struct Room {
     config: Arc<Config>,
     log: Arc<dyn RoomLog>,
     metrics: Arc<Metrics>,
+    thinkers: Arc<Thinkers>,
+    /// Whether this room has logged that a searching bot answered as `standard` (once
+    /// per room; the metric counts every such decision).
+    downgrade_told: bool,
     summary_tx: watch::Sender<wire::RoomSummary>,
     /// The live connection of each seat, if any.
     seat_conns: Vec<Option<ConnHandle>>,

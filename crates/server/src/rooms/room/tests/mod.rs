@@ -18,7 +18,8 @@
 //!
 //! Everything these tests use from the server is imported here, in one place: only the
 //! room's external surface (`room::spawn`, `RoomMsg`, `Join`, `Command`, `Role`,
-//! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config` and `Metrics`.
+//! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config`, `Metrics` and
+//! the bot `Thinkers` a `Context` holds.
 
 mod abandonment;
 mod chat;
@@ -27,6 +28,7 @@ mod log_failure;
 mod refusals;
 mod rematch;
 mod replies;
+mod thinking;
 mod timers;
 mod undo;
 
@@ -36,6 +38,7 @@ pub(crate) use crate::gamelog::{LogError, SeatRecord};
 pub(crate) use crate::metrics::Metrics;
 pub(crate) use crate::rooms::outbox::{ConnHandle, Kill, OutFrame, Queued};
 pub(crate) use crate::rooms::room::{self, Command, Context, Join, Role, RoomHandle, RoomMsg};
+pub(crate) use crate::rooms::thinkers::Thinkers;
 pub(crate) use dominion_engine::{PlayerId, Reply};
 pub(crate) use dominion_protocol as wire;
 pub(crate) use dominion_protocol::{CloseCode, DecisionRequest, ErrorCode, ServerMessage};
@@ -129,10 +132,13 @@ impl Harness {
     ) -> Harness {
         let plan = crate::convert::from_wire::room_plan(&settings).expect("valid settings");
         let metrics = Arc::new(Metrics::new());
+        // One thinker unless the test says otherwise (`--bot-threads`).
+        let threads = config.bot_threads.map_or(1, usize::from);
         let cx = Context {
             config: Arc::new(config),
             log: log.clone(),
             metrics: metrics.clone(),
+            thinkers: Thinkers::new(threads, metrics.clone()),
         };
         let ended = Arc::new(AtomicBool::new(false));
         let flag = ended.clone();
