@@ -6,9 +6,10 @@
 //! rooms; run on tokio's blocking pool (as it was) every room thinks at once, up to 512
 //! threads, and 100 rooms of such bots took both cores of a small machine from
 //! everything else (issue 23: `/healthz` p99 4.5 → 288 ms). So the thinking happens on
-//! `--bot-threads` threads of their own (one fewer than the cores by default), each at a
-//! lower scheduling priority (`nice` +10 on Linux) than the runtime's workers. Nothing
-//! queues: a room asks for a thinker ([`Thinkers::try_think`]) and, when every thinker
+//! `--bot-threads` threads of their own (one fewer than the cores by default), each at
+//! the lowest scheduling priority (Linux `SCHED_IDLE`: only CPU time nothing else wants,
+//! given up at once to a runtime worker that wakes; see `lower_priority`). Nothing
+//! queues: a room asks for a thinker ([`Thinkers::reserve`]) and, when every thinker
 //! is busy, gets none at once and answers with the `standard` bot instead (the room
 //! logs that once and counts every such decision in
 //! `dominion_bot_decisions_downgraded_total`). At most `--bot-threads` decisions think
@@ -35,8 +36,8 @@ pub struct Thinkers {
     metrics: Arc<Metrics>,
 }
 
-/// How much nicer than the runtime's workers a thinker is (Linux only): when both want
-/// the CPU, the scheduler gives a thread about nine times the share of one 10 nicer.
+/// How much nicer than the runtime's workers a thinker is (Linux only), besides
+/// `SCHED_IDLE`.
 const NICE: i32 = 10;
 
 impl Thinkers {
@@ -162,23 +163,35 @@ impl Drop for Slot {
     }
 }
 
-/// Makes the calling thread nicer than the rest of the process (Linux: the nice value is
-/// per thread). Raising one's own nice value needs no privilege; if it fails anyway the
-/// thread runs at the normal priority, still bounded in number.
+/// Makes the calling thread yield to every other thread of the machine (Linux: both
+/// settings are per thread, and lowering one's own priority needs no privilege).
+///
+/// `SCHED_IDLE` first: the thread runs only on CPU time nothing else wants, and a
+/// waking thread of normal priority (a runtime worker with a frame to answer) takes its
+/// core at once. A plain nice value is not enough: measured with 100 rooms of five
+/// searching bots on two cores, one thinker at nice +10 still moved `/healthz` p99 from
+/// 4.5 ms to 27 ms (docs/load.md). Nice +10 as well, for the case the policy cannot be
+/// set. If both fail, the thread runs at the normal priority, still one of a few.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: plain system calls on the calling thread's own id; no memory involved.
-        // The nice value set is absolute: NICE above the thread's own (inherited from the
-        // process), at most 19.
-        let r = unsafe {
+        // SAFETY: plain system calls on the calling thread's own id; `param` lives across
+        // the call that reads it.
+        let (niced, idle) = unsafe {
             let tid = libc::gettid() as libc::id_t;
             let now = libc::getpriority(libc::PRIO_PROCESS, tid);
-            libc::setpriority(libc::PRIO_PROCESS, tid, (now + NICE).min(19))
+            // The nice value set is absolute: NICE above the thread's own (inherited from
+            // the process), at most 19.
+            let niced = libc::setpriority(libc::PRIO_PROCESS, tid, (now + NICE).min(19));
+            let param = libc::sched_param { sched_priority: 0 };
+            let idle = libc::sched_setscheduler(0, libc::SCHED_IDLE, &param);
+            (niced, idle)
         };
-        if r != 0 {
+        if idle != 0 || niced != 0 {
             tracing::warn!(
-                "a bot thinker could not lower its priority: {}",
+                "a bot thinker could not lower its priority fully (SCHED_IDLE: {}, nice: {}): {}",
+                idle == 0,
+                niced == 0,
                 std::io::Error::last_os_error()
             );
         }
@@ -250,14 +263,19 @@ mod tests {
 
     #[cfg(target_os = "linux")]
     #[tokio::test]
-    async fn thinkers_run_nicer_than_the_process() {
-        fn my_nice() -> i32 {
-            // SAFETY: reads the calling thread's own priority.
-            unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+    async fn thinkers_yield_to_every_other_thread() {
+        fn mine() -> (i32, i32) {
+            // SAFETY: reads the calling thread's own priority and policy.
+            unsafe {
+                let nice = libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t);
+                (nice, libc::sched_getscheduler(0))
+            }
         }
         let metrics = Arc::new(Metrics::new());
         let pool = Thinkers::new(1, metrics);
-        let nice = think(&pool, my_nice).expect("free").await.unwrap();
-        assert_eq!(nice, (my_nice() + NICE).min(19));
+        let (nice, policy) = think(&pool, mine).expect("free").await.unwrap();
+        assert_eq!(policy, libc::SCHED_IDLE);
+        assert_eq!(nice, (mine().0 + NICE).min(19));
+        assert_ne!(mine().1, libc::SCHED_IDLE, "only the thinkers");
     }
 }
