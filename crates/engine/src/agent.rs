@@ -10,4 +10,21 @@ use crate::view::Observation;
 pub trait Agent {
     fn name(&self) -> &str;
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply;
+
+    /// Whether [`Agent::decide`] may think long (a search within a time budget): a server
+    /// runs such an agent's decisions where they cannot hold up anything else, and
+    /// answers with [`Agent::decide_at_once`] when it has no room for them. False by
+    /// default: the other bots answer in microseconds.
+    fn thinks(&self) -> bool {
+        false
+    }
+
+    /// Answers at once, without the long thinking `decide` may do: the answer `decide`
+    /// would give with no time at all to think, and whether thinking was skipped (false
+    /// when `decide` would not have thought about this request either). The agent's
+    /// state moves on exactly as with `decide`, so its later answers do not depend on
+    /// which of the two was called, only on the answers given. By default: `decide`.
+    fn decide_at_once(&mut self, obs: &Observation, req: &Request) -> (Reply, bool) {
+        (self.decide(obs, req), false)
+    }
 }

@@ -5,9 +5,12 @@
 //! time per decision and memory — of one server, or of a cluster's nodes (`--addr` as a
 //! list; `--players-via other` puts every room's players behind the cluster's
 //! forwarding); `idle` holds many greeted connections and prints the
-//! server's memory per connection. Loopback only, and bounded in count and time.
+//! server's memory per connection; `bots` opens many rooms of server bots and measures
+//! what a separate human and `/healthz` see meanwhile. Loopback only, and bounded in
+//! count and time.
 //! docs/load.md says how to run it ("Running it") and holds the figures.
 
+mod bots;
 mod idle;
 mod play;
 mod policy;
@@ -58,6 +61,9 @@ enum Mode {
     Play(PlayArgs),
     /// Many greeted, idle connections; prints the server's memory per connection.
     Idle(IdleArgs),
+    /// Many rooms of server bots (five `search` bots and a player who stays or leaves);
+    /// prints what a separate human's replies and /healthz took meanwhile.
+    Bots(BotsArgs),
 }
 
 #[derive(Args, Debug)]
@@ -131,11 +137,58 @@ struct IdleArgs {
     hold: Duration,
 }
 
+#[derive(Args, Debug)]
+struct BotsArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The server, HOST:PORT; must be a loopback address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// The server's process id: its CPU time and memory are read from /proc.
+    #[arg(long)]
+    pid: Option<u32>,
+    /// Rooms of bots (0: measure the baseline, no bots).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=MAX_ROOMS as u64))]
+    rooms: u64,
+    /// The bot in every bot seat (GET /api/bots).
+    #[arg(long, default_value = "search")]
+    bot: String,
+    /// Bot seats per room, beside the one player.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=5))]
+    bots_per_room: u8,
+    /// What each bot room's player does once its game has started.
+    #[arg(long, value_enum, default_value_t = bots::Human::Stays)]
+    human: bots::Human,
+    /// Source addresses the bot rooms' connections come from, 127.0.1.1 on (room i
+    /// from the (i mod N)th), so that per-address limits see N clients.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=250))]
+    sources: u8,
+    /// The recommended kingdom every room plays (GET /api/kingdoms).
+    #[arg(long, default_value = "base_2e/first_game")]
+    kingdom: String,
+    /// How long the bots play before the measurement starts.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    warmup: Duration,
+    /// How long the measurement lasts (at most 10m).
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    duration: Duration,
+    /// Measured rooms of two socket players, apart from the bot rooms.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=100))]
+    measure_rooms: u64,
+    /// The measured players' pause before each answer (a human's pace; at most 10s).
+    #[arg(long, default_value = "50ms", value_parser = parse_duration)]
+    think: Duration,
+    /// How often /healthz is asked during the measurement (at least 10ms).
+    #[arg(long, default_value = "50ms", value_parser = parse_duration)]
+    healthz_every: Duration,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let common = match &cli.mode {
         Mode::Play(a) => &a.common,
         Mode::Idle(a) => &a.common,
+        Mode::Bots(a) => &a.common,
     };
     let runtime = if common.threads == 1 {
         tokio::runtime::Builder::new_current_thread()
@@ -158,6 +211,7 @@ fn main() -> ExitCode {
         match cli.mode {
             Mode::Play(args) => play(args).await,
             Mode::Idle(args) => idle(args).await,
+            Mode::Bots(args) => bots(args).await,
         }
     })
 }
@@ -258,6 +312,97 @@ async fn idle(args: IdleArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+async fn bots(args: BotsArgs) -> ExitCode {
+    let addr = match target::loopback(&args.addr).await {
+        Ok(addr) => addr,
+        Err(e) => return refused(&e),
+    };
+    if args.duration > MAX_TIME || args.duration.is_zero() || args.warmup > MAX_TIME {
+        return refused("--duration must be above 0 and at most 10m, --warmup at most 10m");
+    }
+    if args.think > MAX_THINK {
+        return refused("--think must be at most 10s");
+    }
+    if args.healthz_every < Duration::from_millis(10) {
+        return refused("--healthz-every must be at least 10ms");
+    }
+    let plan = bots::Plan {
+        addr,
+        rooms: args.rooms as usize,
+        bot: args.bot,
+        bots_per_room: args.bots_per_room,
+        human: args.human,
+        sources: args.sources,
+        kingdom: args.kingdom,
+        warmup: args.warmup,
+        duration: args.duration,
+        measure_rooms: args.measure_rooms as usize,
+        think: args.think,
+        healthz_every: args.healthz_every,
+        pid: args.pid,
+    };
+    let summary = match bots::run(plan).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("dominion-load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.common.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).expect("plain data")
+        );
+    } else {
+        print_bots(&summary);
+    }
+    if summary.measured.rooms_failed > 0
+        || summary.measured.decisions == 0
+        || summary.healthz.failed > 0
+    {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn print_bots(s: &bots::Summary) {
+    println!(
+        "bots: {} rooms of 1 player ({}) + {} × {} on {}, from {} source address(es); {} started, {} failed",
+        s.bot_rooms,
+        match s.human {
+            bots::Human::Stays => "stays",
+            bots::Human::Leaves => "leaves",
+        },
+        s.bots_per_room,
+        s.bot,
+        s.target,
+        s.sources,
+        s.bot_rooms_started,
+        s.bot_rooms_failed
+    );
+    for (reason, n) in &s.bot_failures {
+        println!("    {n} × {reason}");
+    }
+    println!(
+        "  bot rooms: {} decisions answered by their players, {} games over (whole run, {:.0} s warm-up included)",
+        s.bot_room_decisions, s.bot_games_over, s.warmup_s
+    );
+    let h = &s.healthz;
+    println!(
+        "  /healthz every {} ms: {} asked, {} failed; p50 {}  p90 {}  p99 {}  max {}",
+        h.every_ms,
+        h.asked,
+        h.failed,
+        stats::ms(h.latency.p50_us),
+        stats::ms(h.latency.p90_us),
+        stats::ms(h.latency.p99_us),
+        stats::ms(h.latency.max_us)
+    );
+    println!("  measured humans:");
+    print_play(&s.measured);
 }
 
 fn load(l: Option<[f64; 3]>) -> String {
@@ -507,6 +652,23 @@ mod tests {
             Cli::try_parse_from(["dominion-load", "play", "--rooms", "200", "--games", "3"])
                 .is_ok()
         );
+        let bots = |args: &[&str]| {
+            let mut argv = vec!["dominion-load", "bots"];
+            argv.extend_from_slice(args);
+            Cli::try_parse_from(argv)
+        };
+        let Mode::Bots(b) = bots(&[]).unwrap().mode else {
+            panic!("bots")
+        };
+        assert_eq!((b.rooms, b.bots_per_room, b.sources), (100, 5, 1));
+        assert_eq!((b.bot.as_str(), b.human), ("search", bots::Human::Stays));
+        assert!(bots(&["--rooms", "0", "--human", "leaves"]).is_ok());
+        assert!(bots(&["--rooms", "2001"]).is_err());
+        assert!(bots(&["--bots-per-room", "6"]).is_err());
+        assert!(bots(&["--bots-per-room", "0"]).is_err());
+        assert!(bots(&["--sources", "0"]).is_err());
+        assert!(bots(&["--sources", "251"]).is_err());
+        assert!(bots(&["--human", "wanders"]).is_err());
     }
 
     fn play_args(args: &[&str]) -> Result<PlayArgs, clap::Error> {
@@ -514,7 +676,7 @@ mod tests {
         argv.extend_from_slice(args);
         match Cli::try_parse_from(argv)?.mode {
             Mode::Play(a) => Ok(a),
-            Mode::Idle(_) => panic!("play"),
+            Mode::Idle(_) | Mode::Bots(_) => panic!("play"),
         }
     }
 

@@ -11,9 +11,9 @@ use dominion_protocol::{
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Message};
@@ -76,10 +76,25 @@ fn ws_config() -> WebSocketConfig {
         .write_buffer_size(0)
 }
 
-/// Opens `ws://ADDR/ws` with Nagle off (the client answers at once; it should not wait
-/// for an ACK to send a small frame).
-pub async fn connect(addr: SocketAddr) -> Result<Ws, Failure> {
-    let tcp = TcpStream::connect(addr).await.map_err(Failure::Connect)?;
+/// Opens a TCP connection to `addr` from the local address `from` (any port), or from
+/// wherever the system chooses: on loopback every 127.x.y.z is this machine, so one
+/// tool can stand for many client addresses.
+pub async fn tcp_from(addr: SocketAddr, from: Option<IpAddr>) -> std::io::Result<TcpStream> {
+    let Some(ip) = from else {
+        return TcpStream::connect(addr).await;
+    };
+    let socket = match ip {
+        IpAddr::V4(_) => TcpSocket::new_v4()?,
+        IpAddr::V6(_) => TcpSocket::new_v6()?,
+    };
+    socket.bind(SocketAddr::new(ip, 0))?;
+    socket.connect(addr).await
+}
+
+/// Opens `ws://ADDR/ws` from the local address `from` (see [`tcp_from`]) with Nagle off
+/// (the client answers at once; it should not wait for an ACK to send a small frame).
+pub async fn connect_from(addr: SocketAddr, from: Option<IpAddr>) -> Result<Ws, Failure> {
+    let tcp = tcp_from(addr, from).await.map_err(Failure::Connect)?;
     tcp.set_nodelay(true).map_err(Failure::Connect)?;
     let url = format!("ws://{addr}/ws");
     match tokio_tungstenite::client_async_with_config(url, tcp, Some(ws_config())).await {
@@ -116,7 +131,16 @@ pub async fn hello(ws: &mut Ws, wait: Duration) -> Result<Limits, Failure> {
 
 /// Connects and greets.
 pub async fn open(addr: SocketAddr, wait: Duration) -> Result<(Ws, Limits), Failure> {
-    let mut ws = tokio::time::timeout(wait, connect(addr))
+    open_from(addr, None, wait).await
+}
+
+/// Connects from `from` (see [`tcp_from`]) and greets.
+pub async fn open_from(
+    addr: SocketAddr,
+    from: Option<IpAddr>,
+    wait: Duration,
+) -> Result<(Ws, Limits), Failure> {
+    let mut ws = tokio::time::timeout(wait, connect_from(addr, from))
         .await
         .map_err(|_| Failure::Silent(wait))??;
     let limits = hello(&mut ws, wait).await?;

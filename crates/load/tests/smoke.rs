@@ -192,6 +192,54 @@ async fn think_pauses_before_every_answer() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--think must be at most 10s"));
 }
 
+/// `bots`: rooms of server bots from several source addresses, a player in each who
+/// stays, and meanwhile the measured humans and `/healthz`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_runs_rooms_of_bots_beside_the_measured_humans() {
+    let (addr, _dir) = server(|c| c.bot_think_ms = 2).await;
+    let (addr, pid) = (addr.to_string(), std::process::id().to_string());
+    let out = load(&[
+        "bots",
+        "--addr",
+        &addr,
+        "--rooms",
+        "3",
+        "--bots-per-room",
+        "2",
+        "--sources",
+        "2",
+        "--warmup",
+        "200ms",
+        "--duration",
+        "1s",
+        "--measure-rooms",
+        "1",
+        "--think",
+        "5ms",
+        "--healthz-every",
+        "50ms",
+        "--pid",
+        &pid,
+        "--json",
+    ])
+    .await;
+    let s = json(&out);
+    assert!(out.status.success(), "{s:#}");
+    assert_eq!(s["mode"], "bots");
+    assert_eq!(s["bot"], "search");
+    assert_eq!(s["human"], "stays");
+    assert_eq!(s["bot_rooms_started"], 3, "{s:#}");
+    assert_eq!(s["bot_rooms_failed"], 0, "{s:#}");
+    assert!(s["healthz"]["asked"].as_u64().unwrap() > 0, "{s:#}");
+    assert_eq!(s["healthz"]["failed"], 0, "{s:#}");
+    assert!(s["measured"]["decisions"].as_u64().unwrap() > 0, "{s:#}");
+    assert_eq!(s["measured"]["server"]["pid"], std::process::id());
+
+    let out = load(&["bots", "--addr", &addr, "--healthz-every", "1ms"]).await;
+    assert_eq!(out.status.code(), Some(2), "refused before it began");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 10ms"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_holds_every_connection_and_weighs_them() {
     let (addr, _dir) = server(|_| {}).await;

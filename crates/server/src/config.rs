@@ -42,11 +42,18 @@ pub struct Config {
     pub bot_delay: Duration,
 
     /// How long the searching bot (level "Hard", `search`) may think per decision, in
-    /// milliseconds of wall-clock time on a blocking thread (the other bots answer in
+    /// milliseconds of wall-clock time on a bot thinker (the other bots answer in
     /// microseconds). Added to `--bot-delay` for that bot's moves.
     #[arg(long, env = "DOMINION_BOT_THINK_MS", default_value_t = 200,
           value_parser = clap::value_parser!(u64).range(1..=60_000))]
     pub bot_think_ms: u64,
+
+    /// Threads searching bots think on, shared by every room [default: one fewer than
+    /// the cores, at least 1]. When all are busy a searching bot answers as `standard`
+    /// at once; 0 makes it always do so.
+    #[arg(long, env = "DOMINION_BOT_THREADS",
+          value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub bot_threads: Option<u16>,
 
     /// Largest inbound text frame in bytes; larger ones close the connection with 1009.
     #[arg(long, env = "DOMINION_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
@@ -334,6 +341,21 @@ mod tests {
     }
 
     #[test]
+    fn bot_threads_take_0_to_256_and_say_what_was_wrong() {
+        let c = Config::try_parse_from(["dominion-server", "--bot-threads", "0"]).unwrap();
+        assert_eq!(c.bot_threads, Some(0));
+        let c = Config::try_parse_from(["dominion-server", "--bot-threads", "256"]).unwrap();
+        assert_eq!(c.bot_threads, Some(256));
+        for bad in ["257", "-1", "many"] {
+            let flag = format!("--bot-threads={bad}");
+            let err = Config::try_parse_from(["dominion-server", flag.as_str()])
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("--bot-threads"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
     fn defaults_are_the_documented_ones() {
         let c = Config::parse_from(["dominion-server"]);
         assert_eq!(c.max_message_bytes, 65536);
@@ -342,6 +364,7 @@ mod tests {
         assert_eq!(c.sqlite_sync, SqliteSync::Full);
         assert_eq!(c.abandon_after, Duration::from_secs(3600));
         assert_eq!(c.bot_think_ms, 200);
+        assert_eq!(c.bot_threads, None);
         assert_eq!(c.outbound_bytes, 1 << 20);
         assert_eq!(c.header_timeout, Duration::from_secs(10));
         assert_eq!((c.rooms_per_connection, c.rooms_per_address), (10, 30));

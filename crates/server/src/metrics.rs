@@ -62,6 +62,11 @@ pub struct Metrics {
     /// Time a server bot took to choose one reply, by level (`easy`, `standard`,
     /// `search`); the reference bots and `random` share the label `other`.
     pub bot_think: HistogramFamily<BotLabel>,
+    /// Threads searching bots think on (`--bot-threads`), and how many are busy.
+    pub bot_thinkers: Gauge,
+    pub bot_thinkers_busy: Gauge,
+    /// Decisions of searching bots answered by `standard` because no thinker was free.
+    pub bot_decisions_downgraded: Counter,
 }
 
 impl Default for Metrics {
@@ -168,6 +173,23 @@ impl Metrics {
             "Time a server bot took to choose one reply, by bot level",
             bot_think.clone(),
         );
+        let bot_thinkers = Gauge::default();
+        registry.register(
+            "bot_thinkers",
+            "Threads searching bots think on (--bot-threads)",
+            bot_thinkers.clone(),
+        );
+        let bot_thinkers_busy = Gauge::default();
+        registry.register(
+            "bot_thinkers_busy",
+            "Bot thinkers busy with a decision now",
+            bot_thinkers_busy.clone(),
+        );
+        let bot_decisions_downgraded = counter(
+            &mut registry,
+            "bot_decisions_downgraded",
+            "Decisions of searching bots answered by the standard bot: every thinker was busy",
+        );
         Metrics {
             registry,
             connections_open,
@@ -189,6 +211,9 @@ impl Metrics {
             closes,
             sqlite_write,
             bot_think,
+            bot_thinkers,
+            bot_thinkers_busy,
+            bot_decisions_downgraded,
         }
     }
 
@@ -254,6 +279,9 @@ mod tests {
             "dominion_bot_think_seconds_count{bot=\"search\"} 1",
             "dominion_bot_think_seconds_bucket{le=\"0.16384\",bot=\"search\"} 1",
             "dominion_bot_think_seconds_count{bot=\"other\"} 1",
+            "dominion_bot_thinkers 0",
+            "dominion_bot_thinkers_busy 0",
+            "dominion_bot_decisions_downgraded_total 0",
         ] {
             assert!(text.contains(name), "{name} missing from:\n{text}");
         }

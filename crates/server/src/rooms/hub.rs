@@ -41,6 +41,7 @@ use crate::random::random_id;
 use crate::rooms::chat;
 use crate::rooms::placement::{HubRequest, Placement, Reopened, ServedRequests};
 use crate::rooms::room::{self, RoomHandle};
+use crate::rooms::thinkers::Thinkers;
 use dominion_protocol::{ErrorCode, RoomSummary};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -52,6 +53,8 @@ pub struct Hub {
     pub config: Arc<Config>,
     log: Arc<dyn RoomLog>,
     pub metrics: Arc<Metrics>,
+    /// Where searching bots think, shared by every room (`--bot-threads`).
+    thinkers: Arc<Thinkers>,
     /// The store, for the history API (None when the server keeps nothing).
     pub history: Option<Arc<DurableLog>>,
     rooms: Mutex<BTreeMap<String, RoomHandle>>,
@@ -94,11 +97,16 @@ impl Hub {
         cluster: Option<(Arc<dyn Placement>, ServedRequests)>,
     ) -> Arc<Hub> {
         let (placement, requests) = cluster.unzip();
+        let threads = config
+            .bot_threads
+            .map_or_else(Thinkers::default_size, usize::from);
+        let thinkers = Thinkers::new(threads, metrics.clone());
         let hub = Arc::new(Hub {
             chat_addresses: Arc::new(chat::Addresses::new(config.chat_per_address)),
             config: config.clone(),
             log,
             metrics,
+            thinkers,
             history,
             rooms: Mutex::new(BTreeMap::new()),
             broken: Mutex::new(BTreeMap::new()),
@@ -314,6 +322,7 @@ impl Hub {
             metrics: self.metrics.clone(),
             search_claim: None,
             chat: self.chat_addresses.clone(),
+            thinkers: self.thinkers.clone(),
         }
     }
 

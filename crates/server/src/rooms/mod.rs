@@ -8,6 +8,9 @@
 //! May not touch: sockets (frames leave through an [`outbox::ConnHandle`] only), the
 //! store's rows (only the `crate::gamelog::RoomLog` interface), the cluster (only the
 //! [`placement`] interface the hub owns, which a cluster implements).
+//!
+//! Bot CPU is shared here too: searching bots think on the few `thinkers` every room
+//! shares, never on the runtime's workers.
 
 pub mod chat;
 pub mod hub;
@@ -18,3 +21,4 @@ pub mod placement;
 pub mod projection;
 pub mod room;
 pub mod state;
+pub mod thinkers;

@@ -2,7 +2,8 @@
 //! answers when a human's time runs out, and the one that takes over a seat whose
 //! player left or dropped, must answer every question the new cards ask, or the room
 //! would break. Two rooms, one per edition, on kingdoms of the new cards only, end with
-//! bots alone at the table.
+//! bots in every seat but one (a game no player is connected to stands still, so one
+//! player stays to the end).
 
 use crate::common::{Client, Curious, config, replay_record, start};
 use dominion_engine::{Purpose, Request};
@@ -58,15 +59,15 @@ async fn bots_answer_every_decision_of_the_new_cards_to_the_end() {
 /// Plays one room: Ann and Bob buy and play the kingdom; Bob lets a few card decisions
 /// run out (the fallback bot answers); after `HUMAN_DECISIONS` Ann leaves and Bob's
 /// connection drops, so `standard` takes over both seats and plays them, with the
-/// room's `random` bot, to the end. Returns the (card, purpose) of every question a
-/// stand-in answered for a human.
+/// room's `random` bot and Cid, who stays and answers at once, to the end. Returns the
+/// (card, purpose) of every question a stand-in answered for a human.
 async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Vec<String> {
     let mut ann = Client::connect(addr, "Ann").await;
     let room = ann
         .create_room_with(json!({
             "kingdom": {"type": "cards", "cards": kingdom},
             "edition": edition,
-            "seats": [{"type": "open"}, {"type": "open"}, {"type": "bot", "bot": "random"}],
+            "seats": [{"type": "open"}, {"type": "open"}, {"type": "open"}, {"type": "bot", "bot": "random"}],
             "decision_seconds": 1,
             "abandoned": {"type": "bot_after", "seconds": 0},
         }))
@@ -74,6 +75,8 @@ async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Ve
     ann.take_seat(&room).await;
     let mut bob = Client::connect(addr, "Bob").await;
     bob.take_seat(&room).await;
+    let mut cid = Client::connect(addr, "Cid").await;
+    cid.take_seat(&room).await;
     let mut eve = Client::connect(addr, "Eve").await;
     eve.ask(json!({"type": "spectate", "room": room})).await;
     ann.start().await;
@@ -122,6 +125,19 @@ async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Ve
         let socket = bob.cut().await;
         (socket, answered, ran_out)
     };
+    let cid_plays = async {
+        let mut me = Curious::new(&wants);
+        loop {
+            let v = cid
+                .until(|v| v["type"] == "decision" || v["type"] == "game_over")
+                .await;
+            if v["type"] == "game_over" {
+                return;
+            }
+            cid.reply(v["decision"].as_u64().unwrap(), me.reply(&v))
+                .await;
+        }
+    };
     let watch = async {
         let mut bot_playing = BTreeSet::new();
         loop {
@@ -139,8 +155,8 @@ async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Ve
             }
         }
     };
-    let (ann_answered, (_socket, bob_answered, ran_out), (over, bot_playing)) =
-        tokio::join!(ann_plays, bob_plays, watch);
+    let (ann_answered, (_socket, bob_answered, ran_out), (), (over, bot_playing)) =
+        tokio::join!(ann_plays, bob_plays, cid_plays, watch);
     let status = eve.until(|v| v["type"] == "room").await;
     assert_eq!(status["room"]["status"], "finished", "{status}");
     // Both humans' seats were taken over by the room's stand-in.
@@ -169,7 +185,7 @@ async fn room(addr: std::net::SocketAddr, kingdom: &[&str], edition: &str) -> Ve
         assert_eq!(req.player.idx(), seat);
         let human = [&ann_answered, &bob_answered].get(seat).copied();
         let Some(human) = human else {
-            continue; // the room's own bot
+            continue; // Cid, who stayed, or the room's own bot
         };
         let d = number(r);
         if human.contains(&d) {

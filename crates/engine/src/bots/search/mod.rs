@@ -167,22 +167,41 @@ impl Agent for SearchBot {
     }
 
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
+        self.answer(obs, req, true).0
+    }
+
+    fn thinks(&self) -> bool {
+        true
+    }
+
+    /// The policy's answer where `decide` would search (the first candidate, which a
+    /// search with no playouts keeps), and exactly `decide`'s answer elsewhere.
+    fn decide_at_once(&mut self, obs: &Observation, req: &Request) -> (Reply, bool) {
+        self.answer(obs, req, false)
+    }
+}
+
+impl SearchBot {
+    /// Answers `req`, searching if `think` and the request is one worth it; says whether
+    /// a search was skipped.
+    fn answer(&mut self, obs: &Observation, req: &Request, think: bool) -> (Reply, bool) {
         self.decisions += 1;
         self.last = None;
         let policy = self.policy.decide(obs, req);
         if req.player != obs.me() {
-            return policy;
+            return (policy, false);
         }
         let k = obs.knowledge();
         match candidates::plan(req, &k, policy) {
-            Plan::Answer(r) => r,
+            Plan::Answer(r) => (r, false),
+            Plan::Search { mut cands, .. } if !think => (cands.swap_remove(0), true),
             Plan::Search { cands, resume } => {
                 let (best, playouts) = self.search(&k, &cands, resume);
                 self.last = Some(SearchStats {
                     candidates: cands.len(),
                     playouts,
                 });
-                cands[best].clone()
+                (cands[best].clone(), false)
             }
         }
     }

@@ -274,6 +274,70 @@ fn plays_whole_games_with_two_to_six_players() {
     }
 }
 
+/// A server with no thinker free asks `decide_at_once`: it answers as a search with no
+/// time at all would (the policy's choice), says which answers skipped a search, and
+/// moves the bot on as `decide` would, so a game replays the same whichever of the two
+/// answered each decision (the downgrades given).
+#[test]
+fn answering_at_once_is_searching_with_no_time_and_keeps_the_bot_in_step() {
+    let setup = Setup {
+        players: 3,
+        kingdom: Kingdom::Random,
+        edition: Edition::Second,
+    };
+    // P0 searches (40 playouts) every other decision; the others are answered at once,
+    // or by `decide` with a budget of no playouts.
+    let play = |at_once: bool| {
+        let mut g = Game::new(&setup, 11).unwrap();
+        let mut bot = SearchBot::new(5, Thinking::playouts(40));
+        let mut others: Vec<Box<dyn Agent + Send>> = (1..3)
+            .map(|i| by_name_thinking("standard", i, &Thinking::default()).unwrap())
+            .collect();
+        let (mut mine, mut skipped) = (Vec::new(), 0);
+        while let Some(req) = g.pending().cloned() {
+            assert!(mine.len() < 20_000, "the game ends");
+            let obs = Observation::for_player(&g, req.player);
+            let reply = if req.player != P0 {
+                others[req.player.idx() - 1].decide(&obs, &req)
+            } else if mine.len() % 2 == 1 {
+                bot.decide(&obs, &req)
+            } else if at_once {
+                let (r, skip) = bot.decide_at_once(&obs, &req);
+                skipped += usize::from(skip);
+                r
+            } else {
+                bot.thinking = Thinking::playouts(0);
+                let r = bot.decide(&obs, &req);
+                bot.thinking = Thinking::playouts(40);
+                skipped += usize::from(bot.last_search().is_some());
+                r
+            };
+            if req.player == P0 {
+                mine.push(reply.clone());
+            }
+            g.reply(req.player, reply).unwrap();
+        }
+        assert!(g.is_over());
+        (mine, skipped)
+    };
+    let (at_once, skipped) = play(true);
+    let (no_time, searched_with_no_time) = play(false);
+    assert_eq!(at_once, no_time);
+    assert_eq!(skipped, searched_with_no_time);
+    assert!(skipped > 0, "some of the quick answers skipped a search");
+    assert!(SearchBot::new(1, Thinking::default()).thinks());
+    let mut standard = by_name_thinking("standard", 1, &Thinking::default()).unwrap();
+    assert!(!standard.thinks());
+    let g = hidden_variant(0);
+    let req = g.pending().unwrap().clone();
+    let obs = Observation::for_player(&g, req.player);
+    assert_eq!(
+        standard.decide_at_once(&obs, &req),
+        (standard.decide(&obs, &req), false),
+        "other bots answer at once anyway"
+    );
+}
+
 #[test]
 fn the_buy_phase_prompt_after_treasures_offers_what_is_searched() {
     // $8 and one Buy: Province, Gold and the rest are tried; Copper and Curse are not.

@@ -119,8 +119,10 @@ impl Room {
                 if let Some(u) = &self.undo {
                     at(u.deadline);
                 }
+                // Nobody's bot or clock moves the game while no player is connected.
                 let pending = self.state.game.as_ref().and_then(|g| g.pending());
-                if let (Some(req), Some((_, since))) = (pending, self.announced) {
+                let attended = self.unattended_since.is_none();
+                if let (true, Some(req), Some((_, since))) = (attended, pending, self.announced) {
                     if self.controller(req.player.idx()) == Controller::Bot {
                         at(since + self.bot_delay(req));
                     } else if let Some(deadline) = self.state.decision_deadline {
@@ -207,15 +209,22 @@ impl Room {
     }
 
     /// Answers the pending decision when a bot plays its seat and its delay is over, or
-    /// when a human's time is up.
+    /// when a human's time is up — but only while some player is connected: a game
+    /// nobody plays stands still (no bot moves, no time runs out) until a player is back
+    /// or it is abandoned (`--abandon-after`), whoever sits in its seats.
     ///
-    /// The bot decides on a blocking thread (`spawn_blocking`): the searching bot thinks
-    /// for up to `--bot-think-ms`, which must not hold a runtime worker that other rooms
-    /// and connections need. The game and the agent are moved there and back (the
-    /// `Observation` borrows the game, and a `Game` is not `Clone`). Meanwhile this room
-    /// handles nothing else, as while it awaits a durable commit: its messages wait in
-    /// its channel, and every other room runs on.
+    /// Most bots answer here, at once (microseconds). A bot that thinks (`search`)
+    /// thinks on one of the server's bot thinkers (`thinkers`), never on a runtime
+    /// worker that other rooms and connections need: the game and the agent are moved
+    /// there and back (the `Observation` borrows the game, and a `Game` is not `Clone`).
+    /// Meanwhile this room handles nothing else, as while it awaits a durable commit: its
+    /// messages wait in its channel, and every other room runs on. When every thinker
+    /// is busy it does not wait: it answers at once as `standard` would
+    /// (`Agent::decide_at_once`), says so in the log once per room, and counts it.
     pub(super) async fn answer_for_absent(&mut self, now: Instant) {
+        if self.unattended_since.is_some() {
+            return;
+        }
         let Some(game) = &self.state.game else {
             return;
         };
@@ -257,35 +266,33 @@ impl Room {
                 }
             },
         };
-        let Some(game) = self.state.game.take() else {
-            return;
-        };
         let player = req.player;
         let started = std::time::Instant::now();
-        let thought = tokio::task::spawn_blocking(move || {
-            let mut agent = agent;
-            let reply = catch_unwind(AssertUnwindSafe(|| {
-                agent.decide(&Observation::for_player(&game, player), &req)
-            }));
-            (game, agent, reply)
-        })
-        .await;
-        let elapsed = started.elapsed();
-        let (game, agent, reply) = match thought {
-            Ok(back) => back,
-            Err(e) => {
-                // Only a runtime shutting down gets here (the decision itself runs under
-                // catch_unwind); the game went with the thread.
-                self.fail(&format!("a bot's thread was lost: {e}"));
-                return;
-            }
+        let Some((agent, reply, downgraded)) = self.decide(agent, req).await else {
+            return;
         };
-        self.state.game = Some(game);
+        let elapsed = started.elapsed();
         if by_bot {
             self.agents[seat] = Some(agent);
         }
-        self.metrics.bot_thought(&name, elapsed.as_secs_f64());
-        tracing::debug!(room = %self.state.id, seat, bot = %name, think_us = elapsed.as_micros() as u64, "bot decided");
+        let level = if downgraded { FALLBACK_BOT } else { &name };
+        self.metrics.bot_thought(level, elapsed.as_secs_f64());
+        tracing::debug!(room = %self.state.id, seat, bot = %name, downgraded, think_us = elapsed.as_micros() as u64, "bot decided");
+        if downgraded {
+            self.metrics.bot_decisions_downgraded.inc();
+            if !self.downgrade_told {
+                self.downgrade_told = true;
+                tracing::info!(
+                    room = %self.state.id,
+                    seat,
+                    bot = %name,
+                    thinkers = self.thinkers.size(),
+                    "every bot thinker is busy: this room's searching bots answer as standard \
+                     until one is free (logged once per room; every such decision counts in \
+                     dominion_bot_decisions_downgraded_total)"
+                );
+            }
+        }
         let Ok(reply) = reply else {
             self.fail("a bot failed while deciding");
             return;
@@ -297,6 +304,61 @@ impl Room {
             && self.state.status != wire::RoomStatus::Broken
         {
             self.fail(&format!("a bot's reply was refused: {}", refusal.message));
+        }
+    }
+
+    /// Has `agent` answer `req`: here at once, or on a bot thinker if it thinks (see
+    /// [`Room::answer_for_absent`]). Gives the agent back with its reply (`Err`: it
+    /// panicked) and whether a thinking bot answered at once for want of a thinker;
+    /// `None` when the game was lost with a thinker (the room is failed then).
+    async fn decide(
+        &mut self,
+        mut agent: Box<dyn Agent + Send>,
+        req: dominion_engine::Request,
+    ) -> Option<(Box<dyn Agent + Send>, std::thread::Result<Reply>, bool)> {
+        let player = req.player;
+        let here = |game: &Game, agent: &mut Box<dyn Agent + Send>, at_once: bool| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let obs = Observation::for_player(game, player);
+                if at_once {
+                    agent.decide_at_once(&obs, &req)
+                } else {
+                    (agent.decide(&obs, &req), false)
+                }
+            }))
+        };
+        if !agent.thinks() {
+            let game = self.state.game.as_ref()?;
+            let reply = here(game, &mut agent, false).map(|(r, _)| r);
+            return Some((agent, reply, false));
+        }
+        let Some(thinker) = self.thinkers.reserve() else {
+            // No thinker free: answer at once, as `standard` would.
+            let game = self.state.game.as_ref()?;
+            let (reply, skipped) = match here(game, &mut agent, true) {
+                Ok((r, skipped)) => (Ok(r), skipped),
+                Err(e) => (Err(e), false),
+            };
+            return Some((agent, reply, skipped));
+        };
+        let game = self.state.game.take()?;
+        let answer = thinker.run(move || {
+            let reply = catch_unwind(AssertUnwindSafe(|| {
+                agent.decide(&Observation::for_player(&game, player), &req)
+            }));
+            (game, agent, reply)
+        });
+        match answer.await {
+            Ok((game, agent, reply)) => {
+                self.state.game = Some(game);
+                Some((agent, reply, false))
+            }
+            Err(_) => {
+                // Only a thinker lost outside the decision (which runs under
+                // catch_unwind) gets here; the game went with it.
+                self.fail("a bot's thinker was lost");
+                None
+            }
         }
     }
 

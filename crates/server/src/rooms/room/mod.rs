@@ -21,13 +21,19 @@
 //!
 //! A started game in which no player has been connected for `--abandon-after` ends as
 //! abandoned: the store keeps it as history, and the room closes, so it no longer counts
-//! against `--max-rooms` and is not reopened after a restart.
+//! against `--max-rooms` and is not reopened after a restart. Until then it stands
+//! still — no bot moves and no decision time runs out while no player is connected — so
+//! a game nobody plays costs no CPU and ends the same way whoever sits in its seats.
 //!
 //! A room whose game has not started closes `--lobby-timeout` after it opened, even with
 //! players connected (they are told, as when a game is abandoned): otherwise one idle
 //! client could keep rooms waiting forever and fill `--max-rooms` (issue 23). A room made
 //! by a known client address may hold a [`Claim`] on that address's rooms with searching
 //! bots: it holds it while a searching bot may play in it and its game is not over.
+//!
+//! Bots answer in the room's task, except a bot that thinks (`search`): it thinks on one
+//! of the server's few bot thinkers (`rooms::thinkers`), and answers as `standard` at
+//! once when every thinker is busy.
 
 mod clock;
 mod join;
@@ -52,6 +58,7 @@ use crate::rooms::chat;
 use crate::rooms::outbox::ConnHandle;
 use crate::rooms::projection::{self, Topic};
 use crate::rooms::state::{HumanSeat, RoomState, Seat};
+use crate::rooms::thinkers::Thinkers;
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
 use dominion_engine::{Agent, Game, Kingdom, PlayerId, Reply, Setup, Viewer, bots};
@@ -182,6 +189,8 @@ pub struct Context {
     pub search_claim: Option<Claim>,
     /// The chat budgets of client addresses, which every room spends from.
     pub chat: Arc<chat::Addresses>,
+    /// Where searching bots think (shared by every room).
+    pub thinkers: Arc<Thinkers>,
 }
 
 /// Whether a new room was stored: the answer to `create_room` waits for it, so that no
@@ -200,6 +209,11 @@ struct Room {
     seat_chat: Vec<Budget>,
     /// Each spectator's chat budget, by connection id, while it watches.
     spectator_chat: HashMap<u64, Budget>,
+    /// Where searching bots think (shared by every room).
+    thinkers: Arc<Thinkers>,
+    /// Whether this room has logged that a searching bot answered as `standard` (once
+    /// per room; the metric counts every such decision).
+    downgrade_told: bool,
     summary_tx: watch::Sender<wire::RoomSummary>,
     /// The live connection of each seat, if any.
     seat_conns: Vec<Option<ConnHandle>>,

@@ -117,6 +117,8 @@ fn launch(
         config: cx.config,
         log: cx.log,
         metrics: cx.metrics,
+        thinkers: cx.thinkers,
+        downgrade_told: false,
         chat_addresses: cx.chat,
         seat_chat: (0..n).map(|_| chat::speaker_budget(now)).collect(),
         spectator_chat: HashMap::new(),

@@ -77,3 +77,99 @@ async fn a_player_back_in_time_keeps_the_game_and_the_clock_starts_again_when_al
     assert_eq!(h.log.count(StepKind::GameAbandoned), 1);
     assert!(h.ended());
 }
+
+/// One human and five bots, `--abandon-after 10m`: the human starts the game, plays
+/// their first turn if it is theirs, and goes (`going` leaves or drops the connection).
+async fn bots_left_alone(going: Going) -> (Harness, Client) {
+    let config = Config {
+        abandon_after: Duration::from_secs(600),
+        ..config()
+    };
+    let s = settings(&[true, false, false, false, false, false]);
+    let mut h = Harness::with(s, config, Arc::new(MemoryLog::new())).await;
+    let mut ann = h.client("Ann");
+    h.take_seat(&mut ann, None).await.expect("seated");
+    h.start(&mut ann).await;
+    h.pass_turn(&mut ann).await;
+    match going {
+        Going::Leaves => assert!(is_ack(&h.ask(&mut ann, Command::Leave).await)),
+        Going::Drops => h.detach(&ann).await,
+    }
+    (h, ann)
+}
+
+enum Going {
+    Leaves,
+    Drops,
+}
+
+/// Issue 23: a room of bots kept playing for its hour after its only human left (to the
+/// end of the game, on the CPU of everyone else), where a room of humans who all left
+/// waited. Now no bot moves while no player is connected, and the game ends as
+/// abandoned on the same rule as any other.
+#[tokio::test(start_paused = true)]
+async fn a_game_whose_humans_all_left_stands_still_and_is_abandoned_whoever_sits_in_it() {
+    let (h, _ann) = bots_left_alone(Going::Leaves).await;
+    let replies = h.log.replies().len();
+    let steps = h.log.steps().len();
+    // Ten minutes at the bots' pace (a move per 300 ms delay, were they to move).
+    for _ in 0..1999 {
+        h.pass(Duration::from_millis(300)).await;
+    }
+    let moved = h.log.replies().len() - replies;
+    let finished = h.log.count(StepKind::GameFinished);
+    assert_eq!(
+        (moved, finished),
+        (0, 0),
+        "(bot replies stored, games finished) while no player was connected"
+    );
+    assert!(!h.ended());
+    h.pass(Duration::from_millis(300)).await;
+    assert_eq!(
+        &h.log.kinds()[steps..],
+        [StepKind::GameAbandoned, StepKind::RoomClosed],
+        "abandoned after --abandon-after, like a room of humans"
+    );
+    assert!(h.ended());
+    assert_eq!(h.metrics.games_abandoned.get(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_player_back_sets_the_bots_going_again() {
+    let (mut h, ann) = bots_left_alone(Going::Drops).await;
+    let replies = h.log.replies().len();
+    h.pass(Duration::from_secs(60)).await;
+    assert_eq!(
+        h.log.replies().len(),
+        replies,
+        "nothing moves while Ann is away"
+    );
+
+    let mut back = h.client("Ann");
+    h.resume(&mut back, &ann.token(), None)
+        .await
+        .expect("seated");
+    // The bot whose move it was has waited longer than its delay: it moves at once,
+    // then at its pace.
+    h.pass(Duration::ZERO).await;
+    assert_eq!(h.log.replies().len(), replies + 1);
+    h.pass(Duration::from_millis(300)).await;
+    assert_eq!(h.log.replies().len(), replies + 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn no_decision_time_runs_out_while_no_player_is_connected() {
+    let mut s = settings(&[true, true]);
+    s.decision_seconds = Some(5);
+    s.abandoned = wire::AbandonPolicy::Wait {};
+    let mut h = Harness::new(s).await;
+    let (ann, bob) = two_players_started(&mut h).await;
+    h.detach(&ann).await;
+    h.detach(&bob).await;
+    h.pass(Duration::from_secs(60)).await;
+    assert_eq!(
+        h.log.replies().len(),
+        0,
+        "nobody waits for the player out of time: the server does not answer"
+    );
+}

@@ -19,8 +19,8 @@
 //! Everything these tests use from the server is imported here, in one place: only the
 //! room's external surface (`room::spawn`, `RoomMsg`, `Join`, `Command`, `Role`,
 //! `RoomHandle`, `Context`), `ConnHandle`, the `RoomLog` trait, `Config`, `Metrics`, the
-//! per-address counts a room may hold a place in (`budget`) and the chat budgets of
-//! addresses (`chat::Addresses`, part of a room's `Context`).
+//! per-address counts a room may hold a place in (`budget`), the chat budgets of
+//! addresses (`chat::Addresses`) and the bot `Thinkers` (both part of a room's `Context`).
 
 mod abandonment;
 mod chat;
@@ -31,6 +31,7 @@ mod refusals;
 mod rematch;
 mod replies;
 mod searching_bots;
+mod thinking;
 mod timers;
 mod undo;
 
@@ -42,6 +43,7 @@ pub(crate) use crate::metrics::Metrics;
 pub(crate) use crate::rooms::chat::Addresses as ChatAddresses;
 pub(crate) use crate::rooms::outbox::{ConnHandle, Kill, OutFrame, Queued};
 pub(crate) use crate::rooms::room::{self, Command, Context, Join, Role, RoomHandle, RoomMsg};
+pub(crate) use crate::rooms::thinkers::Thinkers;
 pub(crate) use dominion_engine::{PlayerId, Reply};
 pub(crate) use dominion_protocol as wire;
 pub(crate) use dominion_protocol::{CloseCode, DecisionRequest, ErrorCode, ServerMessage};
@@ -146,12 +148,15 @@ impl Harness {
     ) -> Harness {
         let plan = crate::convert::from_wire::room_plan(&settings).expect("valid settings");
         let metrics = Arc::new(Metrics::new());
+        // One thinker unless the test says otherwise (`--bot-threads`).
+        let threads = config.bot_threads.map_or(1, usize::from);
         let cx = Context {
             chat: Arc::new(ChatAddresses::new(config.chat_per_address)),
             config: Arc::new(config),
             log: log.clone(),
             metrics: metrics.clone(),
             search_claim,
+            thinkers: Thinkers::new(threads, metrics.clone()),
         };
         let ended = Arc::new(AtomicBool::new(false));
         let flag = ended.clone();
@@ -549,7 +554,6 @@ pub fn lazy_reply(d: &DecisionRequest) -> wire::Reply {
     }
 }
 
-/// Two humans in a started game: (the one asked first, the other).
 /// Ann, seated against a bot, the game started (a room of `settings(&[true, false])`).
 pub async fn one_player_against_a_bot(h: &mut Harness) -> Client {
     let mut ann = h.client("Ann");
@@ -558,6 +562,7 @@ pub async fn one_player_against_a_bot(h: &mut Harness) -> Client {
     ann
 }
 
+/// Two humans in a started game: (the one asked first, the other).
 pub async fn two_players_started(h: &mut Harness) -> (Client, Client) {
     let mut ann = h.client("Ann");
     let mut bob = h.client("Bob");

@@ -5,13 +5,11 @@ use super::*;
 
 #[tokio::test(start_paused = true)]
 async fn a_finished_game_is_stored_then_told_and_a_rematch_is_offered_to_the_others() {
-    // Ann leaves at once and a bot plays her seat; bots play without a delay, so the
-    // whole game takes no time on the paused clock.
+    // Ann stays connected and lets her time run out at every decision (the server
+    // answers for her), and the bot plays without a delay, so the whole game takes no
+    // time on the paused clock. (A game nobody is connected to would stand still.)
     let mut s = settings(&[true, false]);
-    s.abandoned = wire::AbandonPolicy::BotAfter {
-        seconds: 0,
-        bot: Some("big_money".into()),
-    };
+    s.decision_seconds = Some(1);
     let config = Config {
         bot_delay: Duration::ZERO,
         ..config()
@@ -41,7 +39,6 @@ async fn a_finished_game_is_stored_then_told_and_a_rematch_is_offered_to_the_oth
         )
     );
     let token = ann.token();
-    assert!(is_ack(&h.ask(&mut ann, Command::Leave).await));
     let mut summary = h.handle.summary.clone();
     summary
         .wait_for(|s| s.status == wire::RoomStatus::Finished)
@@ -90,7 +87,7 @@ async fn a_finished_game_is_stored_then_told_and_a_rematch_is_offered_to_the_oth
     assert_eq!(seeds.len(), 1);
     assert_eq!(result.seed, seeds[0].to_string());
 
-    // Ann comes back for the result, and offers a rematch.
+    // Ann comes back on another connection for the result, and offers a rematch.
     let mut back = h.client("Ann");
     let seated = h.resume(&mut back, &token, None).await;
     assert_eq!(seated, Some(Role::Seat(0)));

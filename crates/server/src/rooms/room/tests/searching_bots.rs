@@ -93,23 +93,27 @@ async fn the_place_is_given_back_when_the_game_is_over() {
     let counts = Arc::new(AddressCounts::default());
     let mut claim = Claim::new(counts.clone(), key(), 1);
     assert!(claim.hold(), "as the hub does for such settings");
-    let mut s = settings(&[true, false]);
+    let mut s = settings(&[true, true]);
     s.abandoned = wire::AbandonPolicy::BotAfter {
         seconds: 0,
         bot: Some("search".into()),
     };
+    // Bob stays connected and lets his time run out at every decision (a game nobody
+    // is connected to would stand still), so the game ends on the paused clock.
+    s.decision_seconds = Some(1);
+    // No bot thinkers: the searching bot answers as `standard` at once (a thinker is a
+    // thread of its own, which the paused clock would not wait for); the room holds its
+    // place all the same, since its settings name a searching bot.
     let config = Config {
         bot_delay: Duration::ZERO,
-        bot_think_ms: 1,
+        bot_threads: Some(0),
         ..config()
     };
     let mut h = Harness::with_claim(s, config, Arc::new(MemoryLog::new()), Some(claim)).await;
-    let mut ann = h.client("Ann");
-    h.take_seat(&mut ann, None).await.expect("seated");
-    h.start(&mut ann).await;
+    let (mut first, _second) = two_players_started(&mut h).await;
     assert_eq!(counts.held(key()), 1);
-    // Ann leaves: the searching bot plays her seat to the end.
-    assert!(is_ack(&h.ask(&mut ann, Command::Leave).await));
+    // One player leaves: the searching bot plays that seat to the end.
+    assert!(is_ack(&h.ask(&mut first, Command::Leave).await));
     let mut summary = h.handle.summary.clone();
     summary
         .wait_for(|s| s.status == wire::RoomStatus::Finished)
