@@ -212,7 +212,8 @@ pub struct Accounts {
     conn: Conn,
 }
 
-const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.folded, a.password_hash, a.bot, a.created_at, a.banned_at";
+const ACCOUNT_COLUMNS: &str =
+    "a.id, a.name, a.folded, a.password_hash, a.bot, a.created_at, a.banned_at";
 
 fn account(r: &[V]) -> AccountRow {
     AccountRow {
@@ -252,9 +253,10 @@ impl Accounts {
 
     fn exec(&mut self, sql: &str, params: &[V]) -> Result<u64> {
         match &self.conn {
-            Conn::Sqlite(c) => Ok(c
-                .prepare_cached(sql)?
-                .execute(rusqlite::params_from_iter(params))? as u64),
+            Conn::Sqlite(c) => {
+                Ok(c.prepare_cached(sql)?
+                    .execute(rusqlite::params_from_iter(params))? as u64)
+            }
             Conn::Postgres { .. } => {
                 let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = params
                     .iter()
@@ -469,12 +471,18 @@ impl Accounts {
         let row = self.one(
             "INSERT INTO sessions (account_id, hash, created_at, last_used, expires_at)
              VALUES (?1, ?2, ?3, ?3, ?4) RETURNING id",
-            &[account_id.into(), hash.into(), now.into(), expires_at.into()],
+            &[
+                account_id.into(),
+                hash.into(),
+                now.into(),
+                expires_at.into(),
+            ],
         )?;
-        row.and_then(|r| r[0].int()).ok_or_else(|| StoreError::Migration {
-            version: crate::SCHEMA_VERSION,
-            reason: "a session insert returned no id".into(),
-        })
+        row.and_then(|r| r[0].int())
+            .ok_or_else(|| StoreError::Migration {
+                version: crate::SCHEMA_VERSION,
+                reason: "a session insert returned no id".into(),
+            })
     }
 
     /// The unexpired session with this hash and its account; notes its use (at most
@@ -532,7 +540,11 @@ impl Accounts {
     }
 
     /// Ends every session of the account but `keep`; the ids ended.
-    pub fn delete_other_sessions(&mut self, account_id: i64, keep: Option<i64>) -> Result<Vec<i64>> {
+    pub fn delete_other_sessions(
+        &mut self,
+        account_id: i64,
+        keep: Option<i64>,
+    ) -> Result<Vec<i64>> {
         self.transaction(|a| {
             let ids: Vec<i64> = a
                 .rows(
@@ -557,16 +569,23 @@ impl Accounts {
 
     // ---- API tokens ----
 
-    pub fn create_token(&mut self, account_id: i64, label: &str, hash: &[u8], now: i64) -> Result<i64> {
+    pub fn create_token(
+        &mut self,
+        account_id: i64,
+        label: &str,
+        hash: &[u8],
+        now: i64,
+    ) -> Result<i64> {
         let row = self.one(
             "INSERT INTO api_tokens (account_id, label, hash, created_at)
              VALUES (?1, ?2, ?3, ?4) RETURNING id",
             &[account_id.into(), label.into(), hash.into(), now.into()],
         )?;
-        row.and_then(|r| r[0].int()).ok_or_else(|| StoreError::Migration {
-            version: crate::SCHEMA_VERSION,
-            reason: "a token insert returned no id".into(),
-        })
+        row.and_then(|r| r[0].int())
+            .ok_or_else(|| StoreError::Migration {
+                version: crate::SCHEMA_VERSION,
+                reason: "a token insert returned no id".into(),
+            })
     }
 
     /// The unrevoked token with this hash and its account; notes its use.
@@ -697,12 +716,23 @@ impl Accounts {
 
     /// Records that the account sits in `seat` of `room_id` under `name` (a seat taken
     /// again, by whoever, replaces it).
-    pub fn link_seat(&mut self, room_id: &str, seat: u8, account_id: i64, name: &str) -> Result<()> {
+    pub fn link_seat(
+        &mut self,
+        room_id: &str,
+        seat: u8,
+        account_id: i64,
+        name: &str,
+    ) -> Result<()> {
         self.exec(
             "INSERT INTO seat_accounts (room_id, seat, account_id, name) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (room_id, seat) DO UPDATE
                 SET account_id = excluded.account_id, name = excluded.name",
-            &[room_id.into(), i64::from(seat).into(), account_id.into(), name.into()],
+            &[
+                room_id.into(),
+                i64::from(seat).into(),
+                account_id.into(),
+                name.into(),
+            ],
         )?;
         Ok(())
     }

@@ -63,9 +63,13 @@ fn created(c: Created) -> dominion_store::AccountRow {
 
 fn a_folded_name_is_registered_once(db: &Db) {
     let (_store, mut a) = open(db);
-    let ann = created(a.create_account("Ann", "ann", "$argon2id$x", false, 10).unwrap());
+    let ann = created(
+        a.create_account("Ann", "ann", "$argon2id$x", false, 10)
+            .unwrap(),
+    );
     assert_eq!(
-        a.create_account("ANN", "ann", "$argon2id$y", false, 11).unwrap(),
+        a.create_account("ANN", "ann", "$argon2id$y", false, 11)
+            .unwrap(),
         Created::NameTaken
     );
     let found = a.account_by_folded("ann").unwrap().unwrap();
@@ -75,9 +79,15 @@ fn a_folded_name_is_registered_once(db: &Db) {
     assert!(a.set_password(ann.id, "$argon2id$z").unwrap());
     assert!(a.set_bot(ann.id, true).unwrap());
     let found = a.account_by_id(ann.id).unwrap().unwrap();
-    assert_eq!((found.password_hash.as_str(), found.bot), ("$argon2id$z", true));
+    assert_eq!(
+        (found.password_hash.as_str(), found.bot),
+        ("$argon2id$z", true)
+    );
     assert!(a.set_banned(ann.id, Some(20)).unwrap());
-    assert_eq!(a.account_by_id(ann.id).unwrap().unwrap().banned_at, Some(20));
+    assert_eq!(
+        a.account_by_id(ann.id).unwrap().unwrap().banned_at,
+        Some(20)
+    );
     assert!(a.set_banned(ann.id, None).unwrap());
     assert_eq!(a.list_accounts(10).unwrap().len(), 1);
     assert_eq!(a.account_by_folded("bob").unwrap(), None);
@@ -90,7 +100,10 @@ fn sessions_and_tokens_are_found_by_hash_until_ended(db: &Db) {
     let s2 = a.create_session(ann.id, &[2; 32], 100, 1000).unwrap();
     let (session, account) = a.session(&[1; 32], 200).unwrap().unwrap();
     assert_eq!((session.id, account.id), (s1, ann.id));
-    assert_eq!(session.last_used, 100, "the row read before its use is noted");
+    assert_eq!(
+        session.last_used, 100,
+        "the row read before its use is noted"
+    );
     assert_eq!(a.session(&[1; 32], 230).unwrap().unwrap().0.last_used, 200);
     assert!(a.session(&[1; 32], 1000).unwrap().is_none(), "expired");
     assert!(a.session(&[3; 32], 200).unwrap().is_none());
@@ -103,7 +116,10 @@ fn sessions_and_tokens_are_found_by_hash_until_ended(db: &Db) {
 
     let t = a.create_token(ann.id, "my bot", &[9; 32], 100).unwrap();
     let (token, account) = a.token(&[9; 32], 150).unwrap().unwrap();
-    assert_eq!((token.id, token.label.as_str(), account.id), (t, "my bot", ann.id));
+    assert_eq!(
+        (token.id, token.label.as_str(), account.id),
+        (t, "my bot", ann.id)
+    );
     assert_eq!(a.tokens(ann.id).unwrap()[0].last_used, Some(150));
     assert!(a.revoke_token(ann.id, t, 160).unwrap());
     assert!(a.token(&[9; 32], 170).unwrap().is_none());
@@ -124,12 +140,24 @@ fn blocks_and_reports_are_kept(db: &Db) {
     assert_eq!(a.blocks(ann.id).unwrap(), vec!["Bob".to_string()]);
     assert!(a.unblock(ann.id, bob.id).unwrap());
     assert!(a.blocks(ann.id).unwrap().is_empty());
-    a.add_report("room1", 3, "rude words", "Bob", Some(ann.id), Some("rude"), 30)
-        .unwrap();
+    a.add_report(
+        "room1",
+        3,
+        "rude words",
+        "Bob",
+        Some(ann.id),
+        Some("rude"),
+        30,
+    )
+    .unwrap();
     let reports = a.reports(10).unwrap();
     assert_eq!(reports.len(), 1);
     assert_eq!(
-        (reports[0].line, reports[0].speaker.as_str(), reports[0].reporter.as_deref()),
+        (
+            reports[0].line,
+            reports[0].speaker.as_str(),
+            reports[0].reporter.as_deref()
+        ),
         (3, "Bob", Some("Ann"))
     );
 }
@@ -184,7 +212,10 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
     assert_eq!(a.game_count(ann.id).unwrap(), 2);
     let games = a.games(ann.id, 10).unwrap();
     assert_eq!(
-        games.iter().map(|g| g.game.room_id.as_str()).collect::<Vec<_>>(),
+        games
+            .iter()
+            .map(|g| g.game.room_id.as_str())
+            .collect::<Vec<_>>(),
         ["g2", "g1"]
     );
     assert_eq!(games[0].seat, 0);
@@ -193,5 +224,8 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
     assert!(a.account_by_id(ann.id).unwrap().is_none());
     let (_, seats) = store.reader().room("g1").unwrap().unwrap();
     assert_eq!(seats[0].name, "deleted player 1");
-    assert!(store.reader().game("g1").unwrap().is_some(), "the game stays");
+    assert!(
+        store.reader().game("g1").unwrap().is_some(),
+        "the game stays"
+    );
 }

@@ -99,7 +99,7 @@ const STEPS: &[(i64, &str)] = &[
     // 7: accounts, sessions, API tokens, blocks, reports, seat links (docs/storage.md).
     (
         7,
-    "CREATE TABLE accounts (
+        "CREATE TABLE accounts (
         id BIGSERIAL PRIMARY KEY,
         name TEXT NOT NULL,
         folded TEXT NOT NULL UNIQUE,
