@@ -626,6 +626,39 @@ impl Accounts {
         }
     }
 
+    /// `POST /api/reports`: keeps a chat line, as the room quoted it, for operators
+    /// (`dominion-server admin reports`).
+    pub async fn report(
+        &self,
+        who: &SignedIn,
+        room: String,
+        line: u64,
+        quoted: (String, String),
+        reason: Option<String>,
+    ) -> Result<i64, Refused> {
+        if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
+            return Err(Refused::new(
+                "bad_request",
+                "a report's reason has at most 500 characters",
+            ));
+        }
+        let reporter = who.account.id;
+        let (speaker, text) = quoted;
+        let line = i64::try_from(line).unwrap_or(i64::MAX);
+        self.db(move |s| {
+            s.add_report(
+                &room,
+                line,
+                &text,
+                &speaker,
+                Some(reporter),
+                reason.as_deref(),
+                now_secs(),
+            )
+        })
+        .await
+    }
+
     /// `GET /api/players/{name}`.
     pub async fn profile(&self, name: &str) -> Result<wire::Profile, Refused> {
         let Some(account) = self.registered(name).await? else {

@@ -19,6 +19,8 @@
 
 use crate::accounts::{Accounts, COOKIE, NewSession, Refused, SignedIn};
 use crate::net::origin::origin_allowed;
+use crate::rooms::hub::Hub;
+use crate::rooms::room::RoomMsg;
 use axum::Extension;
 use axum::Json;
 use axum::Router;
@@ -32,7 +34,7 @@ use serde::Deserialize;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-pub fn router(accounts: Arc<Accounts>) -> Router {
+pub fn router(accounts: Arc<Accounts>, hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/api/accounts", post(register))
         .route("/api/session", post(sign_in).delete(sign_out))
@@ -46,6 +48,8 @@ pub fn router(accounts: Arc<Accounts>) -> Router {
         .route("/api/me/blocks", get(blocks))
         .route("/api/me/blocks/{name}", put(block).delete(unblock))
         .route("/api/players/{name}", get(player))
+        .route("/api/reports", post(report))
+        .layer(Extension(hub))
         .with_state(accounts)
 }
 
@@ -456,6 +460,52 @@ async fn unblock(
     Path(name): Path<String>,
 ) -> Response {
     set_block(&accounts, &headers, &name, false).await
+}
+
+#[derive(Deserialize)]
+struct Report {
+    room: String,
+    line: u64,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// `POST /api/reports`: the line is quoted from the room (which keeps its last lines in
+/// memory), never taken from the reporter; a room that closed, runs on another node or
+/// no longer keeps the line answers 404 `not_found`.
+async fn report(
+    State(accounts): State<Arc<Accounts>>,
+    Extension(hub): Extension<Arc<Hub>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Response {
+    let who = match acting(&accounts, &headers).await {
+        Ok(who) => who,
+        Err(r) => return r,
+    };
+    let r: Report = match body(&bytes) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let Some(room) = hub.room(&r.room) else {
+        return error("not_found", "no such room here (it may have closed)");
+    };
+    let (done, quoted) = tokio::sync::oneshot::channel();
+    let sent = room.tx.send(RoomMsg::ChatLine { line: r.line, done }).await;
+    let line = match (sent, quoted.await) {
+        (Ok(()), Ok(Some(line))) => line,
+        _ => return error("not_found", "the room does not keep that chat line"),
+    };
+    let speaker = match line.from {
+        wire::ChatSender::Seat { name, .. } | wire::ChatSender::Spectator { name } => name,
+    };
+    match accounts
+        .report(&who, r.room, r.line, (speaker, line.text), r.reason)
+        .await
+    {
+        Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
+        Err(r) => refused(r),
+    }
 }
 
 async fn player(State(accounts): State<Arc<Accounts>>, Path(name): Path<String>) -> Response {

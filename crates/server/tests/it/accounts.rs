@@ -26,6 +26,7 @@ on_both_backends!(
     a_guest_cannot_sit_under_a_registered_name,
     a_banned_account_is_disconnected_and_cannot_sign_in,
     a_deleted_accounts_games_stay_readable,
+    a_reported_chat_line_is_kept_for_operators,
 );
 
 /// A server on `store` with cheap hashing and `adjust` applied.
@@ -576,4 +577,54 @@ async fn a_deleted_accounts_games_stay_readable(backend: Backend) {
         register(addr, "Gus", "gus's new password").await.status,
         201
     );
+}
+
+async fn a_reported_chat_line_is_kept_for_operators(backend: Backend) {
+    let store = TestStore::new(backend);
+    let mut admin = config();
+    admin.data_dir = store.dir().to_path_buf();
+    admin.database = store.url().map(String::from);
+    let addr = server(&store, |_| {}).await;
+    let cookie = register(addr, "Hana", "hana's password").await.cookie();
+    let (mut hana, _) = connect_with_cookie(addr, &cookie).await;
+    let room = hana
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    let seated = hana.ask(json!({"type": "take_seat", "room": room})).await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let mut rude = Client::connect(addr, "Rude").await;
+    rude.take_seat(&room).await;
+    let id = rude
+        .command(json!({"type": "chat", "text": "something rude"}))
+        .await;
+    assert_eq!(rude.answer(id).await["type"], "ack");
+    let headers = with_cookie(addr, &cookie);
+    let report = |line: u64| {
+        request(
+            addr,
+            "POST",
+            "/api/reports",
+            &headers,
+            Some(json!({"room": room, "line": line, "reason": "rude"})),
+        )
+    };
+    let kept = report(0).await;
+    assert_eq!(kept.status, 201, "{}", kept.body);
+    let missing = report(7).await;
+    assert_eq!(
+        (missing.status, missing.json()["code"].clone()),
+        (404, json!("not_found"))
+    );
+    let listed = tokio::task::spawn_blocking(move || {
+        dominion_server::accounts::admin::run(
+            &admin,
+            &dominion_server::config::Admin::Reports { limit: 10 },
+        )
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(listed.contains("Rude: \"something rude\""), "{listed}");
+    assert!(listed.contains("reported by Hana: \"rude\""), "{listed}");
+    assert_eq!(listed.lines().count(), 1, "{listed}");
 }
