@@ -42,24 +42,24 @@ async fn server(store: &TestStore, adjust: impl FnOnce(&mut Config)) -> SocketAd
 
 /// An HTTP answer: status, headers (names lowercased), body.
 #[derive(Debug)]
-struct Answer {
-    status: u16,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
     headers: Vec<(String, String)>,
-    body: String,
+    pub(crate) body: String,
 }
 
 impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {:?}", self.body))
     }
     /// The session cookie's value from `Set-Cookie`.
-    fn cookie(&self) -> String {
+    pub(crate) fn cookie(&self) -> String {
         let set = self.header("set-cookie").expect("set-cookie");
         let value = set.split(';').next().unwrap();
         value.strip_prefix("dominion_session=").unwrap().to_string()
@@ -68,7 +68,7 @@ impl Answer {
 
 /// One HTTP/1.1 request. `origin`: the server's own unless `Some(other)`; `None` sends
 /// none.
-async fn request(
+pub(crate) async fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -115,11 +115,11 @@ fn own(addr: SocketAddr) -> (&'static str, String) {
     ("Origin", format!("http://{addr}"))
 }
 
-fn with_cookie(addr: SocketAddr, cookie: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn with_cookie(addr: SocketAddr, cookie: &str) -> Vec<(&'static str, String)> {
     vec![own(addr), ("Cookie", format!("dominion_session={cookie}"))]
 }
 
-async fn register(addr: SocketAddr, name: &str, password: &str) -> Answer {
+pub(crate) async fn register(addr: SocketAddr, name: &str, password: &str) -> Answer {
     request(
         addr,
         "POST",
