@@ -614,16 +614,23 @@ impl Accounts {
             return Err(unknown_player());
         };
         let account = who.account.id;
-        if block {
-            if other.id == account {
-                return Err(Refused::new("bad_request", "you cannot block yourself"));
-            }
-            self.db(move |s| s.block(account, other.id, now_secs()))
-                .await
-        } else {
-            self.db(move |s| s.unblock(account, other.id).map(|_| ()))
-                .await
+        if block && other.id == account {
+            return Err(Refused::new("bad_request", "you cannot block yourself"));
         }
+        let names = self
+            .db(move |s| {
+                if block {
+                    s.block(account, other.id, now_secs())?;
+                } else {
+                    s.unblock(account, other.id)?;
+                }
+                s.blocks(account)
+            })
+            .await?;
+        // The account's open connections stop (or start again) showing that player's
+        // chat at once.
+        self.live.set_blocked(account, &names);
+        Ok(())
     }
 
     /// `POST /api/reports`: keeps a chat line, as the room quoted it, for operators

@@ -27,6 +27,7 @@ on_both_backends!(
     a_banned_account_is_disconnected_and_cannot_sign_in,
     a_deleted_accounts_games_stay_readable,
     a_reported_chat_line_is_kept_for_operators,
+    blocking_an_account_hides_its_chat,
 );
 
 /// A server on `store` with cheap hashing and `adjust` applied.
@@ -627,4 +628,86 @@ async fn a_reported_chat_line_is_kept_for_operators(backend: Backend) {
     assert!(listed.contains("Rude: \"something rude\""), "{listed}");
     assert!(listed.contains("reported by Hana: \"rude\""), "{listed}");
     assert_eq!(listed.lines().count(), 1, "{listed}");
+}
+
+async fn blocking_an_account_hides_its_chat(backend: Backend) {
+    let store = TestStore::new(backend);
+    let addr = server(&store, |_| {}).await;
+    let ann_cookie = register(addr, "Ivy", "ivy's password").await.cookie();
+    let bob_cookie = register(addr, "Jon", "jon's password").await.cookie();
+    let (mut ivy, _) = connect_with_cookie(addr, &ann_cookie).await;
+    let (mut jon, _) = connect_with_cookie(addr, &bob_cookie).await;
+    let room = ivy
+        .create_room(json!([{"type": "open"}, {"type": "open"}, {"type": "open"}]))
+        .await;
+    assert_eq!(
+        ivy.ask(json!({"type": "take_seat", "room": room})).await["type"],
+        "seated"
+    );
+    assert_eq!(
+        jon.ask(json!({"type": "take_seat", "room": room})).await["type"],
+        "seated"
+    );
+    let mut kim = Client::connect(addr, "Kim").await;
+    kim.take_seat(&room).await;
+    // A guest may not watch under a registered name either.
+    let mut fake = Client::connect(addr, "fake").await;
+    let refused = fake
+        .ask(json!({"type": "spectate", "room": room, "name": "JON"}))
+        .await;
+    assert_eq!(refused["code"], "name_taken", "{refused}");
+
+    let blocked = request(
+        addr,
+        "PUT",
+        "/api/me/blocks/jon",
+        &with_cookie(addr, &ann_cookie),
+        None,
+    )
+    .await;
+    assert_eq!(blocked.status, 204, "{}", blocked.body);
+    let list = request(
+        addr,
+        "GET",
+        "/api/me/blocks",
+        &with_cookie(addr, &ann_cookie),
+        None,
+    )
+    .await;
+    assert_eq!(list.json(), json!(["Jon"]));
+    let id = jon
+        .command(json!({"type": "chat", "text": "from the blocked one"}))
+        .await;
+    assert_eq!(jon.answer(id).await["type"], "ack");
+    let id = kim
+        .command(json!({"type": "chat", "text": "from the watcher"}))
+        .await;
+    assert_eq!(kim.answer(id).await["type"], "ack");
+    let line = ivy.until(|v| v["type"] == "chat").await;
+    assert_eq!(line["text"], "from the watcher", "{line}");
+    assert!(
+        !ivy.frames
+            .iter()
+            .any(|f| f.contains("from the blocked one")),
+        "a blocked account's line reached its blocker"
+    );
+    // Kim, who blocks nobody, hears both.
+    let first = kim.until(|v| v["type"] == "chat").await;
+    assert_eq!(first["text"], "from the blocked one");
+    // Unblocked, Jon is heard again.
+    let unblocked = request(
+        addr,
+        "DELETE",
+        "/api/me/blocks/Jon",
+        &with_cookie(addr, &ann_cookie),
+        None,
+    )
+    .await;
+    assert_eq!(unblocked.status, 204);
+    let id = jon
+        .command(json!({"type": "chat", "text": "heard again"}))
+        .await;
+    assert_eq!(jon.answer(id).await["type"], "ack");
+    let line = ivy.until(|v| v["type"] == "chat").await;
+    assert_eq!(line["text"], "heard again", "{line}");
 }
