@@ -506,6 +506,31 @@ impl Accounts {
         me(&who.account)
     }
 
+    /// `POST /api/me/bot`: the account becomes a bot account (as Lichess's BOT accounts),
+    /// only before it has played a game. From then on it signs in with API tokens only:
+    /// its sessions end.
+    pub async fn become_bot(&self, who: &SignedIn) -> Result<(), Refused> {
+        let account = who.account.id;
+        let played = self.db(move |s| s.game_count(account)).await?;
+        if played > 0 {
+            return Err(Refused::new(
+                "has_played",
+                "an account becomes a bot account only before it has played a game",
+            ));
+        }
+        self.db(move |s| {
+            s.set_bot(account, true)?;
+            s.delete_other_sessions(account, None)
+        })
+        .await?;
+        self.live.close(
+            account,
+            |c| matches!(c, Credential::Session(_)),
+            "the account became a bot account",
+        );
+        Ok(())
+    }
+
     /// `GET /api/me/sessions`.
     pub async fn sessions(&self, who: &SignedIn) -> Result<Vec<wire::SessionInfo>, Refused> {
         let account = who.account.id;

@@ -40,6 +40,7 @@ pub fn router(accounts: Arc<Accounts>, hub: Arc<Hub>) -> Router {
         .route("/api/session", post(sign_in).delete(sign_out))
         .route("/api/me", get(me).delete(delete_me))
         .route("/api/me/password", put(change_password))
+        .route("/api/me/bot", post(become_bot))
         .route("/api/me/data", get(data))
         .route("/api/me/sessions", get(sessions))
         .route("/api/me/sessions/{id}", delete(revoke_session))
@@ -60,7 +61,7 @@ pub fn status_of(code: &str) -> StatusCode {
         "wrong_credentials" | "not_signed_in" => StatusCode::UNAUTHORIZED,
         "bad_origin" | "banned" | "bot_account" | "wrong_password" => StatusCode::FORBIDDEN,
         "unknown_player" | "not_found" => StatusCode::NOT_FOUND,
-        "name_taken" => StatusCode::CONFLICT,
+        "name_taken" | "has_played" => StatusCode::CONFLICT,
         "too_many_sign_ins" | "too_many_registrations" => StatusCode::TOO_MANY_REQUESTS,
         "busy" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -279,6 +280,18 @@ async fn change_password(
     };
     match accounts.change_password(&who, change.old, change.new).await {
         Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(r) => refused(r),
+    }
+}
+
+/// `POST /api/me/bot`: the session cookie is cleared (a bot account has none).
+async fn become_bot(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
+    let who = match acting(&accounts, &headers).await {
+        Ok(who) => who,
+        Err(r) => return r,
+    };
+    match accounts.become_bot(&who).await {
+        Ok(()) => cleared(&accounts),
         Err(r) => refused(r),
     }
 }

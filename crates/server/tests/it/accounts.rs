@@ -367,7 +367,56 @@ async fn a_password_change_ends_every_other_session_and_its_websocket(backend: B
     let me = request(addr, "GET", "/api/me", &with_cookie(addr, &here), None).await;
     assert_eq!(me.status, 200);
     assert_eq!(sign_in(addr, "Dora", "first password").await.status, 401);
-    assert_eq!(sign_in(addr, "Dora", "second password").await.status, 200);
+    let third = sign_in(addr, "Dora", "second password").await;
+    assert_eq!(third.status, 200);
+    // One session ended from another: by its id in the list.
+    let list = request(
+        addr,
+        "GET",
+        "/api/me/sessions",
+        &with_cookie(addr, &here),
+        None,
+    )
+    .await;
+    let other = list
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["current"] == false)
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let ended = request(
+        addr,
+        "DELETE",
+        &format!("/api/me/sessions/{other}"),
+        &with_cookie(addr, &here),
+        None,
+    )
+    .await;
+    assert_eq!(ended.status, 204);
+    let me = request(
+        addr,
+        "GET",
+        "/api/me",
+        &with_cookie(addr, &third.cookie()),
+        None,
+    )
+    .await;
+    assert_eq!(me.status, 401);
+    let again = request(
+        addr,
+        "DELETE",
+        &format!("/api/me/sessions/{other}"),
+        &with_cookie(addr, &here),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (again.status, again.json()["code"].clone()),
+        (404, json!("not_found"))
+    );
 }
 
 async fn a_token_signs_hello_in_until_it_is_revoked(backend: Backend) {
@@ -484,9 +533,23 @@ async fn a_guest_cannot_sit_under_a_registered_name(backend: Backend) {
         (r.status, r.json()["code"].clone()),
         (409, json!("name_taken"))
     );
+    let second = register(addr, "Second", "second password").await.cookie();
+    // An account that has not played may become a bot account: tokens only from then on.
+    let bot = request(
+        addr,
+        "POST",
+        "/api/me/bot",
+        &with_cookie(addr, &second),
+        None,
+    )
+    .await;
+    assert_eq!(bot.status, 204, "{}", bot.body);
+    let me = request(addr, "GET", "/api/me", &with_cookie(addr, &second), None).await;
+    assert_eq!(me.status, 401, "its sessions ended");
+    let refused = sign_in(addr, "Second", "second password").await;
     assert_eq!(
-        register(addr, "Second", "second password").await.status,
-        201
+        (refused.status, refused.json()["code"].clone()),
+        (403, json!("bot_account"))
     );
     let third = register(addr, "Third", "third password").await;
     assert_eq!(
@@ -500,12 +563,15 @@ async fn a_banned_account_is_disconnected_and_cannot_sign_in(backend: Backend) {
     let mut admin = config();
     admin.data_dir = store.dir().to_path_buf();
     admin.database = store.url().map(String::from);
+    admin.argon2_memory_kib = 256;
+    admin.argon2_iterations = 1;
     let addr = server(&store, |_| {}).await;
     let cookie = register(addr, "Finn", "finn's password").await.cookie();
     let (mut ws, _) = connect_with_cookie(addr, &cookie).await;
+    let banning = admin.clone();
     let said = tokio::task::spawn_blocking(move || {
         dominion_server::accounts::admin::run(
-            &admin,
+            &banning,
             &dominion_server::config::Admin::Ban {
                 name: "FINN".into(),
             },
@@ -524,7 +590,46 @@ async fn a_banned_account_is_disconnected_and_cannot_sign_in(backend: Backend) {
     );
     let me = request(addr, "GET", "/api/me", &with_cookie(addr, &cookie), None).await;
     assert_eq!(me.status, 401);
-    let _ = ws.ws.close(None).await;
+    // Unbanned, with a password reset by the operator: the printed one works.
+    let run = |command: dominion_server::config::Admin| {
+        let admin = admin.clone();
+        tokio::task::spawn_blocking(move || dominion_server::accounts::admin::run(&admin, &command))
+    };
+    run(dominion_server::config::Admin::Unban {
+        name: "finn".into(),
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let said = run(dominion_server::config::Admin::ResetPassword {
+        name: "Finn".into(),
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let code = said.trim().rsplit(' ').next().unwrap().to_string();
+    assert_eq!(sign_in(addr, "Finn", "finn's password").await.status, 401);
+    assert_eq!(sign_in(addr, "Finn", &code).await.status, 200, "{said}");
+    let listed = run(dominion_server::config::Admin::Accounts { limit: 10 })
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        listed.contains("Finn") && !listed.contains("banned"),
+        "{listed}"
+    );
+    // A bot account, made by the operator, signs in with tokens only.
+    run(dominion_server::config::Admin::BotAccount {
+        name: "Finn".into(),
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let refused = sign_in(addr, "Finn", &code).await;
+    assert_eq!(
+        (refused.status, refused.json()["code"].clone()),
+        (403, json!("bot_account"))
+    );
 }
 
 async fn a_deleted_accounts_games_stay_readable(backend: Backend) {
@@ -539,6 +644,18 @@ async fn a_deleted_accounts_games_stay_readable(backend: Backend) {
     assert_eq!(seated["type"], "seated", "{seated}");
     c.start().await;
     c.play_to_end(Duration::ZERO).await;
+    let bot = request(
+        addr,
+        "POST",
+        "/api/me/bot",
+        &with_cookie(addr, &cookie),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (bot.status, bot.json()["code"].clone()),
+        (409, json!("has_played"))
+    );
     let blocked = request(
         addr,
         "PUT",
