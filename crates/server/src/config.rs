@@ -151,6 +151,16 @@ pub struct Config {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub connections_per_address: usize,
 
+    /// Proxies whose `X-Forwarded-For` the server believes, comma-separated: addresses
+    /// (`127.0.0.1`, `::1`) or CIDR ranges (`10.0.0.0/8`, `fd00::/8`). A request whose TCP
+    /// peer is one of them counts under the rightmost address in `X-Forwarded-For` that
+    /// is not itself a trusted proxy (the peer's own address when there is none), for
+    /// every per-address limit and in the logs; from any other peer the header is
+    /// ignored. Empty: trust nobody. See docs/operations.md, "Behind a proxy".
+    #[arg(long, env = "DOMINION_TRUSTED_PROXIES", value_name = "CIDR,…",
+          value_delimiter = ',', value_parser = parse_trusted_proxy)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+
     /// Most spectators in one room.
     #[arg(long, env = "DOMINION_MAX_SPECTATORS", default_value_t = 50)]
     pub max_spectators: usize,
@@ -289,6 +299,33 @@ impl Default for Config {
     }
 }
 
+/// One `--trusted-proxies` entry: an address (a range of one) or a CIDR range, host bits
+/// dropped (`10.1.2.3/8` is `10.0.0.0/8`); an IPv4 address written as IPv6
+/// (`::ffff:10.0.0.1`, `::ffff:10.0.0.0/104`) is the IPv4 one, as peers are compared.
+pub fn parse_trusted_proxy(text: &str) -> Result<ipnet::IpNet, String> {
+    use ipnet::{IpNet, Ipv4Net};
+    use std::net::IpAddr;
+    let text = text.trim();
+    let net = match (text.parse::<IpNet>(), text.parse::<IpAddr>()) {
+        (Ok(net), _) => net.trunc(),
+        (_, Ok(ip)) => IpNet::from(ip),
+        _ => {
+            return Err(format!(
+                "{text:?} is not an IP address or CIDR range \
+                 (e.g. 127.0.0.1, 10.0.0.0/8, ::1, fd00::/8)"
+            ));
+        }
+    };
+    if let IpNet::V6(v6) = net
+        && let Some(v4) = v6.addr().to_ipv4_mapped()
+        && v6.prefix_len() >= 96
+    {
+        let v4 = Ipv4Net::new(v4, v6.prefix_len() - 96).map_err(|e| e.to_string())?;
+        return Ok(IpNet::V4(v4.trunc()));
+    }
+    Ok(net)
+}
+
 /// As [`parse_duration`], at least a second.
 pub fn parse_positive_duration(text: &str) -> Result<Duration, String> {
     let d = parse_duration(text)?;
@@ -382,6 +419,7 @@ mod tests {
         assert_eq!((c.max_connections, c.connections_per_address), (2000, 100));
         let refused = Config::try_parse_from(["dominion-server", "--connections-per-address", "0"]);
         assert!(refused.is_err(), "a cap of 0 would refuse everyone");
+        assert!(c.trusted_proxies.is_empty(), "trusts nobody by default");
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);
         assert_eq!(c.database, None);
@@ -404,5 +442,44 @@ mod tests {
                 force: false
             })
         );
+    }
+
+    #[test]
+    fn trusted_proxies_take_addresses_and_ranges_and_refuse_anything_else() {
+        let c = Config::try_parse_from([
+            "dominion-server",
+            "--trusted-proxies",
+            "127.0.0.1, 10.0.0.0/8,::1,fd00::/8,10.1.2.3/16,::ffff:192.0.2.7",
+        ])
+        .unwrap();
+        let shown: Vec<String> = c.trusted_proxies.iter().map(|n| n.to_string()).collect();
+        assert_eq!(
+            shown,
+            [
+                "127.0.0.1/32",
+                "10.0.0.0/8",
+                "::1/128",
+                "fd00::/8",
+                "10.1.0.0/16",
+                "192.0.2.7/32"
+            ]
+        );
+        for bad in [
+            "localhost",
+            "10.0.0.0/33",
+            "300.1.1.1",
+            "10.0.0.1,",
+            "fd00::/129",
+            "10.0.0.0/8/8",
+        ] {
+            let flag = format!("--trusted-proxies={bad}");
+            let err = Config::try_parse_from(["dominion-server", flag.as_str()])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("--trusted-proxies") && err.contains("not an IP address"),
+                "{bad}: {err}"
+            );
+        }
     }
 }
