@@ -156,10 +156,12 @@ pub struct Config {
     /// peer is one of them counts under the rightmost address in `X-Forwarded-For` that
     /// is not itself a trusted proxy (the peer's own address when there is none), for
     /// every per-address limit and in the logs; from any other peer the header is
-    /// ignored. Empty: trust nobody. See docs/operations.md, "Behind a proxy".
+    /// ignored. Empty (the default): trust nobody. See docs/operations.md, "Behind a
+    /// proxy".
     #[arg(long, env = "DOMINION_TRUSTED_PROXIES", value_name = "CIDR,…",
-          value_delimiter = ',', value_parser = parse_trusted_proxy)]
-    pub trusted_proxies: Vec<ipnet::IpNet>,
+          default_value = "", hide_default_value = true,
+          value_parser = parse_trusted_proxies)]
+    pub trusted_proxies: TrustedProxies,
 
     /// Most spectators in one room.
     #[arg(long, env = "DOMINION_MAX_SPECTATORS", default_value_t = 50)]
@@ -248,6 +250,20 @@ pub struct Config {
     pub command: Option<Tool>,
 }
 
+/// See `--trusted-proxies`: the ranges whose `X-Forwarded-For` is believed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrustedProxies(pub Vec<ipnet::IpNet>);
+
+impl TrustedProxies {
+    pub fn nets(&self) -> &[ipnet::IpNet] {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// See `--sqlite-sync`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SqliteSync {
@@ -297,6 +313,18 @@ impl Default for Config {
     fn default() -> Self {
         Config::parse_from(["dominion-server"])
     }
+}
+
+/// `--trusted-proxies`: entries separated by commas ([`parse_trusted_proxy`]); an empty
+/// or blank value trusts nobody, an empty entry among others is refused (a typo).
+pub fn parse_trusted_proxies(text: &str) -> Result<TrustedProxies, String> {
+    if text.trim().is_empty() {
+        return Ok(TrustedProxies::default());
+    }
+    text.split(',')
+        .map(parse_trusted_proxy)
+        .collect::<Result<_, _>>()
+        .map(TrustedProxies)
 }
 
 /// One `--trusted-proxies` entry: an address (a range of one) or a CIDR range, host bits
@@ -420,6 +448,8 @@ mod tests {
         let refused = Config::try_parse_from(["dominion-server", "--connections-per-address", "0"]);
         assert!(refused.is_err(), "a cap of 0 would refuse everyone");
         assert!(c.trusted_proxies.is_empty(), "trusts nobody by default");
+        let blank = Config::try_parse_from(["dominion-server", "--trusted-proxies", " "]);
+        assert!(blank.unwrap().trusted_proxies.is_empty(), "blank: nobody");
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);
         assert_eq!(c.database, None);
@@ -452,7 +482,7 @@ mod tests {
             "127.0.0.1, 10.0.0.0/8,::1,fd00::/8,10.1.2.3/16,::ffff:192.0.2.7",
         ])
         .unwrap();
-        let shown: Vec<String> = c.trusted_proxies.iter().map(|n| n.to_string()).collect();
+        let shown: Vec<String> = c.trusted_proxies.0.iter().map(|n| n.to_string()).collect();
         assert_eq!(
             shown,
             [
@@ -471,6 +501,7 @@ mod tests {
             "10.0.0.1,",
             "fd00::/129",
             "10.0.0.0/8/8",
+            "10.0.0.1,,10.0.0.2",
         ] {
             let flag = format!("--trusted-proxies={bad}");
             let err = Config::try_parse_from(["dominion-server", flag.as_str()])

@@ -114,7 +114,7 @@ pub async fn serve(
     let http_open = Arc::new(AtomicUsize::new(0));
     let reserve_open = Arc::new(AtomicUsize::new(0));
     let addresses = PerAddress::new(hub.config.connections_per_address);
-    let trusted: Arc<[ipnet::IpNet]> = hub.config.trusted_proxies.clone().into();
+    let trusted: Arc<[ipnet::IpNet]> = hub.config.trusted_proxies.nets().into();
     let (stop, stopped) = watch::channel(false);
     let header_timeout = hub.config.header_timeout;
     tokio::pin!(shutdown);

@@ -72,10 +72,7 @@ async fn creates(addr: SocketAddr, host: u8, xff: Option<&str>) -> bool {
 async fn one_room_each(trusted: &[&str]) -> SocketAddr {
     let mut c = config();
     c.rooms_per_address = 1;
-    c.trusted_proxies = trusted
-        .iter()
-        .map(|t| dominion_server::config::parse_trusted_proxy(t).unwrap())
-        .collect();
+    c.trusted_proxies = dominion_server::config::parse_trusted_proxies(&trusted.join(",")).unwrap();
     start(c).await
 }
 
@@ -156,7 +153,7 @@ async fn the_rightmost_untrusted_hop_is_the_client_whatever_the_client_wrote_lef
 async fn a_trusted_proxy_s_connections_count_under_each_client() {
     let mut c = config();
     c.connections_per_address = 2;
-    c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    c.trusted_proxies = dominion_server::config::parse_trusted_proxies("127.0.0.1").unwrap();
     let addr = start(c).await;
     let mut held = Vec::new();
     for xff in ["203.0.113.1", "203.0.113.1", "203.0.113.2", "203.0.113.2"] {
