@@ -144,9 +144,9 @@ pub struct Config {
     /// /64, what one household or host is usually given), counted as `--max-connections`
     /// counts them: every TCP connection from accept on, idle HTTP keep-alive, half-sent
     /// requests and WebSockets alike; more from that address get HTTP 503. A WebSocket a
-    /// node of the cluster forwards counts under its client's address. Behind a proxy
-    /// every client has the proxy's address: raise it there (to `--max-connections`) and
-    /// limit per client at the proxy.
+    /// node of the cluster forwards counts under its client's address, and a trusted
+    /// proxy's connection (`--trusted-proxies`) under each of its requests' clients, from
+    /// the moment the request's head is read.
     #[arg(long, env = "DOMINION_CONNECTIONS_PER_ADDRESS", default_value_t = 100,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub connections_per_address: usize,
