@@ -75,9 +75,26 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/steps/{n}", get(game_step))
         .route("/ws", get(websocket))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(hub)
         .merge(dominion_web::router())
+}
+
+/// The span of one request (at `debug`, as tower-http's default), with its client's
+/// address as `net::accept` found it.
+fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    let client = req
+        .extensions()
+        .get::<ClientAddr>()
+        .map(|ClientAddr(ip)| ip.to_string())
+        .unwrap_or_default();
+    tracing::debug_span!(
+        "request",
+        method = %req.method(),
+        uri = %req.uri(),
+        version = ?req.version(),
+        %client,
+    )
 }
 
 /// What `--metrics-addr` serves: `/metrics` (and `/healthz`, for the scraper's own check).

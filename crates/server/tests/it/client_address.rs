@@ -221,3 +221,63 @@ async fn a_node_forwards_the_client_a_trusted_proxy_named() {
     }
     assert_eq!(answers, [true, true, false]);
 }
+
+/// The logs name the client as found: the address a trusted proxy named (not the
+/// proxy's, not the client's own spoof), or an untrusted peer's own; the start says
+/// whom it believes; and a bad `DOMINION_TRUSTED_PROXIES` stops the start, naming it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_name_the_client_found_and_a_bad_value_stops_the_start() {
+    use crate::process::{ServerProcess, server_command};
+    let dir = tempfile::tempdir().unwrap();
+    let server = ServerProcess::start_with(
+        dir.path(),
+        &[
+            "--trusted-proxies",
+            "127.0.0.1",
+            "--log",
+            "dominion_server=debug",
+        ],
+    )
+    .await;
+    let _a = ws_via(1, server.addr, Some("198.51.100.66, 203.0.113.7"), "A")
+        .await
+        .unwrap();
+    let _b = ws_via(2, server.addr, Some("203.0.113.8"), "B")
+        .await
+        .unwrap();
+    let mut seen = String::new();
+    for _ in 0..500 {
+        seen = server.output_tail(400);
+        if seen.contains("client=203.0.113.7") && seen.contains("client=127.0.0.2") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        seen.contains("believing X-Forwarded-For from 127.0.0.1/32"),
+        "{seen}"
+    );
+    let connected: Vec<&str> = seen.lines().filter(|l| l.contains("connected")).collect();
+    assert!(
+        connected.iter().any(|l| l.contains("client=203.0.113.7")),
+        "{seen}"
+    );
+    assert!(
+        connected.iter().any(|l| l.contains("client=127.0.0.2")),
+        "{seen}"
+    );
+    for never in ["198.51.100.66", "203.0.113.8"] {
+        assert!(!seen.contains(never), "{never} was believed:\n{seen}");
+    }
+
+    let out = server_command(&[("DOMINION_TRUSTED_PROXIES", "127.0.0.1,10.0.0.0/33")])
+        .arg("healthcheck")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--trusted-proxies") && said.contains("10.0.0.0/33"),
+        "{said}"
+    );
+}
