@@ -143,18 +143,6 @@ pub async fn serve(
                 }
                 (&http_open, false, None)
             }
-            Listener::Public if proxy => {
-                let open = http_open.load(Ordering::Acquire) + hub.open_connections();
-                if open < hub.config.max_connections {
-                    (&http_open, false, None)
-                } else if reserve_open.load(Ordering::Acquire) < HEALTH_RESERVE {
-                    (&reserve_open, true, None)
-                } else {
-                    hub.metrics.connections_refused.inc();
-                    let _ = tcp.try_write(BUSY);
-                    continue;
-                }
-            }
             Listener::Public => {
                 let open = http_open.load(Ordering::Acquire) + hub.open_connections();
                 let (counter, health_only) = if open < hub.config.max_connections {
@@ -166,12 +154,16 @@ pub async fn serve(
                     let _ = tcp.try_write(BUSY);
                     continue;
                 };
-                let Some(slot) = addresses.enter(peer.ip()) else {
-                    hub.metrics.connections_refused.inc();
-                    let _ = tcp.try_write(BUSY_ADDRESS);
-                    continue;
-                };
-                (counter, health_only, Some(Arc::new(slot)))
+                if proxy {
+                    (counter, health_only, None)
+                } else {
+                    let Some(slot) = addresses.enter(peer.ip()) else {
+                        hub.metrics.connections_refused.inc();
+                        let _ = tcp.try_write(BUSY_ADDRESS);
+                        continue;
+                    };
+                    (counter, health_only, Some(Arc::new(slot)))
+                }
             }
         };
         hub.metrics.connections_accepted.inc();
