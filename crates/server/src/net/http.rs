@@ -17,8 +17,13 @@
 //! wrong key is refused (403), one without an address 400. A WebSocket keeps its
 //! connection's place in its address's count (`net::accept`) for as long as it lives; a
 //! link vouched for with the key is counted under the client it carries instead.
+//!
+//! Every other request's client is the one `net::accept` found (`ClientAddr`: the
+//! peer, or the client a trusted proxy named in `X-Forwarded-For`), so a node that got
+//! its client through a proxy forwards that client's address, not the proxy's.
 
 use crate::net::accept::{self, AddressSlot};
+use crate::net::client_addr::ClientAddr;
 use crate::net::connection;
 use crate::rooms::hub::Hub;
 use axum::Extension;
@@ -70,9 +75,26 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/steps/{n}", get(game_step))
         .route("/ws", get(websocket))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(hub)
         .merge(dominion_web::router())
+}
+
+/// The span of one request (at `debug`, as tower-http's default), with its client's
+/// address as `net::accept` found it.
+fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    let client = req
+        .extensions()
+        .get::<ClientAddr>()
+        .map(|ClientAddr(ip)| ip.to_string())
+        .unwrap_or_default();
+    tracing::debug_span!(
+        "request",
+        method = %req.method(),
+        uri = %req.uri(),
+        version = ?req.version(),
+        %client,
+    )
 }
 
 /// What `--metrics-addr` serves: `/metrics` (and `/healthz`, for the scraper's own check).
@@ -368,6 +390,7 @@ async fn game_step(
 async fn websocket(
     State(hub): State<Arc<Hub>>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    client: Option<Extension<ClientAddr>>,
     slot: Option<Extension<Arc<AddressSlot>>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
@@ -386,9 +409,14 @@ async fn websocket(
     {
         return (StatusCode::SERVICE_UNAVAILABLE, accept::BUSY_ADDRESS_TEXT).into_response();
     }
-    let peer = forwarded.or(peer.map(|Extension(ConnectInfo(addr))| addr.ip()));
+    // The client: as a node of the cluster vouches, else as `net::accept` found it (a
+    // trusted proxy's X-Forwarded-For, or the peer).
+    let peer = forwarded
+        .or(client.map(|Extension(ClientAddr(ip))| ip))
+        .or(peer.map(|Extension(ConnectInfo(addr))| addr.ip()));
     if let Err(why) = origin_allowed(&headers, &hub.config.allowed_origins) {
-        tracing::info!("websocket refused: {why}");
+        let client = peer.map(|ip| ip.to_string()).unwrap_or_default();
+        tracing::info!(%client, "websocket refused: {}", why.trim_end());
         return (StatusCode::FORBIDDEN, why).into_response();
     }
     let Some(admission) = hub.admit() else {
