@@ -20,6 +20,9 @@
   Redis (`DOMINION_CLUSTER` redis://redis…), healthchecked and waited for; nginx
   mounts deploy/cluster/nginx.conf, whose upstream lists exactly those nodes; every
   node gets longer to stop than its shutdown grace; published on 127.0.0.1 only.
+- Behind a proxy: the compose file's server trusts X-Forwarded-For from exactly its
+  network's fixed gateway (how a proxy on the host reaches it); each cluster node from
+  exactly the balancer's fixed address and that network's gateway.
 - With --binary PATH, the built server's --help must list the settings the Dockerfile
   and compose files set, and the `healthcheck` and `backup` subcommands.
 
@@ -226,6 +229,20 @@ def main() -> int:
     cenv = svc.get("environment", {})
     check(str(cenv.get("DOMINION_ADDR", "")).endswith(f":{port}"), "compose: DOMINION_ADDR uses the port")
 
+    # --- behind a proxy: the trusted proxy is the network's fixed gateway
+    def gateway(doc: dict) -> str | None:
+        ipam = (((doc.get("networks") or {}).get("default") or {}).get("ipam") or {})
+        configs = ipam.get("config") or [{}]
+        return configs[0].get("gateway")
+
+    def trusted(env_: dict) -> set[str]:
+        text = str(env_.get("DOMINION_TRUSTED_PROXIES", ""))
+        return {t.strip() for t in text.split(",") if t.strip()}
+
+    check(gateway(compose) is not None and trusted(cenv) == {gateway(compose)},
+          f"compose: the server trusts X-Forwarded-For from its network's gateway only "
+          f"({sorted(trusted(cenv))} vs {gateway(compose)})")
+
     # --- the cluster's compose file: three nodes, PostgreSQL, Redis, nginx
     cpath = ROOT / "deploy/cluster/docker-compose.yml"
     cluster = yaml.safe_load(cpath.read_text())
@@ -274,6 +291,13 @@ def main() -> int:
         upstream = set(re.findall(r"^\s*server\s+([\w.-]+:\d+)", nconf, re.M))
         check(upstream == {f"{n}:{port}" for n in cnodes},
               f"cluster: nginx balances exactly the nodes ({sorted(upstream)})")
+        lb_addr = (((lb.get("networks") or {}).get("default") or {}).get("ipv4_address"))
+        want = {lb_addr, gateway(cluster)}
+        for name, node in cnodes.items():
+            got = trusted(node.get("environment") or {})
+            check(None not in want and got == want,
+                  f"cluster: {name} trusts X-Forwarded-For from the balancer and the gateway "
+                  f"only ({sorted(got)} vs {sorted(map(str, want))})")
 
     # --- the built binary knows the settings and the healthcheck
     if args.binary:

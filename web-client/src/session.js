@@ -436,6 +436,11 @@ export async function setSeat(seat, bot) {
   await command({ type: 'set_seat', seat, occupant: bot ? { type: 'bot', bot } : { type: 'open' } });
 }
 
+/** Takes the player in `seat` out of the room (the host, before the start). @param {number} seat */
+export async function removeSeat(seat) {
+  await command({ type: 'remove', who: { type: 'seat', seat } });
+}
+
 /** Says `text` in the room's chat; true when the server took it. @param {string} text */
 export async function sendChat(text) {
   const answer = await command({ type: 'chat', text });
@@ -694,6 +699,19 @@ function onMessage(msg) {
       update((s) => {
         s.rematch = { from: s.roomId, room: msg.room, seat: msg.seat };
       });
+      break;
+    case 'removed':
+      if (msg.room === state.roomId) {
+        // The host took us out before the start: the seat is gone, and so is the room.
+        dropLog(msg.room);
+        forgetSeat(msg.room);
+        storeSeat(null);
+        resetRoom();
+        update((s) => {
+          notify(s, t('wait.removed'), 'info');
+        });
+        refreshRooms();
+      }
       break;
     case 'error':
       showError(msg);

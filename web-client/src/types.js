@@ -26,6 +26,7 @@
  * @typedef {'base' | 'intrigue'} CardSet
  * @typedef {{type: 'cards', cards: CardKey[]} | {type: 'recommended', id: string} | {type: 'random', pool?: CardPool, sets?: CardSet[]}} KingdomChoice
  * @typedef {{type: 'open'} | {type: 'bot', bot: string}} SeatSetting
+ * @typedef {{type: 'seat', seat: number} | {type: 'spectator', name: string}} Removable
  * @typedef {{type: 'bot_after', seconds: number, bot?: string} | {type: 'wait'}} AbandonPolicy
  * @typedef {object} RoomSettings
  * @property {string} [name]
@@ -65,6 +66,7 @@
  *   | {type: 'undo_answer', id: number, accept: boolean}
  *   | {type: 'chat', id: number, text: string}
  *   | {type: 'set_seat', id: number, seat: number, occupant: SeatSetting}
+ *   | {type: 'remove', id: number, who: Removable}
  *   | {type: 'history', id: number, from: number, to?: number}
  *   | {type: 'rematch', id: number, room: string}
  *   | {type: 'chat_history', id: number, from: number, to?: number}} ClientMessage
@@ -193,7 +195,7 @@
  *   | 'not_seated' | 'bad_token' | 'seats_not_filled' | 'game_not_started' | 'game_already_started'
  *   | 'game_over' | 'game_not_over' | 'stale_decision' | 'not_your_decision' | 'wrong_kind'
  *   | 'not_an_option' | 'wrong_count' | 'too_many' | 'pile_required' | 'not_a_permutation'
- *   | 'undo_refused' | 'not_host' | 'chat_not_allowed' | 'chat_too_fast' | 'invalid_chat'
+ *   | 'undo_refused' | 'not_host' | 'removed_by_host' | 'chat_not_allowed' | 'chat_too_fast' | 'invalid_chat'
  *   | 'rate_limited' | 'message_too_big' | 'internal' | 'name_taken'} ErrorCode
  * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number,
  *   chat_max_chars?: number, chat_max_bytes?: number, chat_messages?: number, chat_window_ms?: number}} Limits
@@ -216,6 +218,7 @@
  *   | {type: 'chat_log', lines: ChatLine[], first?: number, oldest?: number}
  *   | {type: 'history', re: number, first: number, events: GameEvent[]}
  *   | {type: 'rematch', room: string, seat: number}
+ *   | {type: 'removed', room: string}
  *   | {type: 'chat_history', re: number, first: number, lines: ChatLine[]}} ServerMessage
  */
 

@@ -8,7 +8,7 @@ import { chatPanel } from './chat.js';
 import { t } from './i18n/index.js';
 import { botLabel } from './names.js';
 import { roomName } from './lobby.js';
-import { inviteLink, leaveRoom, setSeat, startGame } from './session.js';
+import { inviteLink, leaveRoom, removeSeat, setSeat, startGame } from './session.js';
 import { state, update } from './store.js';
 
 /** The kingdom's ten cards when known before the start (a random one is drawn then). */
@@ -99,8 +99,24 @@ function seatRow(s, host) {
           state.meta.bots.map((b) => h('option', { value: b }, botLabel(b))),
         )
       : null;
+  // The host may take another player out before the start.
+  const remove =
+    host && o.type === 'human' && s.seat !== state.seat
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn small',
+            'data-testid': `wait-remove-${s.seat}`,
+            'aria-label': t('wait.remove_who', { name: o.name }),
+            disabled: state.conn !== 'online',
+            onclick: () => removeSeat(s.seat),
+          },
+          t('wait.remove'),
+        )
+      : null;
   // The host's select says who sits there; others read it.
-  return h('li', { key: s.seat, 'data-testid': `wait-seat-${s.seat}` }, h('span', { class: 'seat-no' }, `${s.seat + 1}.`), ' ', control ?? label);
+  return h('li', { key: s.seat, 'data-testid': `wait-seat-${s.seat}` }, h('span', { class: 'seat-no' }, `${s.seat + 1}.`), ' ', control ?? label, remove ? ' ' : null, remove);
 }
 
 export function waitingRoom() {

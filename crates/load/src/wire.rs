@@ -242,7 +242,8 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::ChatLog { .. }
         | ServerMessage::History { .. }
         | ServerMessage::ChatHistory { .. }
-        | ServerMessage::Rematch { .. } => Frame::Ignored,
+        | ServerMessage::Rematch { .. }
+        | ServerMessage::Removed { .. } => Frame::Ignored,
     })
 }
 
@@ -269,6 +270,7 @@ const KNOWN: &[&str] = &[
     "history",
     "rematch",
     "chat_history",
+    "removed",
 ];
 
 #[cfg(test)]

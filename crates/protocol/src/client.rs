@@ -142,6 +142,16 @@ pub enum ClientMessage {
         seat: u8,
         occupant: SeatSetting,
     },
+    /// The host removes a player (by seat) or a spectator (by name: every spectator
+    /// watching under that name) from a room whose game has not started. Answered by
+    /// `ack`; each one removed gets `removed` and is in no room any more. The room then
+    /// refuses `take_seat` and `spectate` (`removed_by_host`) from their client address
+    /// and under their name, for as long as it is open.
+    Remove {
+        #[schemars(range(min = 1))]
+        id: u64,
+        who: Removable,
+    },
     /// Asks for the game's events numbered `from` up to (not including) `to` — or the
     /// latest — as this connection may see them (answered by `history`, at most 500
     /// events per answer: ask again from where it stopped).
@@ -195,11 +205,22 @@ impl ClientMessage {
             | ClientMessage::UndoAnswer { id, .. }
             | ClientMessage::Chat { id, .. }
             | ClientMessage::SetSeat { id, .. }
+            | ClientMessage::Remove { id, .. }
             | ClientMessage::History { id, .. }
             | ClientMessage::Rematch { id, .. }
             | ClientMessage::ChatHistory { id, .. } => Some(*id),
         }
     }
+}
+
+/// Whom the host's `remove` names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Removable {
+    /// The player in this seat (0-based); not the host's own seat (`leave` instead).
+    Seat { seat: u8 },
+    /// Every spectator watching under this name (as their chat lines show it).
+    Spectator { name: String },
 }
 
 /// An answer to a decision. Which variants answer which prompt is listed on [`crate::Prompt`].

@@ -72,9 +72,12 @@ pub enum ErrorCode {
     /// `undo` is not possible now (the message says why), or `undo_answer` with no
     /// request to answer.
     UndoRefused,
-    /// `set_seat` from anyone but the room's host, or `rematch` naming a room this
+    /// `set_seat` or `remove` from anyone but the room's host, or `rematch` naming a room this
     /// connection did not create.
     NotHost,
+    /// `take_seat` or `spectate` in a room whose host removed this client (its address
+    /// or the name it asks for).
+    RemovedByHost,
     /// Chat from a spectator in a room whose `spectator_chat` is off.
     ChatNotAllowed,
     /// More chat lines than the chat limits allow (5 per 10 s per seat or spectator, and

@@ -32,7 +32,9 @@ pub use api::{
     CardInfo, GAME_RECORD_FORMAT, GameOutcome, GameRecord, GameSummary, KingdomInfo, RecordSeat,
     ReplayStep, SeatHand,
 };
-pub use client::{AbandonPolicy, ClientMessage, KingdomChoice, Reply, RoomSettings, SeatSetting};
+pub use client::{
+    AbandonPolicy, ClientMessage, KingdomChoice, Removable, Reply, RoomSettings, SeatSetting,
+};
 pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
 pub use error::{CloseCode, ErrorCode};
 pub use server::{

@@ -113,6 +113,10 @@ pub enum ServerMessage {
     /// this room and `take_seat` there to accept. Sent to the room's other members when
     /// offered, and after `game_over` to whoever resumes or watches the room later.
     Rematch { room: String, seat: u8 },
+    /// The room's host removed this connection from `room` (before its game started):
+    /// the connection is in no room now, and the room refuses it back
+    /// (`removed_by_host`).
+    Removed { room: String },
     /// The answer to `chat_history`: the room's chat lines numbered `first`, `first +
     /// 1`, …, oldest first — the latest of those asked that fit in 8 KiB (ask again up
     /// to `first` for the ones before).

@@ -45,6 +45,8 @@ fn messages() -> Vec<Value> {
         json!({"type": "history", "id": 1, "from": 0, "to": 10}),
         json!({"type": "chat_history", "id": 1, "from": 0, "to": 10}),
         json!({"type": "rematch", "id": 1, "room": "k3v9q2mf"}),
+        json!({"type": "remove", "id": 1, "who": {"type": "seat", "seat": 1}}),
+        json!({"type": "remove", "id": 1, "who": {"type": "spectator", "name": "Eve"}}),
     ]
     .into_iter()
     .chain(replies().into_iter().map(|r| json!({"type": "reply", "id": 1, "decision": 2, "reply": r})))

@@ -4,10 +4,11 @@
 //! connection and per client address. A burst of `capacity` is fine. The chat limits per
 //! seat, per spectator and per address (`rooms::chat`) are budgets too.
 //!
-//! The client address is the socket's peer: behind a proxy it is the proxy's (the server
-//! does not read `X-Forwarded-For`, which any client could write). A connection
-//! forwarded by another node of the cluster presents the cluster's key, so its owner
-//! trusts the client address it carries (`net::forward`).
+//! The client address is the socket's peer, or, when the peer is a proxy the operator
+//! trusts (`--trusted-proxies`), the client that proxy names in `X-Forwarded-For`
+//! (`net::client_addr`; any client can write the header, so it is believed from nobody
+//! else). A connection forwarded by another node of the cluster presents the cluster's
+//! key, so its owner trusts the client address it carries (`net::forward`).
 //!
 //! Also what every per-address limit is kept by (issue 23), so that no limit can be
 //! turned against clients who did nothing:

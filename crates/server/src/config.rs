@@ -144,12 +144,24 @@ pub struct Config {
     /// /64, what one household or host is usually given), counted as `--max-connections`
     /// counts them: every TCP connection from accept on, idle HTTP keep-alive, half-sent
     /// requests and WebSockets alike; more from that address get HTTP 503. A WebSocket a
-    /// node of the cluster forwards counts under its client's address. Behind a proxy
-    /// every client has the proxy's address: raise it there (to `--max-connections`) and
-    /// limit per client at the proxy.
+    /// node of the cluster forwards counts under its client's address, and a trusted
+    /// proxy's connection (`--trusted-proxies`) under each of its requests' clients, from
+    /// the moment the request's head is read.
     #[arg(long, env = "DOMINION_CONNECTIONS_PER_ADDRESS", default_value_t = 100,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub connections_per_address: usize,
+
+    /// Proxies whose `X-Forwarded-For` the server believes, comma-separated: addresses
+    /// (`127.0.0.1`, `::1`) or CIDR ranges (`10.0.0.0/8`, `fd00::/8`). A request whose TCP
+    /// peer is one of them counts under the rightmost address in `X-Forwarded-For` that
+    /// is not itself a trusted proxy (the peer's own address when there is none), for
+    /// every per-address limit and in the logs; from any other peer the header is
+    /// ignored. Empty (the default): trust nobody. See docs/operations.md, "Behind a
+    /// proxy".
+    #[arg(long, env = "DOMINION_TRUSTED_PROXIES", value_name = "CIDR,…",
+          default_value = "", hide_default_value = true,
+          value_parser = parse_trusted_proxies)]
+    pub trusted_proxies: TrustedProxies,
 
     /// Most spectators in one room.
     #[arg(long, env = "DOMINION_MAX_SPECTATORS", default_value_t = 50)]
@@ -285,6 +297,20 @@ pub struct Config {
     pub command: Option<Tool>,
 }
 
+/// See `--trusted-proxies`: the ranges whose `X-Forwarded-For` is believed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrustedProxies(pub Vec<ipnet::IpNet>);
+
+impl TrustedProxies {
+    pub fn nets(&self) -> &[ipnet::IpNet] {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// See `--sqlite-sync`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SqliteSync {
@@ -370,6 +396,45 @@ impl Default for Config {
     fn default() -> Self {
         Config::parse_from(["dominion-server"])
     }
+}
+
+/// `--trusted-proxies`: entries separated by commas ([`parse_trusted_proxy`]); an empty
+/// or blank value trusts nobody, an empty entry among others is refused (a typo).
+pub fn parse_trusted_proxies(text: &str) -> Result<TrustedProxies, String> {
+    if text.trim().is_empty() {
+        return Ok(TrustedProxies::default());
+    }
+    text.split(',')
+        .map(parse_trusted_proxy)
+        .collect::<Result<_, _>>()
+        .map(TrustedProxies)
+}
+
+/// One `--trusted-proxies` entry: an address (a range of one) or a CIDR range, host bits
+/// dropped (`10.1.2.3/8` is `10.0.0.0/8`); an IPv4 address written as IPv6
+/// (`::ffff:10.0.0.1`, `::ffff:10.0.0.0/104`) is the IPv4 one, as peers are compared.
+pub fn parse_trusted_proxy(text: &str) -> Result<ipnet::IpNet, String> {
+    use ipnet::{IpNet, Ipv4Net};
+    use std::net::IpAddr;
+    let text = text.trim();
+    let net = match (text.parse::<IpNet>(), text.parse::<IpAddr>()) {
+        (Ok(net), _) => net.trunc(),
+        (_, Ok(ip)) => IpNet::from(ip),
+        _ => {
+            return Err(format!(
+                "{text:?} is not an IP address or CIDR range \
+                 (e.g. 127.0.0.1, 10.0.0.0/8, ::1, fd00::/8)"
+            ));
+        }
+    };
+    if let IpNet::V6(v6) = net
+        && let Some(v4) = v6.addr().to_ipv4_mapped()
+        && v6.prefix_len() >= 96
+    {
+        let v4 = Ipv4Net::new(v4, v6.prefix_len() - 96).map_err(|e| e.to_string())?;
+        return Ok(IpNet::V4(v4.trunc()));
+    }
+    Ok(net)
 }
 
 /// As [`parse_duration`], at least a second.
@@ -478,6 +543,9 @@ mod tests {
         assert_eq!((c.max_connections, c.connections_per_address), (2000, 100));
         let refused = Config::try_parse_from(["dominion-server", "--connections-per-address", "0"]);
         assert!(refused.is_err(), "a cap of 0 would refuse everyone");
+        assert!(c.trusted_proxies.is_empty(), "trusts nobody by default");
+        let blank = Config::try_parse_from(["dominion-server", "--trusted-proxies", " "]);
+        assert!(blank.unwrap().trusted_proxies.is_empty(), "blank: nobody");
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.command, None);
         assert_eq!(c.database, None);
@@ -500,5 +568,45 @@ mod tests {
                 force: false
             })
         );
+    }
+
+    #[test]
+    fn trusted_proxies_take_addresses_and_ranges_and_refuse_anything_else() {
+        let c = Config::try_parse_from([
+            "dominion-server",
+            "--trusted-proxies",
+            "127.0.0.1, 10.0.0.0/8,::1,fd00::/8,10.1.2.3/16,::ffff:192.0.2.7",
+        ])
+        .unwrap();
+        let shown: Vec<String> = c.trusted_proxies.0.iter().map(|n| n.to_string()).collect();
+        assert_eq!(
+            shown,
+            [
+                "127.0.0.1/32",
+                "10.0.0.0/8",
+                "::1/128",
+                "fd00::/8",
+                "10.1.0.0/16",
+                "192.0.2.7/32"
+            ]
+        );
+        for bad in [
+            "localhost",
+            "10.0.0.0/33",
+            "300.1.1.1",
+            "10.0.0.1,",
+            "fd00::/129",
+            "10.0.0.0/8/8",
+            "10.0.0.1,,10.0.0.2",
+        ] {
+            let flag = format!("--trusted-proxies={bad}");
+            let err = Config::try_parse_from(["dominion-server", flag.as_str()])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("--trusted-proxies") && err.contains("not an IP address"),
+                "{bad}: {err}"
+            );
+        }
     }
 }

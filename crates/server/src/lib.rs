@@ -192,6 +192,19 @@ pub async fn serve(
             "rooms recovered from the store"
         );
     }
+    if !hub.config.trusted_proxies.is_empty() {
+        let proxies: Vec<String> = hub
+            .config
+            .trusted_proxies
+            .nets()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        tracing::info!(
+            "believing X-Forwarded-For from {} (--trusted-proxies)",
+            proxies.join(", ")
+        );
+    }
     // Ready only now: the store is open and every room reopened.
     match listener.local_addr() {
         Ok(addr) => tracing::info!("listening on http://{addr} (WebSocket at ws://{addr}/ws)"),

@@ -209,6 +209,49 @@ describe('chat, seats, leaving, history', { timeout: 600000 }, () => {
     }
   });
 
+  test('the host removes a player before the start: the player is told, back in the lobby, and kept out', async () => {
+    const anna = await openPage(chrome.browser);
+    await enterLobby(anna.page, server.url, 'Anna');
+    await createRoom(anna.page, { players: 2, seats: ['', ''] });
+    const room = last(anna.rec.received, 'seated').room;
+    const link = await anna.page.getByTestId('invite-link').inputValue();
+    // Bob reads Hungarian.
+    const bob = await openPage(chrome.browser, { locale: 'hu-HU' });
+    await bob.page.goto(link);
+    await bob.page.waitForSelector('[data-testid=conn-status][data-status=online]');
+    await bob.page.getByTestId('name-input').fill('Bob');
+    await bob.page.waitForSelector('[data-testid=invite-offer]');
+    await bob.page.getByTestId('invite-take').click();
+    await bob.page.waitForSelector('[data-testid=waiting-room]');
+    assert.equal(await bob.page.locator('[data-testid^="wait-remove-"]').count(), 0, 'only the host removes');
+    // The host's button names whom it removes.
+    const remove = anna.page.getByTestId('wait-remove-1');
+    await remove.waitFor();
+    assert.equal(await remove.getAttribute('aria-label'), 'Remove Bob from this room');
+    assert.equal(await anna.page.getByTestId('wait-remove-0').count(), 0, 'not the host themself');
+    await remove.click();
+    assert.deepEqual(last(anna.rec.sent, 'remove').who, { type: 'seat', seat: 1 });
+    await until(() => last(anna.rec.received, 'room')?.room.seats[1].occupant.type === 'empty');
+    // Bob is told in his language and is back in the lobby.
+    await bob.page.waitForSelector('[data-testid=lobby]');
+    assert.equal(last(bob.rec.received, 'removed').room, room);
+    assert.match(await bob.page.getByTestId('notice').textContent() ?? '', /házigazda eltávolított/);
+    // Back through the link: refused, with the reason.
+    await bob.page.goto(`${server.url}/#room=${room}`);
+    await bob.page.reload();
+    await bob.page.waitForSelector('[data-testid=conn-status][data-status=online]');
+    await bob.page.getByTestId('name-input').fill('Robert');
+    await bob.page.waitForSelector('[data-testid=invite-offer]');
+    await bob.page.getByTestId('invite-take').click();
+    await bob.page.waitForSelector('[data-testid=notice]');
+    assert.match(await bob.page.getByTestId('notice').textContent() ?? '', /eltávolított onnan/);
+    assert.equal(last(bob.rec.received, 'error').code, 'removed_by_host');
+    for (const p of [anna, bob]) {
+      assertClean(p);
+      await p.context.close();
+    }
+  });
+
   test('leaving a game asks first; the lobby lists the unfinished game and resumes it, with the whole log', async () => {
     const p = await openPage(chrome.browser);
     await enterLobby(p.page, server.url, 'Anna');

@@ -11,7 +11,9 @@
 //!   its next request);
 //! - gets `TCP_NODELAY`: a reply is written as one buffer and must not wait for the
 //!   client's delayed ACK (Nagle's algorithm added ~40 ms to every decision);
-//! - carries its peer address to the handlers (`ConnectInfo`), for per-address limits.
+//! - carries its peer address to the handlers (`ConnectInfo`), and each request its
+//!   client's address (`net::client_addr::ClientAddr`: the peer's, or the one a trusted
+//!   proxy forwarded), for per-address limits and logs.
 //!
 //! Each connection is served by hyper's HTTP/1 with upgrades, so a WebSocket keeps its
 //! place in the count. `--metrics-addr` runs a second loop of this kind on its own
@@ -36,7 +38,20 @@
 //!   the 503), still within their address's cap.
 //! - The `--metrics-addr` listener has a small bound of its own and does not count the
 //!   public connections: it answers however full the public address is.
+//!
+//! Behind a trusted proxy (`--trusted-proxies`), the peer is the proxy, and the client
+//! is known only once a request's head has been read (`X-Forwarded-For`). So a
+//! connection from a trusted proxy is not counted under any address at accept (it
+//! still counts against `--max-connections`, and has `--header-timeout` for its
+//! head); each of its requests is counted under its client's address from the moment
+//! its head is read until it is answered — or, for a WebSocket, for as long as the
+//! WebSocket lives — and one over its client's cap gets the 503. A proxy's idle
+//! kept-alive connection thus counts for no client, and the proxy's many connections
+//! are never capped as one address's. The trade-off: the per-address cap does not
+//! bound a trusted proxy's connections before their first request head; the proxy
+//! itself, `--max-connections` and `--header-timeout` do.
 
+use crate::net::client_addr::{self, ClientAddr};
 use crate::rooms::hub::Hub;
 use axum::Router;
 use axum::extract::ConnectInfo;
@@ -99,6 +114,7 @@ pub async fn serve(
     let http_open = Arc::new(AtomicUsize::new(0));
     let reserve_open = Arc::new(AtomicUsize::new(0));
     let addresses = PerAddress::new(hub.config.connections_per_address);
+    let trusted: Arc<[ipnet::IpNet]> = hub.config.trusted_proxies.nets().into();
     let (stop, stopped) = watch::channel(false);
     let header_timeout = hub.config.header_timeout;
     tokio::pin!(shutdown);
@@ -116,6 +132,9 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        // A trusted proxy's connection is counted per request, under each request's
+        // client (see the module doc).
+        let proxy = client_addr::is_trusted(&trusted, peer.ip());
         let (counter, health_only, slot) = match kind {
             Listener::Metrics => {
                 if http_open.load(Ordering::Acquire) >= METRICS_CONNECTIONS {
@@ -135,12 +154,16 @@ pub async fn serve(
                     let _ = tcp.try_write(BUSY);
                     continue;
                 };
-                let Some(slot) = addresses.enter(peer.ip()) else {
-                    hub.metrics.connections_refused.inc();
-                    let _ = tcp.try_write(BUSY_ADDRESS);
-                    continue;
-                };
-                (counter, health_only, Some(Arc::new(slot)))
+                if proxy {
+                    (counter, health_only, None)
+                } else {
+                    let Some(slot) = addresses.enter(peer.ip()) else {
+                        hub.metrics.connections_refused.inc();
+                        let _ = tcp.try_write(BUSY_ADDRESS);
+                        continue;
+                    };
+                    (counter, health_only, Some(Arc::new(slot)))
+                }
             }
         };
         hub.metrics.connections_accepted.inc();
@@ -151,6 +174,8 @@ pub async fn serve(
         let how = Serving {
             peer,
             slot,
+            per_request: (proxy && kind == Listener::Public).then(|| addresses.clone()),
+            trusted: trusted.clone(),
             header_timeout,
             health_only,
             metrics: hub.metrics.clone(),
@@ -182,8 +207,14 @@ fn prepare(tcp: &TcpStream) {
 /// How one accepted connection is served.
 struct Serving {
     peer: SocketAddr,
-    /// Its place in its address's count (the public listener's connections).
+    /// Its place in its address's count (the public listener's connections, but a
+    /// trusted proxy's).
     slot: Option<Arc<AddressSlot>>,
+    /// A trusted proxy's connection to the public listener: each request takes its own
+    /// place in this count, under its client's address.
+    per_request: Option<Arc<PerAddress>>,
+    /// `--trusted-proxies`, to find each request's client.
+    trusted: Arc<[ipnet::IpNet]>,
     header_timeout: Duration,
     /// Taken from the health reserve: `/healthz` and `/metrics` only, one request.
     health_only: bool,
@@ -196,23 +227,41 @@ async fn serve_one(tcp: TcpStream, app: Router, how: Serving, mut stopped: watch
     let Serving {
         peer,
         slot,
+        per_request,
+        trusted,
         header_timeout,
         health_only,
         metrics,
     } = how;
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-        let refused = health_only && !HEALTH_PATHS.contains(&req.uri().path());
-        if refused {
+        let client = client_addr::client_address(peer.ip(), &trusted, req.headers());
+        let mut refused =
+            (health_only && !HEALTH_PATHS.contains(&req.uri().path())).then(busy_response);
+        // A trusted proxy's request: counted under its client until answered (a
+        // WebSocket keeps it: the handler holds the slot for the socket's life).
+        let slot = match &per_request {
+            Some(table) if refused.is_none() => {
+                let entered = table.enter(client).map(Arc::new);
+                if entered.is_none() {
+                    tracing::debug!(%client, via = %peer, "over its address's connection cap");
+                    refused = Some(busy_address_response());
+                }
+                entered
+            }
+            _ => slot.clone(),
+        };
+        if refused.is_some() {
             metrics.connections_refused.inc();
         }
         req.extensions_mut().insert(ConnectInfo(peer));
-        if let Some(slot) = &slot {
-            req.extensions_mut().insert(slot.clone());
+        req.extensions_mut().insert(ClientAddr(client));
+        if let Some(slot) = slot {
+            req.extensions_mut().insert(slot);
         }
         let app = app.clone();
         async move {
-            if refused {
-                return Ok(busy_response());
+            if let Some(refused) = refused {
+                return Ok(refused);
             }
             app.oneshot(req).await
         }
@@ -241,6 +290,16 @@ async fn serve_one(tcp: TcpStream, app: Router, how: Serving, mut stopped: watch
 fn busy_response() -> axum::response::Response {
     use axum::response::IntoResponse;
     (axum::http::StatusCode::SERVICE_UNAVAILABLE, BUSY_TEXT).into_response()
+}
+
+/// The 503 a trusted proxy's request gets when its client's address is at its cap.
+fn busy_address_response() -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        BUSY_ADDRESS_TEXT,
+    )
+        .into_response()
 }
 
 /// The key a client address is counted under — the one every per-address limit uses

@@ -18,6 +18,7 @@
 #![allow(clippy::result_large_err)]
 
 use crate::accounts::{Accounts, COOKIE, NewSession, Refused, SignedIn};
+use crate::net::client_addr::ClientAddr;
 use crate::net::origin::origin_allowed;
 use crate::rooms::hub::Hub;
 use crate::rooms::room::RoomMsg;
@@ -89,8 +90,15 @@ fn error(code: &'static str, message: &str) -> Response {
     refused(Refused::new(code, message))
 }
 
-fn peer(info: Option<Extension<ConnectInfo<SocketAddr>>>) -> Option<IpAddr> {
-    info.map(|Extension(ConnectInfo(a))| a.ip())
+/// The client's address for the per-address limits: as `net::accept` found it (a trusted
+/// proxy's `X-Forwarded-For`, `net::client_addr`), else the peer's.
+fn peer(
+    client: Option<Extension<ClientAddr>>,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
+) -> Option<IpAddr> {
+    client
+        .map(|Extension(ClientAddr(ip))| ip)
+        .or(info.map(|Extension(ConnectInfo(a))| a.ip()))
 }
 
 /// The value of the session cookie, if the request has one.
@@ -196,6 +204,7 @@ fn cleared(accounts: &Accounts) -> Response {
 /// `POST /api/accounts`.
 async fn register(
     State(accounts): State<Arc<Accounts>>,
+    client: Option<Extension<ClientAddr>>,
     info: Option<Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     bytes: Bytes,
@@ -207,7 +216,10 @@ async fn register(
         Ok(c) => c,
         Err(r) => return r,
     };
-    match accounts.register(&c.name, c.password, peer(info)).await {
+    match accounts
+        .register(&c.name, c.password, peer(client, info))
+        .await
+    {
         Ok(session) => with_session(&accounts, StatusCode::CREATED, session),
         Err(r) => refused(r),
     }
@@ -216,6 +228,7 @@ async fn register(
 /// `POST /api/session`.
 async fn sign_in(
     State(accounts): State<Arc<Accounts>>,
+    client: Option<Extension<ClientAddr>>,
     info: Option<Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     bytes: Bytes,
@@ -227,7 +240,10 @@ async fn sign_in(
         Ok(c) => c,
         Err(r) => return r,
     };
-    match accounts.sign_in(&c.name, c.password, peer(info)).await {
+    match accounts
+        .sign_in(&c.name, c.password, peer(client, info))
+        .await
+    {
         Ok(session) => with_session(&accounts, StatusCode::OK, session),
         Err(r) => refused(r),
     }

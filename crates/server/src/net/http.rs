@@ -20,9 +20,14 @@
 //! wrong key is refused (403), one without an address 400. A WebSocket keeps its
 //! connection's place in its address's count (`net::accept`) for as long as it lives; a
 //! link vouched for with the key is counted under the client it carries instead.
+//!
+//! Every other request's client is the one `net::accept` found (`ClientAddr`: the
+//! peer, or the client a trusted proxy named in `X-Forwarded-For`), so a node that got
+//! its client through a proxy forwards that client's address, not the proxy's.
 
 use crate::accounts::Accounts;
 use crate::net::accept::{self, AddressSlot};
+use crate::net::client_addr::ClientAddr;
 use crate::net::connection;
 use crate::net::origin::origin_allowed;
 use crate::rooms::hub::Hub;
@@ -78,8 +83,25 @@ pub fn router(hub: Arc<Hub>, accounts: Arc<Accounts>) -> Router {
         .layer(Extension(accounts.clone()))
         .with_state(hub.clone())
         .merge(crate::net::account_api::router(accounts, hub.clone()))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
         .merge(dominion_web::router())
+}
+
+/// The span of one request (at `debug`, as tower-http's default), with its client's
+/// address as `net::accept` found it.
+fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    let client = req
+        .extensions()
+        .get::<ClientAddr>()
+        .map(|ClientAddr(ip)| ip.to_string())
+        .unwrap_or_default();
+    tracing::debug_span!(
+        "request",
+        method = %req.method(),
+        uri = %req.uri(),
+        version = ?req.version(),
+        %client,
+    )
 }
 
 /// What `--metrics-addr` serves: `/metrics` (and `/healthz`, for the scraper's own check).
@@ -376,6 +398,7 @@ async fn websocket(
     State(hub): State<Arc<Hub>>,
     Extension(accounts): Extension<Arc<Accounts>>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    client: Option<Extension<ClientAddr>>,
     slot: Option<Extension<Arc<AddressSlot>>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
@@ -394,9 +417,14 @@ async fn websocket(
     {
         return (StatusCode::SERVICE_UNAVAILABLE, accept::BUSY_ADDRESS_TEXT).into_response();
     }
-    let peer = forwarded.or(peer.map(|Extension(ConnectInfo(addr))| addr.ip()));
+    // The client: as a node of the cluster vouches, else as `net::accept` found it (a
+    // trusted proxy's X-Forwarded-For, or the peer).
+    let peer = forwarded
+        .or(client.map(|Extension(ClientAddr(ip))| ip))
+        .or(peer.map(|Extension(ConnectInfo(addr))| addr.ip()));
     if let Err(why) = origin_allowed(&headers, &hub.config.allowed_origins) {
-        tracing::info!("websocket refused: {why}");
+        let client = peer.map(|ip| ip.to_string()).unwrap_or_default();
+        tracing::info!(%client, "websocket refused: {}", why.trim_end());
         return (StatusCode::FORBIDDEN, why).into_response();
     }
     // Signed in: a link from a node of the cluster as the account it vouches for, a

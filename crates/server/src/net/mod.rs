@@ -1,7 +1,8 @@
 //! The network — layer one of a reply's path: everything a socket touches.
 //!
-//! Owns accepting connections and their limits (`accept`), the HTTP routes (`http`, and
-//! the account endpoints in `account_api`),
+//! Owns accepting connections and their limits (`accept`), which address a request's
+//! client has — its own, or the one a trusted proxy forwarded (`client_addr`), the HTTP
+//! routes (`http`, and the account endpoints in `account_api`),
 //! each WebSocket's reading and writing (`connection`), and the link that carries a
 //! client to the node running its room in a cluster (`forward`). A frame is read here,
 //! checked for budget, size, shape, handshake and command id, and handed to the hub or,
@@ -15,6 +16,7 @@
 
 pub mod accept;
 pub mod account_api;
+pub mod client_addr;
 pub mod connection;
 pub mod forward;
 pub mod http;

@@ -93,6 +93,9 @@ pub struct ConnHandle {
     tx: mpsc::Sender<OutFrame>,
     kill: Arc<Kill>,
     queued: Arc<Queued>,
+    /// The room that let this connection go (its host removed it), until the
+    /// connection notices: a room cannot reach into the connection's own state.
+    let_go: Arc<Mutex<Option<String>>>,
 }
 
 impl ConnHandle {
@@ -107,6 +110,7 @@ impl ConnHandle {
             tx,
             kill,
             queued,
+            let_go: Arc::default(),
         }
     }
 
@@ -164,6 +168,18 @@ impl ConnHandle {
     /// Ends the connection with `code` (used when another connection takes over its seat).
     pub fn close(&self, code: CloseCode, reason: &str) {
         self.kill.fire(code, reason);
+    }
+
+    /// Room `room` no longer has this connection in it (its host removed it).
+    pub fn let_go(&self, room: &str) {
+        if let Ok(mut slot) = self.let_go.lock() {
+            *slot = Some(room.to_string());
+        }
+    }
+
+    /// The room that let this connection go since the last call, if any.
+    pub fn take_let_go(&self) -> Option<String> {
+        self.let_go.lock().ok().and_then(|mut slot| slot.take())
     }
 }
 

@@ -8,6 +8,7 @@ mod budgets;
 mod catalogue;
 mod chaos;
 mod chat_limits;
+mod client_address;
 mod client_vp;
 mod cluster;
 mod common;

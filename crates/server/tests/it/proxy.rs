@@ -10,6 +10,12 @@
 //! substitution must find its text exactly once, so the files cannot drift away from
 //! what is tested. The packages are listed in .ci/debian-packages; a missing one fails
 //! the test with the package to install.
+//!
+//! Behind nginx and Caddy the server trusts the proxy (`DOMINION_TRUSTED_PROXIES`, as
+//! the deploy files say) and counts each client under the address the proxy saw, not
+//! under the proxy's and not under an `X-Forwarded-For` the client wrote itself: the
+//! test's clients connect from other loopback addresses (127.0.0.2, 127.0.0.3) and the
+//! server's one-room-a-minute budget per address shows which address it charged.
 
 use crate::common::Client;
 use crate::process::{ServerProcess, try_http_get};
@@ -184,10 +190,58 @@ async fn play_through(proxy: SocketAddr, origin: &str) {
     );
 }
 
-/// The server the proxies front, on a free port, allowing the proxy's origin as
-/// docker-compose.yml and the deploy files tell operators to.
+/// The server the proxies front, on a free port, allowing the proxy's origin and
+/// trusting the proxy's `X-Forwarded-For` as the deploy files tell operators to; one
+/// room a minute per client address, so that [`the_proxy_s_view_of_the_client_counts`]
+/// can see which address a room was charged to.
 async fn server_for(origin: &str, dir: &Path) -> ServerProcess {
-    ServerProcess::start_with_env(dir, &[], &[("DOMINION_ALLOWED_ORIGINS", origin)]).await
+    ServerProcess::start_with_env(
+        dir,
+        &[],
+        &[
+            ("DOMINION_ALLOWED_ORIGINS", origin),
+            ("DOMINION_TRUSTED_PROXIES", "127.0.0.1"),
+            ("DOMINION_ROOMS_PER_ADDRESS", "1"),
+        ],
+    )
+    .await
+}
+
+/// Whether a `create_room` from 127.0.0.`host` to `addr`, saying `X-Forwarded-For:
+/// xff`, is served (else it was refused as its address's second room this minute).
+async fn creates_from(host: u8, addr: SocketAddr, xff: Option<&str>) -> bool {
+    let mut c = crate::client_address::ws_via(host, addr, xff, "P")
+        .await
+        .unwrap_or_else(|e| panic!("127.0.0.{host} via {addr}: {e}"));
+    let answer = crate::client_address::try_create(&mut c).await;
+    if answer["type"] == "room_created" {
+        return true;
+    }
+    assert_eq!(answer["code"], "too_many_rooms", "{answer}");
+    false
+}
+
+/// Through `proxy` (which reaches the server at `server` from 127.0.0.1, trusted), the
+/// server counts a client under the address the proxy saw it connect from: not under a
+/// spoofed `X-Forwarded-For`, and not under the proxy's own address (which the whole
+/// game of [`play_through`] has spent). One room a minute per address ([`server_for`]).
+async fn the_proxy_s_view_of_the_client_counts(proxy: SocketAddr, server: SocketAddr) {
+    assert!(
+        creates_from(2, proxy, Some("203.0.113.1")).await,
+        "127.0.0.2's first room, spoofing 203.0.113.1: refused, so counted under the proxy"
+    );
+    assert!(
+        !creates_from(2, proxy, Some("203.0.113.2")).await,
+        "127.0.0.2 again: a fresh spoof bought a fresh budget, so the server believed it"
+    );
+    assert!(
+        creates_from(3, proxy, None).await,
+        "127.0.0.3's first room: refused, so counted under the proxy's address"
+    );
+    // Straight to the server, 127.0.0.3 is the address its room through the proxy was
+    // charged to; and the header is not believed from it.
+    assert!(!creates_from(3, server, None).await, "charged to 127.0.0.3");
+    assert!(!creates_from(3, server, Some("203.0.113.3")).await);
 }
 
 /// nginx's main configuration around the snippet: no daemon, every path in `dir`.
@@ -276,7 +330,8 @@ fn the_nginx_snippet_passes_nginx_t() {
 
 /// deploy/nginx.conf with loopback ports instead of 80/443 and without its certificate
 /// lines: the redirect to HTTPS, then the page, /healthz and a whole game over the
-/// WebSocket through the proxy.
+/// WebSocket through the proxy; and the server counts each client under the address
+/// nginx saw, whatever `X-Forwarded-For` the client sent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(have_nginx),
@@ -321,6 +376,7 @@ async fn a_whole_game_is_played_through_the_nginx_snippet() {
     assert_eq!(status, 301, "plain HTTP is sent to HTTPS");
 
     play_through(proxy, &origin).await;
+    the_proxy_s_view_of_the_client_counts(proxy, server.addr).await;
     nginx.assert_running("nginx");
     // nginx logs an upgraded request when its connection ends (the client is gone now).
     let started = Instant::now();
@@ -338,7 +394,8 @@ async fn a_whole_game_is_played_through_the_nginx_snippet() {
 }
 
 /// deploy/Caddyfile as shipped passes `caddy validate`; a copy with an `http://`
-/// loopback site address (which turns automatic HTTPS off for it) carries a whole game.
+/// loopback site address (which turns automatic HTTPS off for it) carries a whole game,
+/// and the server counts each client under the address Caddy saw.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(have_caddy),
@@ -394,6 +451,7 @@ async fn the_caddyfile_validates_and_a_whole_game_is_played_through_caddy() {
     let mut caddy = Running::start(cmd, d.join("caddy.log"));
     wait_for(proxy, "/healthz", 200, &mut caddy).await;
     play_through(proxy, &origin).await;
+    the_proxy_s_view_of_the_client_counts(proxy, server.addr).await;
     caddy.assert_running("caddy");
 }
 

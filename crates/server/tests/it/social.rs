@@ -533,3 +533,54 @@ async fn names_and_chat_lines_carry_at_most_four_combining_marks_per_character()
         .await;
     assert_eq!(e["code"], "invalid_name", "{e}");
 }
+
+/// The host's `remove` on real sockets (issue 24): the removed player is told, is in no
+/// room (it joins another at once, without `leave`), and cannot come back into the room
+/// from its address, even under another name; a player from another address takes the
+/// freed seat.
+#[tokio::test]
+async fn the_host_removes_a_player_who_is_kept_out_and_free_to_go_elsewhere() {
+    use crate::budgets::connect_from;
+    use std::net::Ipv4Addr;
+    let addr = start(config()).await;
+    let mut ann = connect_from(Ipv4Addr::new(127, 0, 0, 1), addr, "Ann").await;
+    let room = ann
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    ann.take_seat(&room).await;
+    let mut bob = connect_from(Ipv4Addr::new(127, 0, 0, 2), addr, "Bob").await;
+    bob.take_seat(&room).await;
+
+    let e = bob
+        .ask(json!({"type": "remove", "who": {"type": "seat", "seat": 0}}))
+        .await;
+    assert_eq!(e["code"], "not_host", "{e}");
+    let ack = ann
+        .ask(json!({"type": "remove", "who": {"type": "seat", "seat": 1}}))
+        .await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    let removed = bob.until(|v| v["type"] == "removed").await;
+    assert_eq!(removed["room"], room.as_str());
+    let summary = ann
+        .until(|v| v["type"] == "room" && v["room"]["seats"][1]["occupant"]["type"] == "empty")
+        .await;
+    assert_eq!(summary["room"]["seats"][0]["occupant"]["name"], "Ann");
+
+    // Bob is in no room: he may go elsewhere at once, but not back.
+    let back = bob
+        .ask(json!({"type": "take_seat", "room": room, "name": "Robert"}))
+        .await;
+    assert_eq!(back["code"], "removed_by_host", "{back}");
+    let watch = bob.ask(json!({"type": "spectate", "room": room})).await;
+    assert_eq!(watch["code"], "removed_by_host", "{watch}");
+    let other = bob
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    bob.take_seat(&other).await;
+
+    let mut cleo = connect_from(Ipv4Addr::new(127, 0, 0, 3), addr, "Cleo").await;
+    let seated = cleo
+        .ask(json!({"type": "take_seat", "room": room, "name": "Cleo"}))
+        .await;
+    assert_eq!(seated["seat"], 1, "{seated}");
+}

@@ -7,6 +7,12 @@ use super::*;
 impl Connection {
     /// `frame` is the command as received, for a room another node runs.
     pub(super) async fn on_command(&mut self, id: u64, msg: ClientMessage, frame: &str) {
+        // A room whose host removed this connection has let it go: it is in no room.
+        if let Some(room) = self.handle.take_let_go()
+            && self.room.as_ref().is_some_and(|a| a.room == room)
+        {
+            self.room = None;
+        }
         match msg {
             ClientMessage::Hello { .. } => {}
             ClientMessage::Ping { .. } => self.send(&ServerMessage::Pong { re: id }),
@@ -125,6 +131,9 @@ impl Connection {
             ClientMessage::SetSeat { seat, occupant, .. } => {
                 self.command_room(id, Command::SetSeat { seat, occupant })
                     .await
+            }
+            ClientMessage::Remove { who, .. } => {
+                self.command_room(id, Command::Remove { who }).await
             }
             ClientMessage::History { from, to, .. } => {
                 self.command_room(id, Command::History { from, to }).await
@@ -253,6 +262,7 @@ impl Connection {
                 conn: self.handle.clone(),
                 cmd: id,
                 join: join.clone(),
+                from: self.peer,
                 done,
             };
             let answer = match handle.tx.send(msg).await {

@@ -65,7 +65,9 @@ use tokio::time::{Instant, sleep_until, timeout};
 const CLOSE_LINGER: Duration = Duration::from_secs(2);
 
 /// Serves one upgraded socket until it closes; `peer` is the client's address, when
-/// known, for the per-address room limit.
+/// known (a trusted proxy's client, or the client a node of the cluster forwards), for
+/// the per-address limits and the logs; `signed_in` the account its upgrade signed it in
+/// as (a session cookie, or a cluster link's account), if any.
 pub async fn run(
     socket: WebSocket,
     admission: Admission,
@@ -107,7 +109,8 @@ pub async fn run(
         live: None,
         blocked,
     };
-    tracing::debug!(conn = admission.id, "connected");
+    let client = peer.map(|ip| ip.to_string()).unwrap_or_default();
+    tracing::debug!(conn = admission.id, %client, "connected");
     let ending = conn.read_loop(&mut stream, &kill).await;
     tracing::debug!(conn = admission.id, ?ending, "disconnecting");
     conn.finish(ending, stream, writer).await;

@@ -196,6 +196,7 @@ impl Room {
     /// Leaving always detaches the connection (it has forgotten the room already), so it
     /// is never refused as a duplicate: leaving twice is leaving once.
     pub(super) async fn leave(&mut self, conn_id: u64, cmd: u64) -> Result<(), Refusal> {
+        self.member_addresses.remove(&conn_id);
         if let Some(idx) = self.seat_of(conn_id) {
             if let Some(h) = self.state.human_mut(idx) {
                 h.last_command = h.last_command.max(cmd);
@@ -224,6 +225,7 @@ impl Room {
     }
 
     pub(super) fn detach(&mut self, conn_id: u64) {
+        self.member_addresses.remove(&conn_id);
         if let Some(idx) = self.seat_of(conn_id) {
             self.seat_conns[idx] = None;
             if let Some(h) = self.state.human_mut(idx) {

@@ -40,6 +40,7 @@ mod join;
 mod open;
 mod output;
 mod play;
+mod removal;
 mod shown;
 mod social;
 #[cfg(test)]
@@ -88,6 +89,8 @@ pub enum RoomMsg {
         conn: ConnHandle,
         cmd: u64,
         join: Join,
+        /// The client's address, when known: a room keeps out addresses its host removed.
+        from: Option<IpAddr>,
         done: oneshot::Sender<Option<Role>>,
     },
     /// A command from a connection that joined.
@@ -142,6 +145,10 @@ pub enum Command {
     SetSeat {
         seat: u8,
         occupant: wire::SeatSetting,
+    },
+    /// The host takes a player or spectator out of the room (`removal`).
+    Remove {
+        who: wire::Removable,
     },
     History {
         from: u64,
@@ -226,6 +233,10 @@ struct Room {
     spectator_conns: Vec<ConnHandle>,
     /// The name each spectator's chat lines carry, by connection id.
     spectator_names: HashMap<u64, String>,
+    /// Each member connection's client address, when known (see `removal`).
+    member_addresses: HashMap<u64, IpAddr>,
+    /// Whom the host removed: kept out of the room while it is open.
+    barred: removal::Barred,
     /// The bot answering for each seat: bot seats, and humans a bot has taken over.
     agents: Vec<Option<Box<dyn Agent + Send>>>,
     /// Game events already sent to each viewer (see `shown`).
@@ -304,15 +315,27 @@ impl Room {
                 conn,
                 cmd,
                 join,
+                from,
                 done,
             } => {
                 let result = match join {
-                    Join::TakeSeat { seat, name } => self.take_seat(&conn, cmd, seat, &name).await,
+                    Join::TakeSeat { seat, name } => match self.barred.check(from, &name) {
+                        Ok(()) => self.take_seat(&conn, cmd, seat, &name).await,
+                        Err(refusal) => Err(refusal),
+                    },
                     Join::Resume { token, last_event } => {
                         self.resume(&conn, cmd, &token, last_event)
                     }
-                    Join::Spectate { name } => self.spectate(&conn, cmd, name),
+                    Join::Spectate { name } => match self.barred.check(from, &name) {
+                        Ok(()) => self.spectate(&conn, cmd, name),
+                        Err(refusal) => Err(refusal),
+                    },
                 };
+                if result.is_ok()
+                    && let Some(ip) = from
+                {
+                    self.member_addresses.insert(conn.id, ip);
+                }
                 let role = match result {
                     Ok(role) => Some(role),
                     Err(_) if self.evicted => {
@@ -361,6 +384,7 @@ impl Room {
                         Command::SetSeat { seat, occupant } => {
                             self.set_seat(conn.id, cmd, seat, occupant).await
                         }
+                        Command::Remove { who } => self.remove(conn.id, cmd, who).await,
                         // Answered above.
                         Command::History { .. } | Command::ChatHistory { .. } => Ok(()),
                         Command::Reply { decision, reply } => {

@@ -126,6 +126,8 @@ fn launch(
         seat_conns: vec![None; n],
         spectator_conns: Vec::new(),
         spectator_names: HashMap::new(),
+        member_addresses: HashMap::new(),
+        barred: Default::default(),
         agents: (0..n).map(|_| None).collect(),
         shown: Shown::new(n),
         announced: None,

@@ -29,6 +29,7 @@ mod lobby_timeout;
 mod log_failure;
 mod refusals;
 mod rematch;
+mod removal;
 mod replies;
 mod searching_bots;
 mod thinking;
@@ -238,6 +239,7 @@ impl Harness {
             conn: c.conn.clone(),
             cmd,
             join,
+            from: c.from,
             done,
         };
         self.handle.tx.send(msg).await.ok()?;
@@ -391,6 +393,8 @@ pub struct Client {
     read: usize,
     cmd: u64,
     pub seat: Option<u8>,
+    /// The client address its joins carry (none unless a test sets one).
+    pub from: Option<std::net::IpAddr>,
     /// The last decision sent to this client and not answered since.
     pub pending: Option<DecisionRequest>,
     /// The number of the next event this client expects (from `events` and `snapshot`).
@@ -412,6 +416,7 @@ impl Client {
             read: 0,
             cmd: 0,
             seat: None,
+            from: None,
             pending: None,
             next_event: 0,
         }
