@@ -2,7 +2,7 @@
 //!
 //! Owns accepting connections and their limits (`accept`), which address a request's
 //! client has — its own, or the one a trusted proxy forwarded (`client_addr`), the HTTP
-//! routes (`http`),
+//! routes (`http`, and the account endpoints in `account_api`),
 //! each WebSocket's reading and writing (`connection`), and the link that carries a
 //! client to the node running its room in a cluster (`forward`). A frame is read here,
 //! checked for budget, size, shape, handshake and command id, and handed to the hub or,
@@ -15,7 +15,9 @@
 //! May not touch: a room's state or the game (it only sends `RoomMsg`s), the game log.
 
 pub mod accept;
+pub mod account_api;
 pub mod client_addr;
 pub mod connection;
 pub mod forward;
 pub mod http;
+pub mod origin;
