@@ -68,7 +68,8 @@ function setHint(name) {
 /**
  * One JSON request to the accounts API (same-origin, with the cookie).
  * @param {string} method @param {string} path @param {any} [body]
- * @returns {Promise<{status: number, body: any}>}  status 0: the server cannot be reached
+ * @returns {Promise<{status: number, body: any, missing: boolean}>}  status 0: the server
+ *   cannot be reached; `missing`: the server has no such endpoint
  */
 export async function api(method, path, body) {
   /** @type {Record<string, string>} */
@@ -89,23 +90,24 @@ export async function api(method, path, body) {
         parsed = null;
       }
     }
-    if (res.status === 404 && !(parsed && typeof parsed.code === 'string')) {
-      // Not an answer of the accounts API (whose 404s carry a code): no accounts here.
-      A.available = false;
-    }
-    return { status: res.status, body: parsed };
+    // A 404 without a code is not an answer of the accounts API (whose 404s carry one):
+    // the server lacks this endpoint, and without the basic ones it has no accounts.
+    const missing = res.status === 404 && !(parsed && typeof parsed.code === 'string');
+    if (missing && /^\/api\/(me|session|accounts)$/.test(path)) A.available = false;
+    return { status: res.status, body: parsed, missing };
   } catch {
-    return { status: 0, body: null };
+    return { status: 0, body: null, missing: false };
   }
 }
 
 /**
  * The person's words for an error answer (`{code, message}`), in the UI language.
- * @param {{status: number, body: any}} r
+ * @param {{status: number, body: any, missing?: boolean}} r
  */
 export function errorText(r) {
   if (r.status === 0) return t('err.network');
   if (!A.available) return t('account.unavailable');
+  if (r.missing) return t('account.missing');
   const code = r.body && typeof r.body.code === 'string' ? r.body.code : '';
   const key = `account.err.${code}`;
   if (code && has(key)) return t(key);
@@ -179,7 +181,7 @@ export async function setBlocked(name, block) {
     return true;
   }
   update((s) => {
-    notify(s, r.status === 404 && A.available ? t('account.err.unknown_player') : errorText(r));
+    notify(s, r.status === 404 && !r.missing ? t('account.err.unknown_player') : errorText(r));
   });
   return false;
 }

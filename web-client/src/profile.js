@@ -83,9 +83,9 @@ async function loadProfile() {
       vs_bots: Array.isArray(r.body.vs_bots) ? r.body.vs_bots : [],
     };
     P.error = null;
-  } else if (r.status === 404 && A.available) {
+  } else if (r.status === 404 && !r.missing) {
     P.error = t('profile.not_found', { name: P.name });
-  } else if (!A.available) {
+  } else if (r.missing || !A.available) {
     P.error = t('account.unavailable');
   } else {
     P.error = errorText(r);

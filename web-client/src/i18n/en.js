@@ -567,6 +567,7 @@ export default {
   'account.welcome_new': 'Welcome, {name}! Your account is ready.',
   'account.signed_out': 'You are signed out.',
   'account.unavailable': 'This server has no player accounts.',
+  'account.missing': 'This server does not offer that yet.',
   'account.blocked': 'You will no longer see messages from {name}.',
   'account.unblocked': '{name} is no longer blocked.',
   'account.reported': 'Thank you: the message was reported to the operators.',

@@ -564,6 +564,7 @@ export default {
   'account.welcome_new': 'Üdv, {name}! Elkészült a fiókod.',
   'account.signed_out': 'Kiléptél.',
   'account.unavailable': 'Ezen a szerveren nincsenek játékosfiókok.',
+  'account.missing': 'Ez a szerver ezt még nem kínálja.',
   'account.blocked': '{name} üzeneteit többé nem látod.',
   'account.unblocked': '{name} már nincs letiltva.',
   'account.reported': 'Köszönjük: az üzenetet jelentettük az üzemeltetőknek.',

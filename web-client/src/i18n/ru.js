@@ -607,6 +607,7 @@ export default {
   'account.welcome_new': 'Добро пожаловать, {name}! Учётная запись создана.',
   'account.signed_out': 'Вы вышли.',
   'account.unavailable': 'На этом сервере нет учётных записей игроков.',
+  'account.missing': 'Этот сервер пока этого не умеет.',
   'account.blocked': 'Вы больше не увидите сообщений игрока {name}.',
   'account.unblocked': '{name} больше не заблокирован(а).',
   'account.reported': 'Спасибо: жалоба на сообщение отправлена операторам.',

@@ -563,6 +563,7 @@ export default {
   'account.welcome_new': 'Välkommen, {name}! Ditt konto är klart.',
   'account.signed_out': 'Du är utloggad.',
   'account.unavailable': 'Den här servern har inga spelarkonton.',
+  'account.missing': 'Den här servern erbjuder inte det än.',
   'account.blocked': 'Du ser inte längre meddelanden från {name}.',
   'account.unblocked': '{name} är inte längre blockerad.',
   'account.reported': 'Tack: meddelandet anmäldes till operatörerna.',
