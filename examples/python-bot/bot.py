@@ -7,11 +7,16 @@ If the connection drops it comes back with its seat token (`resume`).
 
     pip install -r requirements.txt
     python3 bot.py --url ws://127.0.0.1:8080/ws
+
+With an account's API token (`--token dmn_…`, or the environment variable
+DOMINION_TOKEN; made on your profile page) it plays as that account: its games then
+appear on the account's profile.
 """
 
 import argparse
 import asyncio
 import json
+import os
 import sys
 
 import websockets
@@ -67,10 +72,15 @@ class Player:
 
     async def connect(self):
         self.ws = await websockets.connect(self.args.url)
-        await self.send({"type": "hello", "protocol": PROTOCOL, "client": "python-bot"})
+        hello = {"type": "hello", "protocol": PROTOCOL, "client": "python-bot"}
+        if self.args.token:
+            hello["token"] = self.args.token
+        await self.send(hello)
         welcome = json.loads(await self.ws.recv())
         if welcome["type"] != "welcome":
-            raise ProtocolError(f"no welcome: {welcome}")
+            raise ProtocolError(f"no welcome: {welcome.get('code')}: {welcome.get('message', welcome)}")
+        if "account" in welcome and not self.args.quiet:
+            print(f"Signed in as {welcome['account']['name']}")
 
     # --- keeping track ------------------------------------------------------------
 
@@ -237,6 +247,11 @@ async def main():
     parser.add_argument("--opponent", default="big_money", help="the server bot to play against")
     parser.add_argument("--kingdom", default="base_2e/first_game", help="a recommended kingdom id")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("DOMINION_TOKEN"),
+        help="an account's API token (dmn_…): play as that account (default: $DOMINION_TOKEN)",
+    )
     args = parser.parse_args()
     player = Player(args)
     try:

@@ -51,11 +51,11 @@
  */
 
 /**
- * @typedef {{type: 'hello', protocol: number, client?: string}
+ * @typedef {{type: 'hello', protocol: number, client?: string, token?: string}
  *   | {type: 'ping', id: number}
  *   | {type: 'list_rooms', id: number}
  *   | {type: 'create_room', id: number, settings: RoomSettings}
- *   | {type: 'take_seat', id: number, room: string, seat?: number, name: string}
+ *   | {type: 'take_seat', id: number, room: string, seat?: number, name?: string}
  *   | {type: 'resume', id: number, room: string, token: string, last_event?: number}
  *   | {type: 'spectate', id: number, room: string, name?: string}
  *   | {type: 'leave', id: number}
@@ -194,10 +194,10 @@
  *   | 'game_over' | 'game_not_over' | 'stale_decision' | 'not_your_decision' | 'wrong_kind'
  *   | 'not_an_option' | 'wrong_count' | 'too_many' | 'pile_required' | 'not_a_permutation'
  *   | 'undo_refused' | 'not_host' | 'chat_not_allowed' | 'chat_too_fast' | 'invalid_chat'
- *   | 'rate_limited' | 'message_too_big' | 'internal'} ErrorCode
+ *   | 'rate_limited' | 'message_too_big' | 'internal' | 'name_taken'} ErrorCode
  * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number,
  *   chat_max_chars?: number, chat_max_bytes?: number, chat_messages?: number, chat_window_ms?: number}} Limits
- * @typedef {{type: 'welcome', protocol: number, server: string, limits: Limits}
+ * @typedef {{type: 'welcome', protocol: number, server: string, limits: Limits, account?: AccountInfo}
  *   | {type: 'pong', re: number}
  *   | {type: 'ack', re: number}
  *   | {type: 'error', re?: number, code: ErrorCode, message: string}
@@ -260,6 +260,27 @@
  * @property {number} next_event
  * @property {GameView} view
  * @property {SeatHand[]} [hands]
+ */
+
+/**
+ * The account endpoints' bodies (docs/protocol.md, "Accounts").
+ * @typedef {{name: string, bot: boolean}} AccountInfo
+ * @typedef {{code: string, message: string}} ApiError
+ * @typedef {{name: string, password: string}} Credentials
+ * @typedef {{name: string, bot: boolean, created: number}} Me
+ * @typedef {{id: number, created: number, last_used: number, expires: number, current: boolean}} SessionInfo
+ * @typedef {{id: number, label: string, created: number, last_used?: number}} TokenInfo
+ * @typedef {{id: number, label: string, created: number, token: string}} NewToken
+ * @typedef {'win' | 'loss' | 'tie' | 'abandoned'} ProfileResult
+ * @typedef {{game: string, room: string, finished: number, result: ProfileResult, players: string[], replay: string}} ProfileGame
+ * @typedef {{level: string, games: number, wins: number}} BotRecord
+ * @typedef {object} Profile
+ * @property {string} name
+ * @property {boolean} bot
+ * @property {number} created
+ * @property {number} games
+ * @property {ProfileGame[]} recent
+ * @property {BotRecord[]} vs_bots
  */
 
 export {};

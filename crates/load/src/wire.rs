@@ -113,6 +113,7 @@ pub async fn hello(ws: &mut Ws, wait: Duration) -> Result<Limits, Failure> {
         &ClientMessage::Hello {
             protocol: PROTOCOL_VERSION,
             client: Some(format!("dominion-load/{}", env!("CARGO_PKG_VERSION"))),
+            token: None,
         },
     )
     .await?;

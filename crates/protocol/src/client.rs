@@ -26,6 +26,13 @@ pub enum ClientMessage {
         /// Free text naming the client program, for the server's logs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         client: Option<String>,
+        /// An API token (`dmn_…`, made on the profile page or with `POST /api/me/tokens`):
+        /// the connection is signed in as its account (`welcome.account`). A token that
+        /// is unknown or revoked is refused with `bad_token` and the connection closed
+        /// (4001). Without it, a browser's session cookie on the upgrade request signs
+        /// the connection in; without either, the connection is a guest's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
     },
     /// Asks for a `pong`; for clients that cannot see WebSocket pings.
     Ping {
@@ -52,7 +59,10 @@ pub enum ClientMessage {
         /// Which seat (0-based); the first open one when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<u8>,
-        /// Display name, 1 to 32 characters.
+        /// Display name, 1 to 32 characters. A signed-in connection sits down under its
+        /// account's name and may omit it; a guest may not take a name that a registered
+        /// account has (or one that looks like it): `name_taken`.
+        #[serde(default)]
         name: String,
     },
     /// Takes back a seat after a reconnect (answered by `seated`, then `events` or a

@@ -89,6 +89,9 @@ pub enum ErrorCode {
     MessageTooBig,
     /// The server failed; the room may be broken. Not the client's fault.
     Internal,
+    /// `take_seat` by a guest under a registered player's name (or one that looks like
+    /// it): sign in, or choose another name.
+    NameTaken,
 }
 
 /// WebSocket close codes the server uses, and what each means.
@@ -116,6 +119,10 @@ pub enum CloseCode {
     TooSlow = 4003,
     /// Another connection resumed this connection's seat.
     Replaced = 4004,
+    /// The connection was signed in and no longer is: its session ended (signed out, the
+    /// password changed), its API token was revoked, or its account was banned or
+    /// deleted. The reason says which.
+    SignedOut = 4005,
 }
 
 impl CloseCode {

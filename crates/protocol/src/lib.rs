@@ -17,12 +17,17 @@
 //! (clients ignore what they do not know); anything else — removing or renaming a field,
 //! a message or a value, or changing what a client must send — is a new version.
 
+mod accounts;
 mod api;
 mod client;
 mod common;
 mod error;
 mod server;
 
+pub use accounts::{
+    AccountInfo, ApiError, BotRecord, Credentials, Me, NewToken, Profile, ProfileGame,
+    ProfileResult, SessionInfo, TokenInfo,
+};
 pub use api::{
     CardInfo, GAME_RECORD_FORMAT, GameOutcome, GameRecord, GameSummary, KingdomInfo, RecordSeat,
     ReplayStep, SeatHand,
@@ -56,6 +61,14 @@ pub fn json_schema() -> serde_json::Value {
     generator.subschema_for::<Vec<GameSummary>>();
     generator.subschema_for::<GameRecord>();
     generator.subschema_for::<ReplayStep>();
+    // The account endpoints' bodies (docs/protocol.md, "Accounts").
+    generator.subschema_for::<Credentials>();
+    generator.subschema_for::<Me>();
+    generator.subschema_for::<Profile>();
+    generator.subschema_for::<Vec<SessionInfo>>();
+    generator.subschema_for::<Vec<TokenInfo>>();
+    generator.subschema_for::<NewToken>();
+    generator.subschema_for::<ApiError>();
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

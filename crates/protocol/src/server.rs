@@ -21,6 +21,10 @@ pub enum ServerMessage {
         /// Server program and version, e.g. `dominion-server 0.1.0`.
         server: String,
         limits: Limits,
+        /// The account this connection is signed in as (by `hello.token` or the session
+        /// cookie); absent for a guest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<crate::AccountInfo>,
     },
     /// The answer to `ping`.
     Pong { re: u64 },

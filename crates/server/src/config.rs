@@ -234,6 +234,53 @@ pub struct Config {
     #[arg(long, env = "DOMINION_LEASE", default_value = "3s", value_parser = parse_duration)]
     pub lease: Duration,
 
+    // ---- accounts (issue 24): docs/operations.md#accounts ----
+    /// Passwords hashed at once (Argon2id, each a core for the time `dominion-server
+    /// hash-cost` prints); sign-ins and registrations beyond wait for one, and past 32
+    /// waiting per thread are answered `busy`. Rooms keep the other cores.
+    #[arg(long, env = "DOMINION_HASH_THREADS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub hash_threads: u16,
+
+    /// Argon2id memory per password hash, in KiB (OWASP's 19456 = 19 MiB). Stored hashes
+    /// keep their own parameters, so changing it affects new hashes only.
+    #[arg(long, env = "DOMINION_ARGON2_MEMORY_KIB", default_value_t = 19_456,
+          value_parser = clap::value_parser!(u32).range(8..=4_194_304))]
+    pub argon2_memory_kib: u32,
+
+    /// Argon2id passes per password hash (OWASP: 2 with 19 MiB).
+    #[arg(long, env = "DOMINION_ARGON2_ITERATIONS", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub argon2_iterations: u32,
+
+    /// How long a sign-in lasts (the session cookie's lifetime), in days.
+    #[arg(long, env = "DOMINION_SESSION_DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u32).range(1..=3650))]
+    pub session_days: u32,
+
+    /// Browsers reach this server over HTTPS (a TLS proxy in front): the session cookie
+    /// is marked `Secure`.
+    #[arg(long, env = "DOMINION_BEHIND_TLS",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub behind_tls: bool,
+
+    /// Failed sign-ins one client address (IPv6: its /64) may make per 15 minutes; then
+    /// `too_many_sign_ins` until the window ends.
+    #[arg(long, env = "DOMINION_SIGN_INS_PER_ADDRESS", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub sign_ins_per_address: u32,
+
+    /// Failed sign-ins under one name (registered or not) per 15 minutes, from any
+    /// address; then `too_many_sign_ins` until the window ends.
+    #[arg(long, env = "DOMINION_SIGN_INS_PER_ACCOUNT", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub sign_ins_per_account: u32,
+
+    /// Accounts one client address (IPv6: its /64) may register per hour.
+    #[arg(long, env = "DOMINION_REGISTRATIONS_PER_ADDRESS", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub registrations_per_address: u32,
+
     #[command(subcommand)]
     pub command: Option<Tool>,
 }
@@ -267,6 +314,42 @@ pub enum Tool {
         /// Replace FILE if it exists (otherwise an existing FILE is refused).
         #[arg(long)]
         force: bool,
+    },
+    /// Measure what one password hash costs here with `--argon2-memory-kib` and
+    /// `--argon2-iterations` (the figure docs/operations.md gives) and print it.
+    HashCost {
+        /// Hashes to average over.
+        #[arg(long, default_value_t = 10)]
+        rounds: u32,
+    },
+    /// Operators' account commands, on the database while the server runs (`--database`
+    /// or `--data-dir`).
+    #[command(subcommand)]
+    Admin(Admin),
+}
+
+/// `dominion-server admin …`.
+#[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum Admin {
+    /// List accounts (name, created, bot, banned).
+    Accounts {
+        #[arg(long, default_value_t = 100)]
+        limit: u32,
+    },
+    /// Ban an account: it cannot sign in or play; its sessions end at once and its live
+    /// connections close within seconds on every node.
+    Ban { name: String },
+    /// Lift a ban.
+    Unban { name: String },
+    /// Mark an account as a bot account (plays only through API tokens).
+    BotAccount { name: String },
+    /// Set a new random password and print it once, to hand to the player; every
+    /// session of the account ends.
+    ResetPassword { name: String },
+    /// List reported chat lines, newest first.
+    Reports {
+        #[arg(long, default_value_t = 100)]
+        limit: u32,
     },
 }
 
@@ -378,6 +461,19 @@ mod tests {
             Config::try_parse_from(["dominion-server", "--live-rooms-per-address", "0"]).is_err()
         );
         assert_eq!(c.chat_per_address, 15);
+        assert_eq!(
+            (c.hash_threads, c.argon2_memory_kib, c.argon2_iterations),
+            (1, 19_456, 2)
+        );
+        assert_eq!((c.session_days, c.behind_tls), (30, false));
+        assert_eq!(
+            (
+                c.sign_ins_per_address,
+                c.sign_ins_per_account,
+                c.registrations_per_address
+            ),
+            (20, 10, 5)
+        );
         assert_eq!(c.metrics_addr, None);
         assert_eq!((c.max_connections, c.connections_per_address), (2000, 100));
         let refused = Config::try_parse_from(["dominion-server", "--connections-per-address", "0"]);

@@ -17,8 +17,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("convert", &[]),
     ("gamelog", &["convert"]),
     ("rooms", &["gamelog", "convert"]),
+    ("accounts", &["convert"]),
     ("cluster", &["rooms", "gamelog", "convert"]),
-    ("net", &["rooms", "gamelog", "convert"]),
+    ("net", &["rooms", "gamelog", "convert", "accounts"]),
 ];
 
 fn src() -> PathBuf {

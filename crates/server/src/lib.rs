@@ -13,6 +13,8 @@
 //!
 //! Four layers along a reply's path — [`net`], [`rooms`], [`gamelog`], with [`convert`]
 //! beneath them all — and [`cluster`] plugged into `rooms::placement` from the side;
+//! [`accounts`] (players' accounts, sessions, tokens, profiles) sits beside the rooms,
+//! under `net`, which serves it over HTTP and signs WebSockets in with it;
 //! `layers_tests` checks who may name whom. A reply's path: `net::connection` reads a
 //! frame and checks budget, size, shape, handshake and command id; the command goes, as
 //! a `RoomMsg`, to its room's channel (found through the hub, or forwarded to the node
@@ -36,6 +38,7 @@
 //! reply only once its commit is answered, so whenever the process stops a reply is
 //! either committed or was never acknowledged.
 
+pub mod accounts;
 pub mod budget;
 pub mod cluster;
 pub mod config;
@@ -105,6 +108,30 @@ pub async fn serve(
                 .unwrap_or_else(|| format!("cannot open the store {}: {e}", database.describe())),
         )
     })?;
+    // Accounts: a connection of their own beside the games' writer, opened once the
+    // store has brought the schema up to date; the dummy hash is made here too.
+    let accounts = {
+        let (config, database) = (Arc::new(config.clone()), database.clone());
+        tokio::task::spawn_blocking(move || accounts::Accounts::open(config, &database))
+            .await
+            .map_err(|e| std::io::Error::other(format!("opening the accounts failed: {e}")))?
+            .map_err(|e| std::io::Error::other(format!("cannot open the accounts: {e}")))?
+    };
+    // Every node checks its signed-in connections against the store every few seconds:
+    // a ban, a deletion or an ended session made on any node closes them here too.
+    {
+        let accounts = Arc::downgrade(&accounts);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(crate::accounts::SWEEP_EVERY);
+            loop {
+                tick.tick().await;
+                let Some(accounts) = accounts.upgrade() else {
+                    return;
+                };
+                accounts.sweep().await;
+            }
+        });
+    }
     // In a cluster no room is reopened at start: the rooms in the store belong to other
     // nodes, or are taken over by the sweep once their leases are known to be free.
     let (requests, served) = rooms::placement::requests();
@@ -171,7 +198,7 @@ pub async fn serve(
         Err(e) => tracing::warn!("listening, address unknown: {e}"),
     }
     let grace = hub.config.shutdown_grace;
-    let app = net::http::router(hub.clone());
+    let app = net::http::router(hub.clone(), accounts.clone());
     let closing = hub.clone();
     let (down_tx, down_rx) = tokio::sync::watch::channel(false);
     if let Some(listener) = metrics_listener {

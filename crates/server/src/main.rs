@@ -3,7 +3,8 @@
 //! Besides serving, the binary checks its data directory before it listens (see
 //! `gamelog::datadir`), answers `healthcheck` (for Docker) and `backup FILE`: a copy of
 //! the running server's SQLite database in one online-backup step, checked, then
-//! renamed into place (`dominion_store::backup` says why one step).
+//! renamed into place (`dominion_store::backup` says why one step), `hash-cost` (what one
+//! password hash costs here) and `admin …` (operators' account commands).
 
 use clap::Parser;
 use dominion_server::config::{LogFormat, Tool};
@@ -31,6 +32,53 @@ async fn main() -> ExitCode {
             return tokio::task::spawn_blocking(move || backup(&dir, &file, force))
                 .await
                 .unwrap_or(ExitCode::FAILURE);
+        }
+        Some(Tool::HashCost { rounds }) => {
+            let cost = dominion_server::accounts::password::Cost {
+                memory_kib: config.argon2_memory_kib,
+                iterations: config.argon2_iterations,
+            };
+            let rounds = *rounds;
+            return match tokio::task::spawn_blocking(move || {
+                dominion_server::accounts::Accounts::measure(cost, rounds)
+            })
+            .await
+            {
+                Ok(Ok(each)) => {
+                    println!(
+                        "Argon2id m={} KiB, t={}, p=1: {:.1} ms per hash (mean of {rounds}, one core)",
+                        cost.memory_kib,
+                        cost.iterations,
+                        each.as_secs_f64() * 1000.0
+                    );
+                    ExitCode::SUCCESS
+                }
+                Ok(Err(e)) => {
+                    eprintln!("{e}");
+                    ExitCode::FAILURE
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        Some(Tool::Admin(command)) => {
+            let (config, command) = (config.clone(), command.clone());
+            return tokio::task::spawn_blocking(
+                move || match dominion_server::accounts::admin::run(&config, &command) {
+                    Ok(text) => {
+                        print!("{text}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("{e}");
+                        ExitCode::FAILURE
+                    }
+                },
+            )
+            .await
+            .unwrap_or(ExitCode::FAILURE);
         }
         None => {}
     }

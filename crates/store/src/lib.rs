@@ -26,10 +26,12 @@
 //! claimed it: its writes are refused with [`StoreError::Fenced`]. Writes without a fence
 //! (a single server) are not checked at all.
 
+mod accounts;
 mod backup;
 mod pg;
 mod sqlite;
 
+pub use accounts::{AccountGame, AccountRow, Accounts, Created, ReportRow, SessionRow, TokenRow};
 pub use backup::{BackupReport, backup};
 pub use sqlite::schema::VERSION as SCHEMA_VERSION;
 

@@ -42,6 +42,9 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsCode
 pub const NODE_KEY_HEADER: &str = "x-dominion-node-key";
 /// The header carrying the client's own address (trusted only with the key).
 pub const CLIENT_ADDR_HEADER: &str = "x-dominion-client-addr";
+/// The account id a forwarded client is signed in as (believed, like the address, only
+/// with the cluster's key).
+pub const ACCOUNT_HEADER: &str = "x-dominion-account";
 
 /// How long opening the link (TCP, upgrade, hello) may take.
 const OPEN_TIMEOUT: Duration = Duration::from_secs(2);
@@ -87,6 +90,8 @@ impl Upstream {
 pub struct LinkArgs<'a> {
     /// The client's own address (for the owner's per-address limits).
     pub client_addr: Option<IpAddr>,
+    /// The account the client is signed in as, which the owner signs the link in as.
+    pub account: Option<i64>,
     /// The protocol version the client's hello named.
     pub protocol: u32,
     /// The client's `take_seat`, `resume` or `spectate`, as received.
@@ -156,6 +161,7 @@ pub async fn open(
 ) -> Result<Upstream, LinkError> {
     let LinkArgs {
         client_addr,
+        account,
         protocol,
         first,
         conn,
@@ -178,12 +184,19 @@ pub async fn open(
         CLIENT_ADDR_HEADER,
         HeaderValue::from_str(&client_addr.to_string()).map_err(|e| failed(e.to_string()))?,
     );
+    if let Some(account) = account {
+        headers.insert(
+            ACCOUNT_HEADER,
+            HeaderValue::from_str(&account.to_string()).map_err(|e| failed(e.to_string()))?,
+        );
+    }
     let hello = serde_json::to_string(&ClientMessage::Hello {
         protocol,
         client: Some(format!(
             "dominion-server {} (forwarding)",
             env!("CARGO_PKG_VERSION")
         )),
+        token: None,
     })
     .map_err(|e| failed(e.to_string()))?;
     let opened = tokio::time::timeout(OPEN_TIMEOUT, async {

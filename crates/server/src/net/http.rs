@@ -18,8 +18,10 @@
 //! connection's place in its address's count (`net::accept`) for as long as it lives; a
 //! link vouched for with the key is counted under the client it carries instead.
 
+use crate::accounts::Accounts;
 use crate::net::accept::{self, AddressSlot};
 use crate::net::connection;
+use crate::net::origin::origin_allowed;
 use crate::rooms::hub::Hub;
 use axum::Extension;
 use axum::Json;
@@ -50,7 +52,7 @@ const WRITE_BUFFER: usize = 64 * 1024;
 /// (then the connection ends): at least one frame of the largest kind.
 const WRITE_BUFFER_MAX: usize = 4 << 20;
 
-pub fn router(hub: Arc<Hub>) -> Router {
+pub fn router(hub: Arc<Hub>, accounts: Arc<Accounts>) -> Router {
     // With --metrics-addr, /metrics is served there only.
     let metrics_here = hub.config.metrics_addr.as_deref().is_none_or(str::is_empty);
     let router = Router::new();
@@ -70,8 +72,10 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/steps/{n}", get(game_step))
         .route("/ws", get(websocket))
-        .layer(TraceLayer::new_for_http())
+        .layer(Extension(accounts.clone()))
         .with_state(hub)
+        .merge(crate::net::account_api::router(accounts))
+        .layer(TraceLayer::new_for_http())
         .merge(dominion_web::router())
 }
 
@@ -367,6 +371,7 @@ async fn game_step(
 
 async fn websocket(
     State(hub): State<Arc<Hub>>,
+    Extension(accounts): Extension<Arc<Accounts>>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     slot: Option<Extension<Arc<AddressSlot>>>,
     headers: HeaderMap,
@@ -391,6 +396,23 @@ async fn websocket(
         tracing::info!("websocket refused: {why}");
         return (StatusCode::FORBIDDEN, why).into_response();
     }
+    // Signed in: a link from a node of the cluster as the account it vouches for, a
+    // browser by its session cookie (after the Origin check: same-origin pages only).
+    let signed_in = if forwarded.is_some() {
+        let account = headers
+            .get(crate::net::forward::ACCOUNT_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok());
+        match account {
+            Some(id) => accounts.by_link(id).await.ok().flatten(),
+            None => None,
+        }
+    } else {
+        match crate::net::account_api::session_cookie(&headers) {
+            Some(cookie) => accounts.by_cookie(cookie).await.ok().flatten(),
+            None => None,
+        }
+    };
     let Some(admission) = hub.admit() else {
         return (StatusCode::SERVICE_UNAVAILABLE, accept::BUSY_TEXT).into_response();
     };
@@ -408,7 +430,7 @@ async fn websocket(
         .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(WRITE_BUFFER_MAX)
         .on_upgrade(move |socket| async move {
-            connection::run(socket, admission, peer).await;
+            connection::run(socket, admission, peer, accounts, signed_in).await;
             // The connection's place in its address's count, held as long as it lives.
             drop(slot);
         })
@@ -456,48 +478,9 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// Browsers send `Origin`; other clients usually do not. With no allowlist, only
-/// same-origin pages (Origin matching Host) and clients without Origin may connect;
-/// `*` allows any origin.
-fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> Result<(), String> {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let origin = origin
-        .to_str()
-        .map_err(|_| "unreadable Origin header".to_string())?;
-    if allowed
-        .iter()
-        .any(|a| a == "*" || a.trim_end_matches('/') == origin)
-    {
-        return Ok(());
-    }
-    if allowed.is_empty() {
-        let host = headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or_default();
-        let authority = origin.split_once("://").map_or("", |(_, rest)| rest);
-        if !host.is_empty() && authority == host {
-            return Ok(());
-        }
-    }
-    Err(format!("origin {origin} is not allowed\n"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
-
-    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
-        if let Some(o) = origin {
-            h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
-        }
-        h
-    }
 
     #[test]
     fn every_recommended_kingdom_names_its_rulebook_edition() {
@@ -514,18 +497,5 @@ mod tests {
             recommended_by("base_intrigue_2e/underlings"),
             wire::Edition::Second
         );
-    }
-
-    #[test]
-    fn origins_are_checked_against_the_allowlist_or_the_host() {
-        let none: Vec<String> = vec![];
-        assert!(origin_allowed(&headers(None, "a:1"), &none).is_ok());
-        assert!(origin_allowed(&headers(Some("http://a:1"), "a:1"), &none).is_ok());
-        assert!(origin_allowed(&headers(Some("http://evil"), "a:1"), &none).is_err());
-        let list = vec!["https://play.example.org".to_string()];
-        assert!(origin_allowed(&headers(Some("https://play.example.org"), "a:1"), &list).is_ok());
-        assert!(origin_allowed(&headers(Some("http://a:1"), "a:1"), &list).is_err());
-        let any = vec!["*".to_string()];
-        assert!(origin_allowed(&headers(Some("http://evil"), "a:1"), &any).is_ok());
     }
 }

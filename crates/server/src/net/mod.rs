@@ -1,6 +1,7 @@
 //! The network — layer one of a reply's path: everything a socket touches.
 //!
-//! Owns accepting connections and their limits (`accept`), the HTTP routes (`http`),
+//! Owns accepting connections and their limits (`accept`), the HTTP routes (`http`, and
+//! the account endpoints in `account_api`),
 //! each WebSocket's reading and writing (`connection`), and the link that carries a
 //! client to the node running its room in a cluster (`forward`). A frame is read here,
 //! checked for budget, size, shape, handshake and command id, and handed to the hub or,
@@ -13,6 +14,8 @@
 //! May not touch: a room's state or the game (it only sends `RoomMsg`s), the game log.
 
 pub mod accept;
+pub mod account_api;
 pub mod connection;
 pub mod forward;
 pub mod http;
+pub mod origin;

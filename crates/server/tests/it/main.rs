@@ -2,6 +2,7 @@
 //! clients that speak raw JSON as any third-party client would.
 
 mod abuse;
+mod accounts;
 mod backup;
 mod budgets;
 mod catalogue;

@@ -96,6 +96,62 @@ const STEPS: &[(i64, &str)] = &[
             created_at BIGINT NOT NULL
         );",
     ),
+    // 7: accounts, sessions, API tokens, blocks, reports, seat links (docs/storage.md).
+    (
+        7,
+        "CREATE TABLE accounts (
+        id BIGSERIAL PRIMARY KEY,
+        name TEXT NOT NULL,
+        folded TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        bot BIGINT NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        banned_at BIGINT
+    );
+    CREATE TABLE sessions (
+        id BIGSERIAL PRIMARY KEY,
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        hash BYTEA NOT NULL UNIQUE,
+        created_at BIGINT NOT NULL,
+        last_used BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+    );
+    CREATE INDEX sessions_account ON sessions(account_id);
+    CREATE TABLE api_tokens (
+        id BIGSERIAL PRIMARY KEY,
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        label TEXT NOT NULL,
+        hash BYTEA NOT NULL UNIQUE,
+        created_at BIGINT NOT NULL,
+        last_used BIGINT,
+        revoked_at BIGINT
+    );
+    CREATE INDEX api_tokens_account ON api_tokens(account_id);
+    CREATE TABLE blocks (
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        blocked_id BIGINT NOT NULL REFERENCES accounts(id),
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, blocked_id)
+    );
+    CREATE TABLE reports (
+        id BIGSERIAL PRIMARY KEY,
+        room_id TEXT NOT NULL,
+        line BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        speaker TEXT NOT NULL,
+        reporter_id BIGINT REFERENCES accounts(id),
+        reason TEXT,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE seat_accounts (
+        room_id TEXT NOT NULL,
+        seat BIGINT NOT NULL,
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        name TEXT NOT NULL,
+        PRIMARY KEY (room_id, seat)
+    );
+    CREATE INDEX seat_accounts_account ON seat_accounts(account_id);",
+    ),
 ];
 
 /// The schema version this build writes.

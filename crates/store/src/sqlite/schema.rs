@@ -101,6 +101,64 @@ const MIGRATIONS: &[&str] = &[
         node_key TEXT NOT NULL,
         created_at INTEGER NOT NULL
     );",
+    // 7: accounts (docs/storage.md): players with a name that lasts, their sign-in
+    // sessions and API tokens (kept as SHA-256 only), blocks, reported chat lines, and
+    // which seat of which room an account sat in (`seat_accounts`, beside `seats`: the
+    // games' writer rewrites a room's seats whole, and accounts are written by a
+    // connection of their own). No foreign key to `rooms`: a room that closes before its
+    // game starts is deleted, and its links mean nothing then.
+    "CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        folded TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        bot INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        banned_at INTEGER
+    );
+    CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        hash BLOB NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        last_used INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_account ON sessions(account_id);
+    CREATE TABLE api_tokens (
+        id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        label TEXT NOT NULL,
+        hash BLOB NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        last_used INTEGER,
+        revoked_at INTEGER
+    );
+    CREATE INDEX api_tokens_account ON api_tokens(account_id);
+    CREATE TABLE blocks (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        blocked_id INTEGER NOT NULL REFERENCES accounts(id),
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, blocked_id)
+    );
+    CREATE TABLE reports (
+        id INTEGER PRIMARY KEY,
+        room_id TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        speaker TEXT NOT NULL,
+        reporter_id INTEGER REFERENCES accounts(id),
+        reason TEXT,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE seat_accounts (
+        room_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        name TEXT NOT NULL,
+        PRIMARY KEY (room_id, seat)
+    );
+    CREATE INDEX seat_accounts_account ON seat_accounts(account_id);",
 ];
 
 /// The schema version this build writes.

@@ -43,8 +43,30 @@ impl Connection {
             ClientMessage::TakeSeat {
                 room, seat, name, ..
             } => {
-                self.join(id, room, Join::TakeSeat { seat, name }, frame)
-                    .await
+                let Some(name) = self.seat_name(id, name).await else {
+                    return;
+                };
+                // A room another node runs gets the frame with the name decided here.
+                let frame = serde_json::to_string(&ClientMessage::TakeSeat {
+                    id,
+                    room: room.clone(),
+                    seat,
+                    name: name.clone(),
+                })
+                .unwrap_or_else(|_| frame.to_string());
+                self.join(id, room, Join::TakeSeat { seat, name }, &frame)
+                    .await;
+                if let (
+                    Some(who),
+                    Some(Attached {
+                        room,
+                        role: Role::Seat(s),
+                        ..
+                    }),
+                ) = (&self.signed_in, &self.room)
+                {
+                    self.accounts.link_seat(room.clone(), *s, who).await;
+                }
             }
             ClientMessage::Resume {
                 room,
@@ -126,6 +148,38 @@ impl Connection {
                         self.command_room(id, Command::Rematch { room, ours }).await
                     }
                 }
+            }
+        }
+    }
+
+    /// The name a `take_seat` sits down under: the account's, for a signed-in
+    /// connection; the one given, for a guest, unless it is a registered player's (then
+    /// this has refused the command and returns None).
+    async fn seat_name(&mut self, id: u64, name: String) -> Option<String> {
+        if let Some(who) = &self.signed_in {
+            return Some(who.account.name.clone());
+        }
+        let Ok(checked) = crate::convert::from_wire::player_name(&name) else {
+            // The room refuses it with the name rule's own words.
+            return Some(name);
+        };
+        match self.accounts.registered(&checked).await {
+            Ok(None) => Some(name),
+            Ok(Some(_)) => {
+                self.refuse(
+                    Some(id),
+                    Refusal::new(
+                        ErrorCode::NameTaken,
+                        format!("{checked:?} is a registered player's name (or looks like one); sign in or choose another"),
+                    ),
+                );
+                None
+            }
+            Err(r) => {
+                // The accounts store cannot be read: let the guest play rather than
+                // refuse everyone.
+                tracing::warn!("cannot check a guest's name: {}", r.message);
+                Some(name)
             }
         }
     }
@@ -242,6 +296,7 @@ impl Connection {
                 Some(placement) => {
                     let link = forward::LinkArgs {
                         client_addr: self.peer,
+                        account: self.signed_in.as_ref().map(|w| w.account.id),
                         protocol: self.protocol,
                         first: frame,
                         conn: self.handle.clone(),

@@ -16,6 +16,15 @@
 //! (`convert::from_wire`) and checks it against its game: this layer holds no game
 //! state.
 //!
+//! **Accounts.** A connection may be signed in (`crate::accounts`): by the session cookie
+//! of its upgrade request (`net::http` looks it up before the upgrade), by an API token
+//! in `hello` (which wins), or, for a link from another node, by the account that node
+//! vouches for. `welcome` then names the account; `take_seat` sits down under the
+//! account's name and links the seat to the account in the store; the connection is
+//! registered with `accounts::live`, which closes it (4005) when its session or token
+//! ends or its account is banned. A guest's `take_seat` under a registered name (folded)
+//! is refused `name_taken`.
+//!
 //! Closing never holds a connection (and its place in `--max-connections`) longer than
 //! needed: a client that closed first is answered and let go at once, a forwarding link
 //! is dropped first thing, and when the server closes it waits for the client's answer
@@ -26,6 +35,8 @@ mod write;
 
 use write::write_loop;
 
+use crate::accounts::live::LiveGuard;
+use crate::accounts::{Accounts, SignedIn};
 use crate::budget::{AddressKey, Budget, address_key};
 use crate::convert::refusal::Refusal;
 use crate::metrics::Metrics;
@@ -55,7 +66,13 @@ const CLOSE_LINGER: Duration = Duration::from_secs(2);
 
 /// Serves one upgraded socket until it closes; `peer` is the client's address, when
 /// known, for the per-address room limit.
-pub async fn run(socket: WebSocket, admission: Admission, peer: Option<IpAddr>) {
+pub async fn run(
+    socket: WebSocket,
+    admission: Admission,
+    peer: Option<IpAddr>,
+    accounts: Arc<Accounts>,
+    signed_in: Option<SignedIn>,
+) {
     let hub = admission.hub.clone();
     let config = hub.config.clone();
     let (sink, mut stream) = socket.split();
@@ -83,6 +100,9 @@ pub async fn run(socket: WebSocket, admission: Admission, peer: Option<IpAddr>) 
         room_budget: Budget::new(config.rooms_per_connection, ROOM_WINDOW, Instant::now()),
         peer,
         peer_key: peer.map(address_key),
+        accounts,
+        signed_in,
+        live: None,
     };
     tracing::debug!(conn = admission.id, "connected");
     let ending = conn.read_loop(&mut stream, &kill).await;
@@ -133,6 +153,11 @@ struct Connection {
     peer: Option<IpAddr>,
     /// What the per-address limits count this connection under (an IPv6 peer: its /64).
     peer_key: Option<AddressKey>,
+    accounts: Arc<Accounts>,
+    /// The account this connection is signed in as, if any.
+    signed_in: Option<SignedIn>,
+    /// Keeps it among its account's live connections (closed when the session ends).
+    live: Option<LiveGuard>,
 }
 
 impl Connection {
@@ -254,7 +279,7 @@ impl Connection {
             }
         };
         if !self.greeted {
-            return self.on_hello(msg);
+            return self.on_hello(msg).await;
         }
         let Some(id) = msg.id() else {
             self.refuse(
@@ -310,8 +335,13 @@ impl Connection {
         Flow::Continue
     }
 
-    fn on_hello(&mut self, msg: ClientMessage) -> Flow {
-        let ClientMessage::Hello { protocol, client } = msg else {
+    async fn on_hello(&mut self, msg: ClientMessage) -> Flow {
+        let ClientMessage::Hello {
+            protocol,
+            client,
+            token,
+        } = msg
+        else {
             self.refuse(
                 msg.id(),
                 Refusal::new(
@@ -334,6 +364,39 @@ impl Connection {
                 "unsupported protocol version".into(),
             ));
         }
+        if let Some(token) = token {
+            match self.accounts.by_token(&token).await {
+                Ok(Some(who)) => self.signed_in = Some(who),
+                Ok(None) => {
+                    self.refuse(
+                        None,
+                        Refusal::new(
+                            ErrorCode::BadToken,
+                            "the API token is unknown or revoked (or its account banned)",
+                        ),
+                    );
+                    return Flow::Stop(Ending::Close(
+                        CloseCode::HandshakeRequired,
+                        "bad token".into(),
+                    ));
+                }
+                Err(r) => {
+                    self.refuse(None, Refusal::new(ErrorCode::Internal, r.message));
+                    return Flow::Stop(Ending::Close(
+                        CloseCode::HandshakeRequired,
+                        "the token could not be checked".into(),
+                    ));
+                }
+            }
+        }
+        if let Some(who) = &self.signed_in {
+            let handle = self.handle.clone();
+            self.live = Some(self.accounts.live.register(
+                who.account.id,
+                who.credential,
+                move |reason| handle.close(CloseCode::SignedOut, reason),
+            ));
+        }
         self.greeted = true;
         self.protocol = protocol;
         tracing::debug!(conn = self.handle.id, client = ?client, "hello");
@@ -352,6 +415,7 @@ impl Connection {
                 chat_messages: Some(chat::MESSAGES),
                 chat_window_ms: Some(chat::WINDOW.as_millis() as u64),
             },
+            account: self.signed_in.as_ref().map(SignedIn::info),
         });
         Flow::Continue
     }

@@ -1,0 +1,97 @@
+//! The signed-in WebSockets of this node, by account, so that ending a session, revoking
+//! a token or banning an account closes its live connections at once.
+//!
+//! A connection registers with the credential it signed in with and a way to close it
+//! (the connection layer's own); the guard it keeps unregisters it when it ends.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What a connection signed in with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credential {
+    Session(i64),
+    Token(i64),
+    /// A link from another node of the cluster, which vouched for the account: it holds
+    /// while the account is in good standing (the client's own node watches its
+    /// session or token).
+    Link,
+}
+
+type Close = Box<dyn Fn(&str) + Send + Sync>;
+
+struct Entry {
+    id: u64,
+    credential: Credential,
+    close: Close,
+}
+
+#[derive(Default)]
+pub struct Live {
+    next: AtomicU64,
+    by_account: Mutex<HashMap<i64, Vec<Entry>>>,
+}
+
+/// Keeps a connection registered; dropping it unregisters it.
+pub struct LiveGuard {
+    live: Arc<Live>,
+    account: i64,
+    id: u64,
+}
+
+impl Drop for LiveGuard {
+    fn drop(&mut self) {
+        let mut map = self.live.lock();
+        if let Some(list) = map.get_mut(&self.account) {
+            list.retain(|e| e.id != self.id);
+            if list.is_empty() {
+                map.remove(&self.account);
+            }
+        }
+    }
+}
+
+impl Live {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Vec<Entry>>> {
+        self.by_account.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn register(
+        self: &Arc<Self>,
+        account: i64,
+        credential: Credential,
+        close: impl Fn(&str) + Send + Sync + 'static,
+    ) -> LiveGuard {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        self.lock().entry(account).or_default().push(Entry {
+            id,
+            credential,
+            close: Box::new(close),
+        });
+        LiveGuard {
+            live: self.clone(),
+            account,
+            id,
+        }
+    }
+
+    /// Closes the account's connections whose credential `which` picks, saying `reason`;
+    /// how many.
+    pub fn close(&self, account: i64, which: impl Fn(Credential) -> bool, reason: &str) -> usize {
+        let map = self.lock();
+        let mut n = 0;
+        for e in map.get(&account).into_iter().flatten() {
+            if which(e.credential) {
+                (e.close)(reason);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The accounts with a live connection here.
+    pub fn accounts(&self) -> Vec<i64> {
+        self.lock().keys().copied().collect()
+    }
+}

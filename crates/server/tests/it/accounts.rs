@@ -1,0 +1,579 @@
+//! Accounts over real sockets, on SQLite and PostgreSQL (issue 24): register, sign in,
+//! play as the account and find the game on the profile; failed sign-ins throttled with
+//! one answer for unknown names and wrong passwords; the cookie's flags; a password
+//! change ending the other sessions (and their WebSockets); API tokens in `hello` until
+//! revoked; the Origin rule; guests kept off registered names; a ban closing live
+//! connections; a deleted account's games still readable.
+//!
+//! Hashing is made cheap here (`--argon2-memory-kib 256 --argon2-iterations 1`): what is
+//! tested is the behaviour, not the cost, which `dominion-server hash-cost` measures.
+
+use crate::common::{Client, config, start};
+use crate::process::{Backend, TestStore, on_both_backends};
+use dominion_server::Config;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+on_both_backends!(
+    a_registered_player_plays_as_the_account_and_the_game_is_on_the_profile,
+    failed_sign_ins_are_throttled_and_unknown_names_answer_as_wrong_passwords,
+    a_password_change_ends_every_other_session_and_its_websocket,
+    a_token_signs_hello_in_until_it_is_revoked,
+    a_guest_cannot_sit_under_a_registered_name,
+    a_banned_account_is_disconnected_and_cannot_sign_in,
+    a_deleted_accounts_games_stay_readable,
+);
+
+/// A server on `store` with cheap hashing and `adjust` applied.
+async fn server(store: &TestStore, adjust: impl FnOnce(&mut Config)) -> SocketAddr {
+    let mut c = config();
+    c.data_dir = store.dir().to_path_buf();
+    c.database = store.url().map(String::from);
+    c.argon2_memory_kib = 256;
+    c.argon2_iterations = 1;
+    adjust(&mut c);
+    start(c).await
+}
+
+/// An HTTP answer: status, headers (names lowercased), body.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {:?}", self.body))
+    }
+    /// The session cookie's value from `Set-Cookie`.
+    fn cookie(&self) -> String {
+        let set = self.header("set-cookie").expect("set-cookie");
+        let value = set.split(';').next().unwrap();
+        value.strip_prefix("dominion_session=").unwrap().to_string()
+    }
+}
+
+/// One HTTP/1.1 request. `origin`: the server's own unless `Some(other)`; `None` sends
+/// none.
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, String)],
+    body: Option<Value>,
+) -> Answer {
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        req.push_str("Content-Type: application/json\r\n");
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(&body);
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(60), s.read_to_end(&mut buf))
+        .await
+        .expect("an answer within 60 s")
+        .unwrap();
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, _) = text.split_once("\r\n\r\n").expect("a head");
+    let headers = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let (status, body) = crate::process::parse_response(&buf).unwrap();
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn own(addr: SocketAddr) -> (&'static str, String) {
+    ("Origin", format!("http://{addr}"))
+}
+
+fn with_cookie(addr: SocketAddr, cookie: &str) -> Vec<(&'static str, String)> {
+    vec![own(addr), ("Cookie", format!("dominion_session={cookie}"))]
+}
+
+async fn register(addr: SocketAddr, name: &str, password: &str) -> Answer {
+    request(
+        addr,
+        "POST",
+        "/api/accounts",
+        &[own(addr)],
+        Some(json!({"name": name, "password": password})),
+    )
+    .await
+}
+
+async fn sign_in(addr: SocketAddr, name: &str, password: &str) -> Answer {
+    request(
+        addr,
+        "POST",
+        "/api/session",
+        &[own(addr)],
+        Some(json!({"name": name, "password": password})),
+    )
+    .await
+}
+
+/// A WebSocket whose upgrade carries the session cookie (same origin, as a browser's).
+async fn connect_with_cookie(addr: SocketAddr, cookie: &str) -> (Client, Value) {
+    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    let h = req.headers_mut();
+    h.insert(
+        "Origin",
+        HeaderValue::from_str(&format!("http://{addr}")).unwrap(),
+    );
+    h.insert(
+        "Cookie",
+        HeaderValue::from_str(&format!("dominion_session={cookie}")).unwrap(),
+    );
+    let (ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("upgrade");
+    let mut c = Client::over(ws, "browser");
+    c.send(json!({"type": "hello", "protocol": 1})).await;
+    let welcome = c.recv().await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    (c, welcome)
+}
+
+async fn connect_with_token(addr: SocketAddr, token: &str) -> (Client, Value) {
+    let mut c = Client::connect_raw(addr, "bot").await;
+    c.send(json!({"type": "hello", "protocol": 1, "token": token}))
+        .await;
+    let first = c.recv().await;
+    (c, first)
+}
+
+async fn a_registered_player_plays_as_the_account_and_the_game_is_on_the_profile(backend: Backend) {
+    let store = TestStore::new(backend);
+    let addr = server(&store, |_| {}).await;
+    let created = register(addr, "Ann Lee", "a long password").await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert_eq!(created.json()["name"], "Ann Lee");
+    let set = created.header("set-cookie").unwrap().to_string();
+    for flag in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+        assert!(set.contains(flag), "{set}");
+    }
+    assert!(!set.contains("Secure"), "not behind TLS: {set}");
+    let weak = register(addr, "Bob", "short").await;
+    assert_eq!(
+        (weak.status, weak.json()["code"].clone()),
+        (400, json!("weak_password"))
+    );
+    let taken = register(addr, "ANN  LEE", "another long one").await;
+    assert_eq!(
+        (taken.status, taken.json()["code"].clone()),
+        (409, json!("name_taken"))
+    );
+
+    let signed = sign_in(addr, "ann lee", "a long password").await;
+    assert_eq!(signed.status, 200, "{}", signed.body);
+    let cookie = signed.cookie();
+    let me = request(addr, "GET", "/api/me", &with_cookie(addr, &cookie), None).await;
+    assert_eq!(
+        (me.status, me.json()["name"].clone()),
+        (200, json!("Ann Lee"))
+    );
+    let anonymous = request(addr, "GET", "/api/me", &[], None).await;
+    assert_eq!(
+        (anonymous.status, anonymous.json()["code"].clone()),
+        (401, json!("not_signed_in"))
+    );
+
+    let (mut c, welcome) = connect_with_cookie(addr, &cookie).await;
+    assert_eq!(welcome["account"], json!({"name": "Ann Lee", "bot": false}));
+    let room = c
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "easy"}]))
+        .await;
+    // The name given is not the one used: a signed-in player sits as the account.
+    let seated = c
+        .ask(json!({"type": "take_seat", "room": room, "name": "Somebody Else"}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    c.start().await;
+    let over = c.play_to_end(Duration::ZERO).await;
+    assert_eq!(over["type"], "game_over");
+
+    let profile = request(addr, "GET", "/api/players/ANN%20LEE", &[], None).await;
+    assert_eq!(profile.status, 200, "{}", profile.body);
+    let p = profile.json();
+    assert_eq!(
+        (p["name"].clone(), p["games"].clone(), p["bot"].clone()),
+        (json!("Ann Lee"), json!(1), json!(false))
+    );
+    let game = &p["recent"][0];
+    assert_eq!(game["game"], json!(room));
+    assert_eq!(game["replay"], json!(format!("/replay/{room}")));
+    assert!(
+        ["win", "loss", "tie"].contains(&game["result"].as_str().unwrap()),
+        "{game}"
+    );
+    assert_eq!(game["players"][0], "Ann Lee");
+    let easy = p["vs_bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["level"] == "easy")
+        .unwrap();
+    assert_eq!(easy["games"], 1);
+    assert_eq!(easy["wins"], json!(u64::from(game["result"] == "win")));
+    let unknown = request(addr, "GET", "/api/players/nobody", &[], None).await;
+    assert_eq!(
+        (unknown.status, unknown.json()["code"].clone()),
+        (404, json!("unknown_player"))
+    );
+
+    // Data download: the account and its game, no secrets.
+    let data = request(
+        addr,
+        "GET",
+        "/api/me/data",
+        &with_cookie(addr, &cookie),
+        None,
+    )
+    .await;
+    assert_eq!(data.status, 200);
+    assert!(
+        data.header("content-disposition")
+            .unwrap()
+            .contains("dominion-Ann_Lee.json")
+    );
+    assert_eq!(data.json()["games"][0]["id"], json!(room));
+    assert!(!data.body.contains("argon2") && !data.body.contains(&cookie));
+
+    // Signing out ends the session.
+    let out = request(
+        addr,
+        "DELETE",
+        "/api/session",
+        &with_cookie(addr, &cookie),
+        None,
+    )
+    .await;
+    assert_eq!(out.status, 204);
+    assert!(out.header("set-cookie").unwrap().contains("Max-Age=0"));
+    let me = request(addr, "GET", "/api/me", &with_cookie(addr, &cookie), None).await;
+    assert_eq!(me.status, 401);
+}
+
+async fn failed_sign_ins_are_throttled_and_unknown_names_answer_as_wrong_passwords(
+    backend: Backend,
+) {
+    let store = TestStore::new(backend);
+    let addr = server(&store, |c| {
+        c.sign_ins_per_account = 3;
+        c.sign_ins_per_address = 5;
+        c.behind_tls = true;
+    })
+    .await;
+    let created = register(addr, "Cleo", "cleopatra's needle").await;
+    assert_eq!(created.status, 201);
+    assert!(created.header("set-cookie").unwrap().contains("; Secure"));
+    let wrong = sign_in(addr, "Cleo", "not the password").await;
+    let unknown = sign_in(addr, "Nobody At All", "not the password").await;
+    assert_eq!((wrong.status, unknown.status), (401, 401));
+    assert_eq!(wrong.body, unknown.body, "no enumeration");
+    assert_eq!(wrong.json()["code"], "wrong_credentials");
+    for _ in 0..2 {
+        assert_eq!(sign_in(addr, "cleo", "still wrong!").await.status, 401);
+    }
+    // Three failures for the name: refused now, even with the right password.
+    let throttled = sign_in(addr, "Cleo", "cleopatra's needle").await;
+    assert_eq!(throttled.status, 429, "{}", throttled.body);
+    assert_eq!(throttled.json()["code"], "too_many_sign_ins");
+    let retry: u64 = throttled.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=900).contains(&retry));
+    // The address has one failure left (4 of 5 used), then it is refused for any name.
+    assert_eq!(sign_in(addr, "Someone", "wrong password").await.status, 401);
+    let by_address = sign_in(addr, "Someone Else", "wrong password").await;
+    assert_eq!(by_address.status, 429);
+    // Bounded: no more than the counts were ever checked against a hash.
+}
+
+async fn a_password_change_ends_every_other_session_and_its_websocket(backend: Backend) {
+    let store = TestStore::new(backend);
+    let addr = server(&store, |_| {}).await;
+    assert_eq!(register(addr, "Dora", "first password").await.status, 201);
+    let here = sign_in(addr, "Dora", "first password").await.cookie();
+    let there = sign_in(addr, "Dora", "first password").await.cookie();
+    let (mut other_ws, _) = connect_with_cookie(addr, &there).await;
+    let sessions = request(
+        addr,
+        "GET",
+        "/api/me/sessions",
+        &with_cookie(addr, &here),
+        None,
+    )
+    .await;
+    let list = sessions.json();
+    assert_eq!(list.as_array().unwrap().len(), 3, "{list}");
+    assert_eq!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["current"] == true)
+            .count(),
+        1
+    );
+    let bad = request(
+        addr,
+        "PUT",
+        "/api/me/password",
+        &with_cookie(addr, &here),
+        Some(json!({"old": "not it at all", "new": "second password"})),
+    )
+    .await;
+    assert_eq!(bad.status, 403, "{}", bad.body);
+    let changed = request(
+        addr,
+        "PUT",
+        "/api/me/password",
+        &with_cookie(addr, &here),
+        Some(json!({"old": "first password", "new": "second password"})),
+    )
+    .await;
+    assert_eq!(changed.status, 204, "{}", changed.body);
+    assert_eq!(other_ws.closed().await, crate::common::Closed::Code(4005));
+    let me = request(addr, "GET", "/api/me", &with_cookie(addr, &there), None).await;
+    assert_eq!(me.status, 401);
+    let me = request(addr, "GET", "/api/me", &with_cookie(addr, &here), None).await;
+    assert_eq!(me.status, 200);
+    assert_eq!(sign_in(addr, "Dora", "first password").await.status, 401);
+    assert_eq!(sign_in(addr, "Dora", "second password").await.status, 200);
+}
+
+async fn a_token_signs_hello_in_until_it_is_revoked(backend: Backend) {
+    let store = TestStore::new(backend);
+    let addr = server(&store, |_| {}).await;
+    let cookie = register(addr, "Eve", "eve's password").await.cookie();
+    let created = request(
+        addr,
+        "POST",
+        "/api/me/tokens",
+        &with_cookie(addr, &cookie),
+        Some(json!({"label": "my bot"})),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let token = created.json()["token"].as_str().unwrap().to_string();
+    let id = created.json()["id"].as_i64().unwrap();
+    assert!(token.starts_with("dmn_") && token.len() == 47, "{token}");
+    let listed = request(
+        addr,
+        "GET",
+        "/api/me/tokens",
+        &with_cookie(addr, &cookie),
+        None,
+    )
+    .await;
+    assert_eq!(listed.json()[0]["label"], "my bot");
+    assert!(!listed.body.contains(&token), "the secret is shown once");
+    // A token works without a cookie or an Origin, in hello and over HTTP.
+    let (mut bot, welcome) = connect_with_token(addr, &token).await;
+    assert_eq!(
+        welcome["account"],
+        json!({"name": "Eve", "bot": false}),
+        "{welcome}"
+    );
+    let me = request(
+        addr,
+        "GET",
+        "/api/me",
+        &[("Authorization", format!("Bearer {token}"))],
+        None,
+    )
+    .await;
+    assert_eq!(me.json()["name"], "Eve");
+    let revoked = request(
+        addr,
+        "DELETE",
+        &format!("/api/me/tokens/{id}"),
+        &with_cookie(addr, &cookie),
+        None,
+    )
+    .await;
+    assert_eq!(revoked.status, 204);
+    assert_eq!(bot.closed().await, crate::common::Closed::Code(4005));
+    let (mut again, refused) = connect_with_token(addr, &token).await;
+    assert_eq!(refused["code"], "bad_token", "{refused}");
+    assert_eq!(again.closed().await, crate::common::Closed::Code(4001));
+
+    // The Origin rule: a state change from another site, or with no Origin, is refused.
+    for origin in [Some("http://evil.example"), None] {
+        let mut headers = vec![("Cookie", format!("dominion_session={cookie}"))];
+        if let Some(o) = origin {
+            headers.push(("Origin", o.to_string()));
+        }
+        let r = request(
+            addr,
+            "POST",
+            "/api/me/tokens",
+            &headers,
+            Some(json!({"label": "x"})),
+        )
+        .await;
+        assert_eq!(
+            (r.status, r.json()["code"].clone()),
+            (403, json!("bad_origin")),
+            "{origin:?}"
+        );
+        let r = request(
+            addr,
+            "POST",
+            "/api/accounts",
+            &headers[1..],
+            Some(json!({"name": "Mallory", "password": "mallory's password"})),
+        )
+        .await;
+        assert_eq!(r.status, 403, "{origin:?}");
+    }
+}
+
+async fn a_guest_cannot_sit_under_a_registered_name(backend: Backend) {
+    let store = TestStore::new(backend);
+    let addr = server(&store, |c| c.registrations_per_address = 2).await;
+    assert_eq!(
+        register(addr, "Alice", "alice's password").await.status,
+        201
+    );
+    let mut guest = Client::connect(addr, "guest").await;
+    let room = guest
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    for name in ["alice", "ALICE", "Аlice", "A1ice"] {
+        let refused = guest
+            .ask(json!({"type": "take_seat", "room": room, "name": name}))
+            .await;
+        assert_eq!(refused["code"], "name_taken", "{name}: {refused}");
+    }
+    let seated = guest
+        .ask(json!({"type": "take_seat", "room": room, "name": "Alicia"}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    // A confusable registration is refused too; the address's registrations are limited.
+    let r = register(addr, "ALlCE", "another password").await;
+    assert_eq!(
+        (r.status, r.json()["code"].clone()),
+        (409, json!("name_taken"))
+    );
+    assert_eq!(
+        register(addr, "Second", "second password").await.status,
+        201
+    );
+    let third = register(addr, "Third", "third password").await;
+    assert_eq!(
+        (third.status, third.json()["code"].clone()),
+        (429, json!("too_many_registrations"))
+    );
+}
+
+async fn a_banned_account_is_disconnected_and_cannot_sign_in(backend: Backend) {
+    let store = TestStore::new(backend);
+    let mut admin = config();
+    admin.data_dir = store.dir().to_path_buf();
+    admin.database = store.url().map(String::from);
+    let addr = server(&store, |_| {}).await;
+    let cookie = register(addr, "Finn", "finn's password").await.cookie();
+    let (mut ws, _) = connect_with_cookie(addr, &cookie).await;
+    let said = tokio::task::spawn_blocking(move || {
+        dominion_server::accounts::admin::run(
+            &admin,
+            &dominion_server::config::Admin::Ban {
+                name: "FINN".into(),
+            },
+        )
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(said.contains("Finn is banned"), "{said}");
+    // Closed by the node's sweep, within a few seconds.
+    assert_eq!(ws.closed().await, crate::common::Closed::Code(4005));
+    let refused = sign_in(addr, "Finn", "finn's password").await;
+    assert_eq!(
+        (refused.status, refused.json()["code"].clone()),
+        (403, json!("banned"))
+    );
+    let me = request(addr, "GET", "/api/me", &with_cookie(addr, &cookie), None).await;
+    assert_eq!(me.status, 401);
+    let _ = ws.ws.close(None).await;
+}
+
+async fn a_deleted_accounts_games_stay_readable(backend: Backend) {
+    let store = TestStore::new(backend);
+    let addr = server(&store, |_| {}).await;
+    let cookie = register(addr, "Gus", "gus's password").await.cookie();
+    let (mut c, _) = connect_with_cookie(addr, &cookie).await;
+    let room = c
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    let seated = c.ask(json!({"type": "take_seat", "room": room})).await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    c.start().await;
+    c.play_to_end(Duration::ZERO).await;
+    let blocked = request(
+        addr,
+        "PUT",
+        "/api/me/blocks/nobody",
+        &with_cookie(addr, &cookie),
+        None,
+    )
+    .await;
+    assert_eq!(blocked.status, 404);
+    let wrong = request(
+        addr,
+        "DELETE",
+        "/api/me",
+        &with_cookie(addr, &cookie),
+        Some(json!({"password": "not gus's password"})),
+    )
+    .await;
+    assert_eq!(wrong.status, 403);
+    let deleted = request(
+        addr,
+        "DELETE",
+        "/api/me",
+        &with_cookie(addr, &cookie),
+        Some(json!({"password": "gus's password"})),
+    )
+    .await;
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    assert_eq!(c.closed().await, crate::common::Closed::Code(4005));
+    let gone = request(addr, "GET", "/api/players/gus", &[], None).await;
+    assert_eq!(gone.status, 404);
+    let (status, body) = crate::process::http_get(addr, &format!("/api/games/{room}")).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("deleted player"), "{body}");
+    assert!(!body.contains("Gus"), "{body}");
+    // The name is free again.
+    assert_eq!(
+        register(addr, "Gus", "gus's new password").await.status,
+        201
+    );
+}
