@@ -6,7 +6,8 @@
 // profile offers to block or unblock it.
 import { A, api, checkMe, errorText, forgetAccount, sameName, setBlocked, signOut } from './account.js';
 import { h } from './dom.js';
-import { lang, t } from './i18n/index.js';
+import { has, lang, t } from './i18n/index.js';
+import { botLabel } from './names.js';
 import { update } from './store.js';
 
 /** The player this page shows, from its path (/players/{name}); null on any other page. */
@@ -136,6 +137,15 @@ const LEVELS = /** @type {Record<string, string>} */ ({
   hard: 'profile.level_hard',
 });
 
+/**
+ * A seat's name in a profile game: a bot seat comes as its bot's id ("standard"), shown
+ * by its name in the UI language.
+ * @param {string} name
+ */
+function playerLabel(name) {
+  return /^[a-z][a-z0-9_]*$/.test(name) && has(`bot.${name}`) ? `⚙ ${botLabel(name)}` : name;
+}
+
 /** @param {ProfileGame} g */
 function gameRow(g) {
   const key = RESULTS[g.result] ?? 'profile.result_abandoned';
@@ -144,7 +154,7 @@ function gameRow(g) {
     { key: g.game, class: 'profile-game', 'data-testid': `profile-game-${g.room}` },
     h('span', { class: ['badge', 'result', `result-${g.result}`], 'data-testid': 'profile-result', 'data-result': g.result }, t(key)),
     ' ',
-    h('span', { class: 'profile-players' }, (g.players ?? []).join(', ')),
+    h('span', { class: 'profile-players' }, (g.players ?? []).map(playerLabel).join(', ')),
     ' ',
     h('span', { class: 'muted' }, timeEl(g.finished)),
     ' ',

@@ -232,57 +232,88 @@ describe('accounts in the browser', { timeout: 600000 }, () => {
     await p.context.close();
   });
 
-  test('blocking a player from their profile and from a chat line; reporting a line', async () => {
-    const a = await openPage(chrome.browser, { viewport: DESKTOP });
+  test('blocking a player from their profile; your block list on your own', async () => {
     const b = await openPage(chrome.browser, { viewport: DESKTOP });
     await lobby(b.page);
     await signIn(b, OTHER, 'another long password', { signup: true });
+    const a = await openPage(chrome.browser, { viewport: DESKTOP });
     await lobby(a.page);
     await signIn(a, NAME, PASSWORD);
-
-    // From the profile: block, see it on your own list, unblock.
     await a.page.goto(`${server.url}/players/${OTHER}`);
     await a.page.waitForSelector('[data-testid=profile][data-own=false]');
+    assert.equal(await a.page.getByTestId('token-form').count(), 0, "another's profile shows no account controls");
     await a.page.getByTestId('profile-block').click();
     await a.page.waitForSelector('[data-testid=profile-unblock]');
     await a.page.goto(`${server.url}/players/${NAME}`);
     await a.page.waitForSelector(`[data-testid=block-list] [data-testid="blocked-${OTHER}"]`);
     await a.page.getByTestId(`unblock-${OTHER}`).click();
     await a.page.waitForSelector('[data-testid=no-blocks]');
+    assertClean(a);
+    assertClean(b);
+    await a.context.close();
+    await b.context.close();
+  });
 
-    // In a room: Quentin hosts, Mirabel sits; Quentin's line can be reported, then Quentin blocked.
-    await b.page.goto(server.url);
-    await b.page.waitForSelector('[data-testid=conn-status][data-status=online]');
-    await b.page.waitForSelector('[data-testid=recommended-select] option', { state: 'attached' });
+  /**
+   * Quentin hosts a room and Mirabel sits in it, both signed in; `say` writes a line as Quentin.
+   */
+  async function chatRoom() {
+    const b = await openPage(chrome.browser, { viewport: DESKTOP });
+    await lobby(b.page);
+    await signIn(b, OTHER, 'another long password');
     await createRoom(b.page, { seats: ['', ''] });
     const room = last(b.rec.received, 'seated').room;
+    const a = await openPage(chrome.browser, { viewport: DESKTOP });
     await lobby(a.page);
+    await signIn(a, NAME, PASSWORD);
+    // Whatever an earlier test left: Mirabel blocks nobody.
+    const unblocked = await a.page.evaluate((name) => fetch(`/api/me/blocks/${name}`, { method: 'DELETE' }).then((r) => r.status), OTHER);
+    assert.equal(unblocked, 204);
+    await a.page.reload();
+    await a.page.waitForSelector('[data-testid=conn-status][data-status=online]');
     await a.page.waitForSelector(`[data-testid=join-${room}-1]`);
     await a.page.getByTestId(`join-${room}-1`).click();
     await a.page.waitForSelector('[data-testid=waiting-room]');
-    const say = async (/** @type {string} */ text) => {
-      await b.page.getByTestId('chat-input').fill(text);
-      await b.page.getByTestId('chat-send').click();
+    const say = async (/** @type {Awaited<ReturnType<typeof openPage>>} */ who, /** @type {string} */ text) => {
+      await who.page.getByTestId('chat-input').fill(text);
+      await who.page.getByTestId('chat-send').click();
+      await who.page.waitForSelector(`[data-testid=chat-lines] :text("${text}")`);
     };
-    await say('hello from Quentin');
+    return { a, b, room, say };
+  }
+
+  test("Block on a chat line: the writer's lines disappear and later ones never reach you", async () => {
+    const { a, b, say } = await chatRoom();
+    await say(b, 'hello from Quentin');
     await a.page.waitForSelector('[data-testid=chat-lines] :text("hello from Quentin")');
-    // Guests and your own lines have no actions; Mirabel's view of Quentin's line has both.
-    assert.equal(await b.page.locator('[data-testid=chat-lines] [data-testid^=chat-report]').count(), 0, 'no actions on your own lines');
+    assert.equal(await b.page.locator('[data-testid=chat-lines] .chat-actions').count(), 0, 'no actions on your own lines');
+    await a.page.getByTestId(`chat-block-${OTHER}`).click();
+    await a.page.waitForFunction(() => !document.querySelector('[data-testid=chat-lines]')?.textContent?.includes('hello from Quentin'));
+    await say(b, 'can you read this?');
+    // Mirabel's own line comes after Quentin's in the room's order: once she reads it,
+    // Quentin's would have reached her.
+    await say(a, 'anyone there?');
+    assert.ok(!a.rec.received.some((m) => m.type === 'chat' && m.text === 'can you read this?'), 'a blocked player’s line does not reach you');
+    // Unblocked (from the profile), the next line shows again.
+    await a.page.goto(`${server.url}/players/${NAME}`);
+    await a.page.getByTestId(`unblock-${OTHER}`).click();
+    await a.page.waitForSelector('[data-testid=no-blocks]');
+    assertClean(a);
+    assertClean(b);
+    await a.context.close();
+    await b.context.close();
+  });
+
+  test('Report on a chat line: kept for the operators', async () => {
+    const { a, b, say } = await chatRoom();
+    await say(b, 'a line to report');
+    await a.page.waitForSelector('[data-testid=chat-lines] :text("a line to report")');
     await a.page.getByTestId('chat-report-0').click();
     await a.page.waitForSelector('[data-testid=report-dialog]');
     await a.page.getByTestId('report-reason').fill('just a test');
     await a.page.getByTestId('report-send').click();
     await a.page.waitForSelector('[data-testid=notice][data-kind=success]');
-    await a.page.getByTestId(`chat-block-${OTHER}`).click();
-    await a.page.waitForFunction(() => !document.querySelector('[data-testid=chat-lines]')?.textContent?.includes('hello from Quentin'));
-    await say('can you read this?');
-    await b.page.waitForSelector('[data-testid=chat-lines] :text("can you read this?")');
-    // Mirabel's own line comes after Quentin's in the room's order: once she reads it,
-    // Quentin's would have reached her.
-    await a.page.getByTestId('chat-input').fill('anyone there?');
-    await a.page.getByTestId('chat-send').click();
-    await a.page.waitForSelector('[data-testid=chat-lines] :text("anyone there?")');
-    assert.ok(!a.rec.received.some((m) => m.type === 'chat' && m.text === 'can you read this?'), 'a blocked player’s line does not reach you');
+    assert.equal(await a.page.getByTestId('report-dialog').count(), 0);
     assertClean(a);
     assertClean(b);
     await a.context.close();
