@@ -162,6 +162,11 @@ async function loadBlocks() {
   }
 }
 
+/** Whether this account blocks anyone (the server then leaves their chat lines out). */
+export function blocksAny() {
+  return A.blocks.length > 0;
+}
+
 /** Whether lines of `name` are hidden from this account. @param {string} name */
 export function isBlocked(name) {
   return A.blocks.some((b) => sameName(b, name));

@@ -1,7 +1,7 @@
 // What the page does with the server: joining, watching, resuming after a reload or a
 // lost connection (the seat token is kept in localStorage), and folding server
 // messages into the state.
-import { accountName, onSignedOut, onWelcome } from './account.js';
+import { accountName, blocksAny, onSignedOut, onWelcome } from './account.js';
 import { Connection } from './connection.js';
 import { setCurrentCosts, setEdition } from './cards.js';
 import { t } from './i18n/index.js';
@@ -687,8 +687,10 @@ function onMessage(msg) {
       update((s) => {
         // Lines are numbered in the room from 0 (a report names its line by number); a
         // room's earlier lines come first in `chat_log`, so an empty chat starts at 0.
+        // The server leaves out the lines of players this account blocks, so with a block
+        // the numbers are unknown (such lines cannot be reported from this page).
         const last = s.chat[s.chat.length - 1];
-        const n = last ? (last.n != null ? last.n + 1 : undefined) : 0;
+        const n = blocksAny() ? undefined : last ? (last.n != null ? last.n + 1 : undefined) : 0;
         s.chat = [...s.chat, { from: msg.from, text: msg.text, at: msg.at, n }];
         if (s.chat.length > MAX_CHAT) {
           s.chat = s.chat.slice(-MAX_CHAT);
@@ -724,7 +726,7 @@ function onMessage(msg) {
  * @returns {import('./store.js').ChatEntry[]}
  */
 function numbered(lines, first) {
-  return lines.map((l, i) => ({ ...l, n: first != null ? first + i : undefined }));
+  return lines.map((l, i) => ({ ...l, n: first != null && !blocksAny() ? first + i : undefined }));
 }
 
 /** @param {import('./store.js').State} s @param {import('./types.js').GameView} view */

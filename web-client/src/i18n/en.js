@@ -584,6 +584,8 @@ export default {
   'account.err.banned': 'This account is banned.',
   'account.err.bot_account': 'A bot account signs in only with an API token.',
   'account.err.not_signed_in': 'You are not signed in (any more).',
+  'account.err.wrong_password': 'The password is wrong.',
+  'account.err.not_found': 'It is not there any more.',
   'account.err.unknown_player': 'Only registered players can be blocked.',
   'account.err.bad_origin': 'The request came from another site and was refused.',
   'err.name_taken': 'That name belongs to a registered player: sign in, or choose another.',

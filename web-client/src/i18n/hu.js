@@ -581,6 +581,8 @@ export default {
   'account.err.banned': 'Ez a fiók ki van tiltva.',
   'account.err.bot_account': 'Gépi fiók csak API-tokennel léphet be.',
   'account.err.not_signed_in': 'Nem vagy (már) belépve.',
+  'account.err.wrong_password': 'A jelszó hibás.',
+  'account.err.not_found': 'Ez már nincs meg.',
   'account.err.unknown_player': 'Csak regisztrált játékost lehet letiltani.',
   'account.err.bad_origin': 'A kérés más webhelyről jött, ezért elutasítottuk.',
   'err.name_taken': 'Ez egy regisztrált játékos neve: lépj be, vagy válassz másikat.',

@@ -624,6 +624,8 @@ export default {
   'account.err.banned': 'Эта учётная запись заблокирована.',
   'account.err.bot_account': 'Учётная запись бота входит только по API-токену.',
   'account.err.not_signed_in': 'Вы не вошли (или сеанс закончился).',
+  'account.err.wrong_password': 'Неверный пароль.',
+  'account.err.not_found': 'Этого больше нет.',
   'account.err.unknown_player': 'Заблокировать можно только зарегистрированного игрока.',
   'account.err.bad_origin': 'Запрос пришёл с другого сайта и отклонён.',
   'err.name_taken': 'Это имя зарегистрированного игрока: войдите или выберите другое.',

@@ -580,6 +580,8 @@ export default {
   'account.err.banned': 'Det här kontot är avstängt.',
   'account.err.bot_account': 'Ett bottkonto loggar bara in med en API-nyckel.',
   'account.err.not_signed_in': 'Du är inte (längre) inloggad.',
+  'account.err.wrong_password': 'Lösenordet är fel.',
+  'account.err.not_found': 'Det finns inte längre.',
   'account.err.unknown_player': 'Bara registrerade spelare kan blockeras.',
   'account.err.bad_origin': 'Begäran kom från en annan webbplats och avvisades.',
   'err.name_taken': 'Namnet tillhör en registrerad spelare: logga in eller välj ett annat.',
