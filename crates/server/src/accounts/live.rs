@@ -21,10 +21,34 @@ pub enum Credential {
 
 type Close = Box<dyn Fn(&str) + Send + Sync>;
 
+/// The accounts a signed-in connection does not want to hear: the names (exactly as
+/// registered — a seat of a signed-in player carries its account's name, and a guest
+/// cannot take one) whose chat lines its writer leaves out. Shared between the
+/// connection's writer and this registry, so a block made while connected holds at once.
+#[derive(Default, Debug)]
+pub struct Blocked(std::sync::RwLock<Vec<String>>);
+
+impl Blocked {
+    pub fn set(&self, names: Vec<String>) {
+        *self.0.write().unwrap_or_else(|e| e.into_inner()) = names;
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).is_empty()
+    }
+    pub fn contains(&self, name: &str) -> bool {
+        self.0
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|n| n == name)
+    }
+}
+
 struct Entry {
     id: u64,
     credential: Credential,
     close: Close,
+    blocked: Arc<Blocked>,
 }
 
 #[derive(Default)]
@@ -61,6 +85,7 @@ impl Live {
         self: &Arc<Self>,
         account: i64,
         credential: Credential,
+        blocked: Arc<Blocked>,
         close: impl Fn(&str) + Send + Sync + 'static,
     ) -> LiveGuard {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
@@ -68,6 +93,7 @@ impl Live {
             id,
             credential,
             close: Box::new(close),
+            blocked,
         });
         LiveGuard {
             live: self.clone(),
@@ -88,6 +114,13 @@ impl Live {
             }
         }
         n
+    }
+
+    /// Gives the account's live connections its new list of blocked names.
+    pub fn set_blocked(&self, account: i64, names: &[String]) {
+        for e in self.lock().get(&account).into_iter().flatten() {
+            e.blocked.set(names.to_vec());
+        }
     }
 
     /// The accounts with a live connection here.

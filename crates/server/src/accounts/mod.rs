@@ -506,6 +506,31 @@ impl Accounts {
         me(&who.account)
     }
 
+    /// `POST /api/me/bot`: the account becomes a bot account (as Lichess's BOT accounts),
+    /// only before it has played a game. From then on it signs in with API tokens only:
+    /// its sessions end.
+    pub async fn become_bot(&self, who: &SignedIn) -> Result<(), Refused> {
+        let account = who.account.id;
+        let played = self.db(move |s| s.game_count(account)).await?;
+        if played > 0 {
+            return Err(Refused::new(
+                "has_played",
+                "an account becomes a bot account only before it has played a game",
+            ));
+        }
+        self.db(move |s| {
+            s.set_bot(account, true)?;
+            s.delete_other_sessions(account, None)
+        })
+        .await?;
+        self.live.close(
+            account,
+            |c| matches!(c, Credential::Session(_)),
+            "the account became a bot account",
+        );
+        Ok(())
+    }
+
     /// `GET /api/me/sessions`.
     pub async fn sessions(&self, who: &SignedIn) -> Result<Vec<wire::SessionInfo>, Refused> {
         let account = who.account.id;
@@ -614,16 +639,56 @@ impl Accounts {
             return Err(unknown_player());
         };
         let account = who.account.id;
-        if block {
-            if other.id == account {
-                return Err(Refused::new("bad_request", "you cannot block yourself"));
-            }
-            self.db(move |s| s.block(account, other.id, now_secs()))
-                .await
-        } else {
-            self.db(move |s| s.unblock(account, other.id).map(|_| ()))
-                .await
+        if block && other.id == account {
+            return Err(Refused::new("bad_request", "you cannot block yourself"));
         }
+        let names = self
+            .db(move |s| {
+                if block {
+                    s.block(account, other.id, now_secs())?;
+                } else {
+                    s.unblock(account, other.id)?;
+                }
+                s.blocks(account)
+            })
+            .await?;
+        // The account's open connections stop (or start again) showing that player's
+        // chat at once.
+        self.live.set_blocked(account, &names);
+        Ok(())
+    }
+
+    /// `POST /api/reports`: keeps a chat line, as the room quoted it, for operators
+    /// (`dominion-server admin reports`).
+    pub async fn report(
+        &self,
+        who: &SignedIn,
+        room: String,
+        line: u64,
+        quoted: (String, String),
+        reason: Option<String>,
+    ) -> Result<i64, Refused> {
+        if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
+            return Err(Refused::new(
+                "bad_request",
+                "a report's reason has at most 500 characters",
+            ));
+        }
+        let reporter = who.account.id;
+        let (speaker, text) = quoted;
+        let line = i64::try_from(line).unwrap_or(i64::MAX);
+        self.db(move |s| {
+            s.add_report(
+                &room,
+                line,
+                &text,
+                &speaker,
+                Some(reporter),
+                reason.as_deref(),
+                now_secs(),
+            )
+        })
+        .await
     }
 
     /// `GET /api/players/{name}`.
@@ -755,14 +820,36 @@ impl Accounts {
         }
     }
 
-    /// Measures one hash with the configured parameters (the `hash-cost` tool).
-    pub fn measure(cost: password::Cost, rounds: u32) -> Result<Duration, String> {
-        let start = std::time::Instant::now();
-        for _ in 0..rounds.max(1) {
+    /// Measures one hash with the configured parameters (the `hash-cost` tool): the
+    /// mean wall-clock time and the mean CPU time of this thread per hash. The CPU time
+    /// is the cost (what a core spends); the wall time grows when the machine is busy.
+    pub fn measure(cost: password::Cost, rounds: u32) -> Result<(Duration, Duration), String> {
+        let rounds = rounds.max(1);
+        let (start, cpu) = (std::time::Instant::now(), thread_cpu());
+        for _ in 0..rounds {
             password::hash("a password of some length", cost)?;
         }
-        Ok(start.elapsed() / rounds.max(1))
+        Ok((
+            start.elapsed() / rounds,
+            thread_cpu().saturating_sub(cpu) / rounds,
+        ))
     }
+}
+
+/// The CPU time this thread has used.
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
 }
 
 fn name_taken(name: &str) -> Refused {

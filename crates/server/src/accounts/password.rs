@@ -7,8 +7,9 @@
 //! which carries its own parameters, so raising them later still verifies older hashes.
 //!
 //! Cost per hash, measured with `dominion-server hash-cost` on the development machine
-//! (2 cores, release build): see docs/operations.md, "Accounts". A hash takes one core
-//! for that long, which is why the server hashes on a bounded pool (`--hash-threads`).
+//! (2 cores, the hashing code optimised as in a release build): about 40–48 ms of CPU
+//! (docs/operations.md, "Accounts", has the runs). A hash takes one core for that long,
+//! which is why the server hashes on a bounded pool (`--hash-threads`).
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};

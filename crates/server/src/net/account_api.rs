@@ -19,6 +19,8 @@
 
 use crate::accounts::{Accounts, COOKIE, NewSession, Refused, SignedIn};
 use crate::net::origin::origin_allowed;
+use crate::rooms::hub::Hub;
+use crate::rooms::room::RoomMsg;
 use axum::Extension;
 use axum::Json;
 use axum::Router;
@@ -32,12 +34,13 @@ use serde::Deserialize;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-pub fn router(accounts: Arc<Accounts>) -> Router {
+pub fn router(accounts: Arc<Accounts>, hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/api/accounts", post(register))
         .route("/api/session", post(sign_in).delete(sign_out))
         .route("/api/me", get(me).delete(delete_me))
         .route("/api/me/password", put(change_password))
+        .route("/api/me/bot", post(become_bot))
         .route("/api/me/data", get(data))
         .route("/api/me/sessions", get(sessions))
         .route("/api/me/sessions/{id}", delete(revoke_session))
@@ -46,6 +49,8 @@ pub fn router(accounts: Arc<Accounts>) -> Router {
         .route("/api/me/blocks", get(blocks))
         .route("/api/me/blocks/{name}", put(block).delete(unblock))
         .route("/api/players/{name}", get(player))
+        .route("/api/reports", post(report))
+        .layer(Extension(hub))
         .with_state(accounts)
 }
 
@@ -56,7 +61,7 @@ pub fn status_of(code: &str) -> StatusCode {
         "wrong_credentials" | "not_signed_in" => StatusCode::UNAUTHORIZED,
         "bad_origin" | "banned" | "bot_account" | "wrong_password" => StatusCode::FORBIDDEN,
         "unknown_player" | "not_found" => StatusCode::NOT_FOUND,
-        "name_taken" => StatusCode::CONFLICT,
+        "name_taken" | "has_played" => StatusCode::CONFLICT,
         "too_many_sign_ins" | "too_many_registrations" => StatusCode::TOO_MANY_REQUESTS,
         "busy" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -279,6 +284,18 @@ async fn change_password(
     }
 }
 
+/// `POST /api/me/bot`: the session cookie is cleared (a bot account has none).
+async fn become_bot(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
+    let who = match acting(&accounts, &headers).await {
+        Ok(who) => who,
+        Err(r) => return r,
+    };
+    match accounts.become_bot(&who).await {
+        Ok(()) => cleared(&accounts),
+        Err(r) => refused(r),
+    }
+}
+
 #[derive(Deserialize)]
 struct PasswordOnly {
     password: String,
@@ -456,6 +473,52 @@ async fn unblock(
     Path(name): Path<String>,
 ) -> Response {
     set_block(&accounts, &headers, &name, false).await
+}
+
+#[derive(Deserialize)]
+struct Report {
+    room: String,
+    line: u64,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// `POST /api/reports`: the line is quoted from the room (which keeps its last lines in
+/// memory), never taken from the reporter; a room that closed, runs on another node or
+/// no longer keeps the line answers 404 `not_found`.
+async fn report(
+    State(accounts): State<Arc<Accounts>>,
+    Extension(hub): Extension<Arc<Hub>>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Response {
+    let who = match acting(&accounts, &headers).await {
+        Ok(who) => who,
+        Err(r) => return r,
+    };
+    let r: Report = match body(&bytes) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let Some(room) = hub.room(&r.room) else {
+        return error("not_found", "no such room here (it may have closed)");
+    };
+    let (done, quoted) = tokio::sync::oneshot::channel();
+    let sent = room.tx.send(RoomMsg::ChatLine { line: r.line, done }).await;
+    let line = match (sent, quoted.await) {
+        (Ok(()), Ok(Some(line))) => line,
+        _ => return error("not_found", "the room does not keep that chat line"),
+    };
+    let speaker = match line.from {
+        wire::ChatSender::Seat { name, .. } | wire::ChatSender::Spectator { name } => name,
+    };
+    match accounts
+        .report(&who, r.room, r.line, (speaker, line.text), r.reason)
+        .await
+    {
+        Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
+        Err(r) => refused(r),
+    }
 }
 
 async fn player(State(accounts): State<Arc<Accounts>>, Path(name): Path<String>) -> Response {

@@ -73,8 +73,8 @@ pub fn router(hub: Arc<Hub>, accounts: Arc<Accounts>) -> Router {
         .route("/api/games/{id}/steps/{n}", get(game_step))
         .route("/ws", get(websocket))
         .layer(Extension(accounts.clone()))
-        .with_state(hub)
-        .merge(crate::net::account_api::router(accounts))
+        .with_state(hub.clone())
+        .merge(crate::net::account_api::router(accounts, hub.clone()))
         .layer(TraceLayer::new_for_http())
         .merge(dominion_web::router())
 }

@@ -84,6 +84,12 @@ impl Log {
         self.lines.back()
     }
 
+    /// Line number `n`, if the room still keeps it (reports quote it).
+    pub fn line(&self, n: u64) -> Option<&ChatLine> {
+        let i = n.checked_sub(self.start)?;
+        self.lines.get(usize::try_from(i).ok()?)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty()
     }

@@ -26,6 +26,8 @@ on_both_backends!(
     a_guest_cannot_sit_under_a_registered_name,
     a_banned_account_is_disconnected_and_cannot_sign_in,
     a_deleted_accounts_games_stay_readable,
+    a_reported_chat_line_is_kept_for_operators,
+    blocking_an_account_hides_its_chat,
 );
 
 /// A server on `store` with cheap hashing and `adjust` applied.
@@ -41,24 +43,24 @@ async fn server(store: &TestStore, adjust: impl FnOnce(&mut Config)) -> SocketAd
 
 /// An HTTP answer: status, headers (names lowercased), body.
 #[derive(Debug)]
-struct Answer {
-    status: u16,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
     headers: Vec<(String, String)>,
-    body: String,
+    pub(crate) body: String,
 }
 
 impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {:?}", self.body))
     }
     /// The session cookie's value from `Set-Cookie`.
-    fn cookie(&self) -> String {
+    pub(crate) fn cookie(&self) -> String {
         let set = self.header("set-cookie").expect("set-cookie");
         let value = set.split(';').next().unwrap();
         value.strip_prefix("dominion_session=").unwrap().to_string()
@@ -67,7 +69,7 @@ impl Answer {
 
 /// One HTTP/1.1 request. `origin`: the server's own unless `Some(other)`; `None` sends
 /// none.
-async fn request(
+pub(crate) async fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -114,11 +116,11 @@ fn own(addr: SocketAddr) -> (&'static str, String) {
     ("Origin", format!("http://{addr}"))
 }
 
-fn with_cookie(addr: SocketAddr, cookie: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn with_cookie(addr: SocketAddr, cookie: &str) -> Vec<(&'static str, String)> {
     vec![own(addr), ("Cookie", format!("dominion_session={cookie}"))]
 }
 
-async fn register(addr: SocketAddr, name: &str, password: &str) -> Answer {
+pub(crate) async fn register(addr: SocketAddr, name: &str, password: &str) -> Answer {
     request(
         addr,
         "POST",
@@ -365,7 +367,56 @@ async fn a_password_change_ends_every_other_session_and_its_websocket(backend: B
     let me = request(addr, "GET", "/api/me", &with_cookie(addr, &here), None).await;
     assert_eq!(me.status, 200);
     assert_eq!(sign_in(addr, "Dora", "first password").await.status, 401);
-    assert_eq!(sign_in(addr, "Dora", "second password").await.status, 200);
+    let third = sign_in(addr, "Dora", "second password").await;
+    assert_eq!(third.status, 200);
+    // One session ended from another: by its id in the list.
+    let list = request(
+        addr,
+        "GET",
+        "/api/me/sessions",
+        &with_cookie(addr, &here),
+        None,
+    )
+    .await;
+    let other = list
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["current"] == false)
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let ended = request(
+        addr,
+        "DELETE",
+        &format!("/api/me/sessions/{other}"),
+        &with_cookie(addr, &here),
+        None,
+    )
+    .await;
+    assert_eq!(ended.status, 204);
+    let me = request(
+        addr,
+        "GET",
+        "/api/me",
+        &with_cookie(addr, &third.cookie()),
+        None,
+    )
+    .await;
+    assert_eq!(me.status, 401);
+    let again = request(
+        addr,
+        "DELETE",
+        &format!("/api/me/sessions/{other}"),
+        &with_cookie(addr, &here),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (again.status, again.json()["code"].clone()),
+        (404, json!("not_found"))
+    );
 }
 
 async fn a_token_signs_hello_in_until_it_is_revoked(backend: Backend) {
@@ -482,9 +533,23 @@ async fn a_guest_cannot_sit_under_a_registered_name(backend: Backend) {
         (r.status, r.json()["code"].clone()),
         (409, json!("name_taken"))
     );
+    let second = register(addr, "Second", "second password").await.cookie();
+    // An account that has not played may become a bot account: tokens only from then on.
+    let bot = request(
+        addr,
+        "POST",
+        "/api/me/bot",
+        &with_cookie(addr, &second),
+        None,
+    )
+    .await;
+    assert_eq!(bot.status, 204, "{}", bot.body);
+    let me = request(addr, "GET", "/api/me", &with_cookie(addr, &second), None).await;
+    assert_eq!(me.status, 401, "its sessions ended");
+    let refused = sign_in(addr, "Second", "second password").await;
     assert_eq!(
-        register(addr, "Second", "second password").await.status,
-        201
+        (refused.status, refused.json()["code"].clone()),
+        (403, json!("bot_account"))
     );
     let third = register(addr, "Third", "third password").await;
     assert_eq!(
@@ -498,12 +563,15 @@ async fn a_banned_account_is_disconnected_and_cannot_sign_in(backend: Backend) {
     let mut admin = config();
     admin.data_dir = store.dir().to_path_buf();
     admin.database = store.url().map(String::from);
+    admin.argon2_memory_kib = 256;
+    admin.argon2_iterations = 1;
     let addr = server(&store, |_| {}).await;
     let cookie = register(addr, "Finn", "finn's password").await.cookie();
     let (mut ws, _) = connect_with_cookie(addr, &cookie).await;
+    let banning = admin.clone();
     let said = tokio::task::spawn_blocking(move || {
         dominion_server::accounts::admin::run(
-            &admin,
+            &banning,
             &dominion_server::config::Admin::Ban {
                 name: "FINN".into(),
             },
@@ -522,7 +590,46 @@ async fn a_banned_account_is_disconnected_and_cannot_sign_in(backend: Backend) {
     );
     let me = request(addr, "GET", "/api/me", &with_cookie(addr, &cookie), None).await;
     assert_eq!(me.status, 401);
-    let _ = ws.ws.close(None).await;
+    // Unbanned, with a password reset by the operator: the printed one works.
+    let run = |command: dominion_server::config::Admin| {
+        let admin = admin.clone();
+        tokio::task::spawn_blocking(move || dominion_server::accounts::admin::run(&admin, &command))
+    };
+    run(dominion_server::config::Admin::Unban {
+        name: "finn".into(),
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let said = run(dominion_server::config::Admin::ResetPassword {
+        name: "Finn".into(),
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let code = said.trim().rsplit(' ').next().unwrap().to_string();
+    assert_eq!(sign_in(addr, "Finn", "finn's password").await.status, 401);
+    assert_eq!(sign_in(addr, "Finn", &code).await.status, 200, "{said}");
+    let listed = run(dominion_server::config::Admin::Accounts { limit: 10 })
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        listed.contains("Finn") && !listed.contains("banned"),
+        "{listed}"
+    );
+    // A bot account, made by the operator, signs in with tokens only.
+    run(dominion_server::config::Admin::BotAccount {
+        name: "Finn".into(),
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let refused = sign_in(addr, "Finn", &code).await;
+    assert_eq!(
+        (refused.status, refused.json()["code"].clone()),
+        (403, json!("bot_account"))
+    );
 }
 
 async fn a_deleted_accounts_games_stay_readable(backend: Backend) {
@@ -537,6 +644,18 @@ async fn a_deleted_accounts_games_stay_readable(backend: Backend) {
     assert_eq!(seated["type"], "seated", "{seated}");
     c.start().await;
     c.play_to_end(Duration::ZERO).await;
+    let bot = request(
+        addr,
+        "POST",
+        "/api/me/bot",
+        &with_cookie(addr, &cookie),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (bot.status, bot.json()["code"].clone()),
+        (409, json!("has_played"))
+    );
     let blocked = request(
         addr,
         "PUT",
@@ -576,4 +695,136 @@ async fn a_deleted_accounts_games_stay_readable(backend: Backend) {
         register(addr, "Gus", "gus's new password").await.status,
         201
     );
+}
+
+async fn a_reported_chat_line_is_kept_for_operators(backend: Backend) {
+    let store = TestStore::new(backend);
+    let mut admin = config();
+    admin.data_dir = store.dir().to_path_buf();
+    admin.database = store.url().map(String::from);
+    let addr = server(&store, |_| {}).await;
+    let cookie = register(addr, "Hana", "hana's password").await.cookie();
+    let (mut hana, _) = connect_with_cookie(addr, &cookie).await;
+    let room = hana
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    let seated = hana.ask(json!({"type": "take_seat", "room": room})).await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let mut rude = Client::connect(addr, "Rude").await;
+    rude.take_seat(&room).await;
+    let id = rude
+        .command(json!({"type": "chat", "text": "something rude"}))
+        .await;
+    assert_eq!(rude.answer(id).await["type"], "ack");
+    let headers = with_cookie(addr, &cookie);
+    let report = |line: u64| {
+        request(
+            addr,
+            "POST",
+            "/api/reports",
+            &headers,
+            Some(json!({"room": room, "line": line, "reason": "rude"})),
+        )
+    };
+    let kept = report(0).await;
+    assert_eq!(kept.status, 201, "{}", kept.body);
+    let missing = report(7).await;
+    assert_eq!(
+        (missing.status, missing.json()["code"].clone()),
+        (404, json!("not_found"))
+    );
+    let listed = tokio::task::spawn_blocking(move || {
+        dominion_server::accounts::admin::run(
+            &admin,
+            &dominion_server::config::Admin::Reports { limit: 10 },
+        )
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(listed.contains("Rude: \"something rude\""), "{listed}");
+    assert!(listed.contains("reported by Hana: \"rude\""), "{listed}");
+    assert_eq!(listed.lines().count(), 1, "{listed}");
+}
+
+async fn blocking_an_account_hides_its_chat(backend: Backend) {
+    let store = TestStore::new(backend);
+    let addr = server(&store, |_| {}).await;
+    let ann_cookie = register(addr, "Ivy", "ivy's password").await.cookie();
+    let bob_cookie = register(addr, "Jon", "jon's password").await.cookie();
+    let (mut ivy, _) = connect_with_cookie(addr, &ann_cookie).await;
+    let (mut jon, _) = connect_with_cookie(addr, &bob_cookie).await;
+    let room = ivy
+        .create_room(json!([{"type": "open"}, {"type": "open"}, {"type": "open"}]))
+        .await;
+    assert_eq!(
+        ivy.ask(json!({"type": "take_seat", "room": room})).await["type"],
+        "seated"
+    );
+    assert_eq!(
+        jon.ask(json!({"type": "take_seat", "room": room})).await["type"],
+        "seated"
+    );
+    let mut kim = Client::connect(addr, "Kim").await;
+    kim.take_seat(&room).await;
+    // A guest may not watch under a registered name either.
+    let mut fake = Client::connect(addr, "fake").await;
+    let refused = fake
+        .ask(json!({"type": "spectate", "room": room, "name": "JON"}))
+        .await;
+    assert_eq!(refused["code"], "name_taken", "{refused}");
+
+    let blocked = request(
+        addr,
+        "PUT",
+        "/api/me/blocks/jon",
+        &with_cookie(addr, &ann_cookie),
+        None,
+    )
+    .await;
+    assert_eq!(blocked.status, 204, "{}", blocked.body);
+    let list = request(
+        addr,
+        "GET",
+        "/api/me/blocks",
+        &with_cookie(addr, &ann_cookie),
+        None,
+    )
+    .await;
+    assert_eq!(list.json(), json!(["Jon"]));
+    let id = jon
+        .command(json!({"type": "chat", "text": "from the blocked one"}))
+        .await;
+    assert_eq!(jon.answer(id).await["type"], "ack");
+    let id = kim
+        .command(json!({"type": "chat", "text": "from the watcher"}))
+        .await;
+    assert_eq!(kim.answer(id).await["type"], "ack");
+    let line = ivy.until(|v| v["type"] == "chat").await;
+    assert_eq!(line["text"], "from the watcher", "{line}");
+    assert!(
+        !ivy.frames
+            .iter()
+            .any(|f| f.contains("from the blocked one")),
+        "a blocked account's line reached its blocker"
+    );
+    // Kim, who blocks nobody, hears both.
+    let first = kim.until(|v| v["type"] == "chat").await;
+    assert_eq!(first["text"], "from the blocked one");
+    // Unblocked, Jon is heard again.
+    let unblocked = request(
+        addr,
+        "DELETE",
+        "/api/me/blocks/Jon",
+        &with_cookie(addr, &ann_cookie),
+        None,
+    )
+    .await;
+    assert_eq!(unblocked.status, 204);
+    let id = jon
+        .command(json!({"type": "chat", "text": "heard again"}))
+        .await;
+    assert_eq!(jon.answer(id).await["type"], "ack");
+    let line = ivy.until(|v| v["type"] == "chat").await;
+    assert_eq!(line["text"], "heard again", "{line}");
 }

@@ -78,6 +78,14 @@ impl Connection {
                     .await
             }
             ClientMessage::Spectate { room, name, .. } => {
+                // Signed in: the account's name; a guest: not a registered one.
+                let name = match name {
+                    Some(name) => match self.seat_name(id, name).await {
+                        Some(name) => Some(name),
+                        None => return,
+                    },
+                    None => self.signed_in.as_ref().map(|w| w.account.name.clone()),
+                };
                 let name = match name
                     .as_deref()
                     .map(crate::convert::from_wire::player_name)

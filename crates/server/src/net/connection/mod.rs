@@ -35,7 +35,7 @@ mod write;
 
 use write::write_loop;
 
-use crate::accounts::live::LiveGuard;
+use crate::accounts::live::{Blocked, LiveGuard};
 use crate::accounts::{Accounts, SignedIn};
 use crate::budget::{AddressKey, Budget, address_key};
 use crate::convert::refusal::Refusal;
@@ -80,12 +80,14 @@ pub async fn run(
     let kill = Arc::new(Kill::default());
     let queued = Arc::new(Queued::new(config.outbound_bytes.max(1)));
     let handle = ConnHandle::new(admission.id, tx.clone(), kill.clone(), queued.clone());
+    let blocked = Arc::new(Blocked::default());
     let writer = tokio::spawn(write_loop(
         sink,
         rx,
         queued,
         hub.metrics.clone(),
         config.heartbeat,
+        blocked.clone(),
     ));
     let mut conn = Connection {
         hub,
@@ -103,6 +105,7 @@ pub async fn run(
         accounts,
         signed_in,
         live: None,
+        blocked,
     };
     tracing::debug!(conn = admission.id, "connected");
     let ending = conn.read_loop(&mut stream, &kill).await;
@@ -158,6 +161,8 @@ struct Connection {
     signed_in: Option<SignedIn>,
     /// Keeps it among its account's live connections (closed when the session ends).
     live: Option<LiveGuard>,
+    /// Whose chat lines the writer leaves out (the account's blocks).
+    blocked: Arc<Blocked>,
 }
 
 impl Connection {
@@ -394,8 +399,13 @@ impl Connection {
             self.live = Some(self.accounts.live.register(
                 who.account.id,
                 who.credential,
+                self.blocked.clone(),
                 move |reason| handle.close(CloseCode::SignedOut, reason),
             ));
+            match self.accounts.blocks(who).await {
+                Ok(names) => self.blocked.set(names),
+                Err(r) => tracing::warn!("cannot read a player's blocks: {}", r.message),
+            }
         }
         self.greeted = true;
         self.protocol = protocol;

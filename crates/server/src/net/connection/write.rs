@@ -4,6 +4,11 @@
 //! The writer feeds the socket every frame already queued and flushes once, so what one
 //! reply sends one viewer leaves in one write — one `send` syscall, and with
 //! `TCP_NODELAY` (`net::accept`) nothing waits for the client's delayed ACK.
+//!
+//! A signed-in player who blocked other accounts does not get their chat lines: the
+//! writer leaves them out of `chat` frames (the frame is not sent) and out of the lines of
+//! `chat_log` and `chat_history` pages. Only chat frames are read for that, and only on a
+//! connection that blocks someone.
 
 use super::*;
 
@@ -22,6 +27,7 @@ pub(super) async fn write_loop(
     queued: Arc<Queued>,
     metrics: Arc<Metrics>,
     heartbeat: Duration,
+    blocked: Arc<Blocked>,
 ) {
     // A zero heartbeat turns pings off.
     let period = if heartbeat.is_zero() {
@@ -41,7 +47,14 @@ pub(super) async fn write_loop(
                             queued.taken(text.len());
                             metrics.frames_out.inc();
                             metrics.bytes_out.inc_by(text.len() as u64);
-                            if sink.feed(Message::Text(text.into())).await.is_err() {
+                            let text = if blocked.is_empty() {
+                                Some(text)
+                            } else {
+                                without_blocked(text, &blocked)
+                            };
+                            if let Some(text) = text
+                                && sink.feed(Message::Text(text.into())).await.is_err()
+                            {
                                 return;
                             }
                         }
@@ -75,5 +88,63 @@ pub(super) async fn write_loop(
                 }
             }
         }
+    }
+}
+
+/// `text` without the chat lines of blocked speakers: None when nothing is left to send
+/// (a `chat` frame from one of them). Frames of every other type pass as they are.
+fn without_blocked(text: String, blocked: &Blocked) -> Option<String> {
+    const CHAT: &str = r#"{"type":"chat"#;
+    if !text.starts_with(CHAT) {
+        return Some(text);
+    }
+    let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Some(text);
+    };
+    let speaker = |line: &serde_json::Value| {
+        line.pointer("/from/name")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|name| blocked.contains(name))
+    };
+    match v.get("type").and_then(serde_json::Value::as_str) {
+        Some("chat") if speaker(&v) => None,
+        Some("chat_log" | "chat_history") => {
+            let Some(lines) = v.get_mut("lines").and_then(serde_json::Value::as_array_mut) else {
+                return Some(text);
+            };
+            let before = lines.len();
+            lines.retain(|l| !speaker(l));
+            if lines.len() == before {
+                Some(text)
+            } else {
+                Some(v.to_string())
+            }
+        }
+        _ => Some(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocked_speakers_lines_are_left_out() {
+        let blocked = Blocked::default();
+        blocked.set(vec!["Rude".into()]);
+        let chat = |name: &str| {
+            format!(
+                r#"{{"type":"chat","from":{{"type":"seat","seat":1,"name":"{name}"}},"text":"hi","at":1}}"#
+            )
+        };
+        assert_eq!(without_blocked(chat("Rude"), &blocked), None);
+        assert_eq!(without_blocked(chat("Kind"), &blocked), Some(chat("Kind")));
+        let log = r#"{"type":"chat_log","first":0,"lines":[{"from":{"type":"spectator","name":"Rude"},"text":"a","at":1},{"from":{"type":"seat","seat":0,"name":"Kind"},"text":"b","at":2}]}"#;
+        let kept = without_blocked(log.to_string(), &blocked).unwrap();
+        assert!(!kept.contains("Rude") && kept.contains("Kind"), "{kept}");
+        let other = r#"{"type":"events","first":0}"#.to_string();
+        assert_eq!(without_blocked(other.clone(), &blocked), Some(other));
+        blocked.set(Vec::new());
+        assert!(blocked.is_empty());
     }
 }

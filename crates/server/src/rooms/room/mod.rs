@@ -98,6 +98,12 @@ pub enum RoomMsg {
     },
     /// The connection closed.
     Detach { conn_id: u64 },
+    /// Chat line number `line`, if the room still keeps it: what a report quotes
+    /// (`POST /api/reports`), read from the room rather than trusted from the reporter.
+    ChatLine {
+        line: u64,
+        done: oneshot::Sender<Option<dominion_protocol::ChatLine>>,
+    },
     /// Stop running here without ending the game: another node runs the room next (this
     /// node lost its lease, or is draining). Viewers are closed with 1012 and resume
     /// wherever the room runs now.
@@ -291,6 +297,9 @@ impl Room {
     async fn handle(&mut self, msg: RoomMsg) {
         match msg {
             RoomMsg::Evict => self.evict(),
+            RoomMsg::ChatLine { line, done } => {
+                let _ = done.send(self.state.chat.line(line).cloned());
+            }
             RoomMsg::Join {
                 conn,
                 cmd,
