@@ -4,10 +4,15 @@
 // a bot appears on the profile (/players/{name}) with its result and replay; signing
 // out, a wrong password refused in words, the right one accepted; API tokens made on
 // the profile (shown once), working in `hello`, revoked; blocking a player from their
-// profile and from a chat line (their lines no longer shown), and reporting a line.
+// profile and from a chat line (their lines no longer shown), and reporting a line; a
+// password change ending the other browser's session, your data downloaded, and
+// deleting the account. axe-core scans the sign-up dialog, the signed-in lobby and your
+// own profile.
 // Screenshots (tests/e2e/artifacts): account-signup-{en,hu}.png,
 // account-lobby-{en,hu}.png, account-profile-{en,hu}.png.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
@@ -15,6 +20,7 @@ import { Policy, createRoom, enterLobby, playToEnd, startGame } from '../lib/pla
 import { startServer } from '../lib/server.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NAME = 'Mirabel';
 const PASSWORD = 'correct horse battery';
 const OTHER = 'Quentin';
@@ -60,6 +66,23 @@ async function until(fn, what) {
   }
 }
 
+/**
+ * axe-core finds no serious or critical violation on the page (as test/a11y.test.mjs).
+ * @param {import('playwright-core').Page} page @param {string} where
+ */
+async function accessible(page, where) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  /** @type {string[]} */
+  const bad = await page.evaluate(async () => {
+    const axe = /** @type {any} */ (window).axe;
+    const r = await axe.run(document, { rules: { 'label-content-name-mismatch': { enabled: true } }, resultTypes: ['violations'] });
+    return r.violations
+      .filter((/** @type {any} */ v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((/** @type {any} */ v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')).join(' | ')}`);
+  });
+  assert.deepEqual(bad, [], `${where}: no serious or critical accessibility violation`);
+}
+
 /** The lobby, connected, with the create form's data loaded. @param {import('playwright-core').Page} page */
 async function lobby(page) {
   await page.goto(server.url);
@@ -82,7 +105,10 @@ async function signIn(p, name, password, opts = {}) {
   await page.waitForSelector(`[data-testid=auth-dialog][data-mode=${opts.signup ? 'signup' : 'signin'}]`);
   await page.getByTestId('auth-name').fill(name);
   await page.getByTestId('auth-password').fill(password);
-  if (opts.shot) await page.screenshot({ path: path.join(ARTIFACTS, opts.shot) });
+  if (opts.shot) {
+    await page.screenshot({ path: path.join(ARTIFACTS, opts.shot) });
+    await accessible(page, 'the sign-up dialog');
+  }
   await page.getByTestId('auth-submit').click();
   await page.waitForSelector('[data-testid=account-name]');
   assert.equal(await page.getByTestId('account-name').textContent(), name);
@@ -122,6 +148,7 @@ describe('accounts in the browser', { timeout: 600000 }, () => {
     await signIn(p, NAME, PASSWORD, { signup: true, shot: 'account-signup-en.png' });
     assert.equal(await page.getByTestId('name-input').count(), 0, 'no name box: seats take the account name');
     await page.screenshot({ path: path.join(ARTIFACTS, 'account-lobby-en.png') });
+    await accessible(page, 'the signed-in lobby');
 
     await createRoom(page, { seats: ['', 'standard'] });
     const seated = last(p.rec.received, 'seated');
@@ -144,6 +171,7 @@ describe('accounts in the browser', { timeout: 600000 }, () => {
     assert.match((await page.getByTestId('vs-standard').textContent()) ?? '', /Standard\s*1/);
     await page.waitForSelector('[data-testid=session-list] [data-current=true]');
     await page.screenshot({ path: path.join(ARTIFACTS, 'account-profile-en.png'), fullPage: true });
+    await accessible(page, 'your own profile');
     // The replay link opens the game.
     await page.getByTestId(`profile-replay-${played}`).click();
     await page.waitForSelector('[data-testid=replay]');
@@ -343,5 +371,42 @@ describe('accounts in the browser', { timeout: 600000 }, () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'account-profile-hu.png'), fullPage: true });
     assertClean(p);
     await p.context.close();
+  });
+
+  test("a password change ends the other browser's session; your data downloads; deleting the account", async () => {
+    const name = 'Tamsin';
+    const a = await openPage(chrome.browser, { viewport: DESKTOP });
+    await lobby(a.page);
+    await signIn(a, name, 'first long password', { signup: true });
+    const b = await openPage(chrome.browser, { viewport: DESKTOP });
+    await lobby(b.page);
+    await signIn(b, name, 'first long password');
+
+    await a.page.goto(`${server.url}/players/${name}`);
+    await a.page.waitForSelector('[data-testid=profile][data-own=true]');
+    await a.page.getByTestId('pw-old').fill('first long password');
+    await a.page.getByTestId('pw-new').fill('second long password');
+    await a.page.getByTestId('pw-submit').click();
+    await a.page.waitForSelector('[data-testid=pw-message].form-ok');
+    // The other browser's WebSocket is closed (4005): it is a guest again, and says so.
+    await b.page.waitForSelector('[data-testid=sign-in-open]');
+    await b.page.waitForSelector('[data-testid=name-input]');
+    await until(() => { const w = last(b.rec.received, 'welcome'); return b.rec.received.filter((m) => m.type === 'welcome').length >= 3 && !w.account; }, 'a guest welcome');
+    assert.equal(await a.page.locator('[data-testid=session-list] li').count(), 1, 'only this browser is still signed in');
+
+    const [download] = await Promise.all([a.page.waitForEvent('download'), a.page.getByTestId('download-data').click()]);
+    assert.equal(download.suggestedFilename(), `dominion-${name}.json`);
+
+    await a.page.getByTestId('delete-open').click();
+    await a.page.getByTestId('delete-password').fill('second long password');
+    await a.page.getByTestId('delete-confirm').click();
+    await a.page.waitForSelector('[data-testid=profile-deleted]');
+    assert.equal((await fetch(`${server.url}/api/players/${name}`)).status, 404);
+    await a.page.getByTestId('profile-lobby').click();
+    await a.page.waitForSelector('[data-testid=sign-in-open]');
+    assertClean(a);
+    assertClean(b);
+    await a.context.close();
+    await b.context.close();
   });
 });
