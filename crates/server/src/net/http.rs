@@ -1,5 +1,8 @@
 //! HTTP routes: health, the read-only API a client needs to build its forms, and the
-//! WebSocket upgrade (with the Origin allowlist and the connection cap).
+//! WebSocket upgrade (with the Origin allowlist of `net::origin` and the connection cap);
+//! the account endpoints are `net::account_api`'s, merged in here. An upgrade carrying
+//! the session cookie is signed in before it is upgraded (a link from another node of the
+//! cluster: as the account it vouches for with the cluster's key).
 //!
 //! **History.** `/api/games` lists ended games; `/api/games/{id}` publishes one as the
 //! protocol's `GameRecord` (`convert::record::published`: setup, seed, every reply with

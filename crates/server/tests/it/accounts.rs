@@ -828,3 +828,62 @@ async fn blocking_an_account_hides_its_chat(backend: Backend) {
     let line = ivy.until(|v| v["type"] == "chat").await;
     assert_eq!(line["text"], "heard again", "{line}");
 }
+
+/// Two nodes of a cluster: a player signed in at one node plays, as the account, in a
+/// room the other node runs (the forwarding link carries the account, vouched for with
+/// the cluster's key); the game is on the profile at either node; a ban closes the
+/// account's connections at both nodes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
+async fn a_signed_in_player_plays_as_the_account_through_another_node_and_a_ban_reaches_both() {
+    let mut env = crate::cluster::Backends::start();
+    let cheap = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
+    let n0 = env.node_with("n0", &cheap).await;
+    let n1 = env.node_with("n1", &cheap).await;
+    let cookie = register(n1.addr, "Lia", "lia's password").await.cookie();
+    // A room run by n0 …
+    let mut host = Client::connect(n0.addr, "Host").await;
+    let room = host
+        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+        .await;
+    crate::cluster::wait_listed(n1.addr, &[&room]).await;
+    // … played by Lia, signed in at n1.
+    let (mut lia, welcome) = connect_with_cookie(n1.addr, &cookie).await;
+    assert_eq!(welcome["account"]["name"], "Lia");
+    let seated = lia
+        .ask(json!({"type": "take_seat", "room": room, "name": "ignored"}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let mut watcher = Client::connect(n0.addr, "Lia2").await;
+    let refused = watcher
+        .ask(json!({"type": "take_seat", "room": room, "name": "LIA"}))
+        .await;
+    assert_eq!(refused["code"], "name_taken", "{refused}");
+    lia.start().await;
+    let over = lia.play_to_end(Duration::ZERO).await;
+    assert_eq!(over["type"], "game_over");
+    for node in [&n0, &n1] {
+        let p = request(node.addr, "GET", "/api/players/lia", &[], None).await;
+        assert_eq!(p.json()["games"], 1, "{}", p.body);
+        assert_eq!(p.json()["recent"][0]["players"][0], "Lia");
+    }
+    // Connections at both nodes close when the account is banned.
+    let (mut at0, _) = connect_with_cookie(n0.addr, &cookie).await;
+    let (mut at1, _) = connect_with_cookie(n1.addr, &cookie).await;
+    let mut admin = config();
+    admin.database = Some(env.database.clone());
+    tokio::task::spawn_blocking(move || {
+        dominion_server::accounts::admin::run(
+            &admin,
+            &dominion_server::config::Admin::Ban { name: "lia".into() },
+        )
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(at0.closed().await, crate::common::Closed::Code(4005));
+    assert_eq!(at1.closed().await, crate::common::Closed::Code(4005));
+}
