@@ -1,5 +1,6 @@
 // The room's chat: the recent lines (as text, never markup) and a line to write, in the
 // waiting room and beside the game. Spectators see it only where the room allows it.
+import { A, accountName, isBlocked, openReport, sameName, setBlocked } from './account.js';
 import { h } from './dom.js';
 import { t } from './i18n/index.js';
 import { loadEarlierChat, sendChat } from './session.js';
@@ -22,6 +23,50 @@ function who(line) {
   return h('span', { class: 'who spectator' }, t('chat.spectator', { name: line.from.name }));
 }
 
+/**
+ * A signed-in player's actions on another's line: report it (kept for the operators), or
+ * block its writer (their lines no longer reach you). Guests see none.
+ * @param {import('./store.js').ChatEntry} line
+ */
+function lineActions(line) {
+  const me = accountName();
+  if (!me || !state.roomId) return null;
+  const mine = line.from.type === 'seat' ? !state.spectating && line.from.seat === state.seat : false;
+  if (mine || sameName(line.from.name, me)) return null;
+  const room = state.roomId;
+  const n = line.n;
+  return h(
+    'span',
+    { class: 'chat-actions' },
+    n != null
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn link chat-action',
+            'data-testid': `chat-report-${n}`,
+            'aria-label': t('chat.report_line', { name: line.from.name }),
+            title: t('chat.report_line', { name: line.from.name }),
+            onclick: () => openReport(room, n, line.from.name, line.text),
+          },
+          t('chat.report'),
+        )
+      : null,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn link chat-action',
+        'data-testid': `chat-block-${line.from.name}`,
+        'aria-label': t('chat.block_player', { name: line.from.name }),
+        title: t('chat.block_player', { name: line.from.name }),
+        onclick: () => setBlocked(line.from.name, true),
+      },
+      t('chat.block'),
+    ),
+  );
+}
+
 /** @param {number} at */
 function clock(at) {
   const d = new Date(at);
@@ -41,7 +86,8 @@ async function submit(/** @type {Event} */ e) {
 
 export function chatPanel() {
   if (!state.room || !readsChat()) return null;
-  const lines = state.chat;
+  // Lines of blocked players stay hidden (the server also stops sending them).
+  const lines = A.blocks.length ? state.chat.filter((l) => !isBlocked(l.from.name)) : state.chat;
   return h(
     'section',
     { class: 'panel chat', 'data-testid': 'chat', 'aria-labelledby': 'chat-h' },
@@ -63,6 +109,7 @@ export function chatPanel() {
               ': ',
               // Text, never HTML: `h` makes a text node of it.
               h('span', { class: 'chat-text' }, l.text),
+              lineActions(l),
             ),
           )
         : h('li', { class: 'muted', 'data-testid': 'chat-empty' }, t('chat.empty')),

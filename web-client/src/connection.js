@@ -17,16 +17,21 @@ export const CLOSE_REPLACED = 4004;
 /** The server restarts, or (several nodes) hands this page's room to another node. */
 export const CLOSE_RESTART = 1012;
 export const CLOSE_UNSUPPORTED = 4000;
+/** The connection was signed in and no longer is (signed out elsewhere, password changed, banned, deleted). */
+export const CLOSE_SIGNED_OUT = 4005;
 
 export class Connection {
   /**
    * @param {object} handlers
    * @param {(msg: ServerMessage) => void} handlers.onMessage every message that is not a direct answer
-   * @param {() => void} handlers.onReady after each successful `welcome`
+   * @param {(welcome: ServerMessage) => void} handlers.onReady after each successful `welcome`
    * @param {(status: ConnStatus, retryAt?: number) => void} handlers.onStatus
+   * @param {(reason: string) => void} [handlers.onSignedOut] the server ended this page's
+   *   account session (the page connects again at once, as a guest)
    */
-  constructor({ onMessage, onReady, onStatus }) {
+  constructor({ onMessage, onReady, onStatus, onSignedOut }) {
     this.onMessage = onMessage;
+    this.onSignedOut = onSignedOut;
     this.onReady = onReady;
     this.onStatus = onStatus;
     /** @type {WebSocket | null} */
@@ -83,6 +88,10 @@ export class Connection {
       if (ev.code === CLOSE_REPLACED) this.setStatus('replaced');
       else if (ev.code === CLOSE_UNSUPPORTED) this.setStatus('unsupported');
       else if (ev.code === CLOSE_RESTART && this.attempt === 0) this.reconnectSoon();
+      else if (ev.code === CLOSE_SIGNED_OUT) {
+        this.onSignedOut?.(ev.reason);
+        this.reconnectSoon();
+      }
       else this.scheduleRetry();
     };
     ws.onerror = () => {
@@ -97,7 +106,7 @@ export class Connection {
       this.limits = msg.limits;
       this.setStatus('online');
       this.startWatchdog();
-      this.onReady();
+      this.onReady(msg);
       return;
     }
     const re = 're' in msg ? msg.re : undefined;
@@ -190,6 +199,20 @@ export class Connection {
     this.setStatus('connecting');
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.open(), 100 + Math.round(Math.random() * 200));
+  }
+
+  /**
+   * Opens the connection again now (after signing in or out: the server learns who this
+   * page is from the upgrade request's cookie). Answers still awaited fail as on a drop.
+   */
+  reconnect() {
+    const ws = this.ws;
+    this.ws = null;
+    clearInterval(this.watchdog);
+    this.failWaiting();
+    if (ws) ws.close(1000);
+    this.attempt = 0;
+    this.open();
   }
 
   /** Retries at once after a drop (not after being replaced: that needs the person's word). */

@@ -1,5 +1,6 @@
 // The lobby: your name, the rooms (refreshed every few seconds), and a form to create
 // a room (seats and bots, edition, kingdom, time per decision).
+import { accountField, accountLine, accountName } from './account.js';
 import { h } from './dom.js';
 import { allCards, printedCost as cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
 import { has, t } from './i18n/index.js';
@@ -33,6 +34,8 @@ function setName(name) {
 
 /** The name to join with, or null (and a notice) when it is missing. */
 function nameOrAsk() {
+  const account = accountName();
+  if (account) return account;
   const name = state.name.trim();
   if (name.length >= 1 && name.length <= 32) return name;
   update((s) => {
@@ -159,6 +162,9 @@ function form(fn) {
 }
 
 function nameField() {
+  // Signed in, the seat takes the account's name: no box to type one in.
+  const account = accountField();
+  if (account) return account;
   return h(
     'div',
     { class: 'field name-field' },
@@ -174,6 +180,7 @@ function nameField() {
       oninput: (/** @type {any} */ e) => setName(e.target.value),
     }),
     h('small', { id: 'name-hint', class: 'hint' }, t('lobby.name_hint')),
+    accountLine(),
   );
 }
 
@@ -312,7 +319,7 @@ function playerName(seat, n) {
 
 /** Whether `g` is one of this person's games: a seat with their name (not a bot). @param {import('./types.js').GameSummary} g */
 function isMine(g) {
-  const name = state.name.trim();
+  const name = accountName() ?? state.name.trim();
   return Boolean(name) && (g.seats ?? []).some((x) => !x.bot && x.name === name);
 }
 

@@ -10,6 +10,8 @@ import { leaveDialog } from './leave.js';
 import { LANGUAGES, initialLang, setLang, t } from './i18n/index.js';
 import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { replayId, replayView, startReplay } from './replay.js';
+import { accountDialogShown, authDialog, checkMe, reportDialog } from './account.js';
+import { profileName, profileView, startProfile } from './profile.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { confirmingEnd, continuePendingBuy, endPhase } from './buying.js';
 import { settingsButton, settingsDialog, settingsShown, toggleSettings } from './settings.js';
@@ -58,8 +60,8 @@ function header() {
     { class: 'top' },
     h('a', { class: 'skip', href: '#main' }, t('app.skip')),
     h('span', { class: 'brand' }, t('app.title')),
-    replayId() ? null : connIndicator(),
-    replayId() ? null : settingsButton(),
+    replayId() || profileName() ? null : connIndicator(),
+    replayId() || profileName() ? null : settingsButton(),
     h(
       'label',
       { class: 'lang' },
@@ -100,12 +102,14 @@ function view() {
   return [
     header(),
     notice(),
-    h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : state.roomId ? tableView() : lobbyView()),
+    h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : profileName() ? profileView() : state.roomId ? tableView() : lobbyView()),
     state.roomId && !replayId() ? helpDialog() : null,
     infoDialog(),
     leaveDialog(),
     settingsDialog(),
     state.roomId && !replayId() ? deckDialog() : null,
+    authDialog(),
+    reportDialog(),
   ];
 }
 
@@ -116,6 +120,7 @@ let lastScreen = '';
 
 function screen() {
   if (replayId()) return 'replay';
+  if (profileName()) return 'profile';
   if (!state.roomId) return 'lobby';
   if (!state.view) return 'waiting';
   return state.view.game_over ? 'end' : 'table';
@@ -181,6 +186,7 @@ function onKey(/** @type {KeyboardEvent} */ e) {
     if (e.key === 'Escape') toggleSettings(false);
     return;
   }
+  if (accountDialogShown()) return;
   if (deckShown()) {
     if (e.key === 'Escape') toggleDeck(false);
     return;
@@ -300,7 +306,11 @@ async function boot() {
   }
   render();
   if (replayId()) startReplay();
-  else startSession();
+  else if (profileName()) startProfile();
+  else {
+    startSession();
+    checkMe();
+  }
   loadMeta()
     .then((meta) => update((s) => {
       s.meta = meta;

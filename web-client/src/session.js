@@ -1,6 +1,7 @@
 // What the page does with the server: joining, watching, resuming after a reload or a
 // lost connection (the seat token is kept in localStorage), and folding server
 // messages into the state.
+import { accountName, blocksAny, onSignedOut, onWelcome } from './account.js';
 import { Connection } from './connection.js';
 import { setCurrentCosts, setEdition } from './cards.js';
 import { t } from './i18n/index.js';
@@ -122,8 +123,12 @@ export function startSession() {
       s.conn = status;
       s.retryAt = retryAt ?? 0;
     }),
-    onReady: () => onReady(),
+    onReady: (welcome) => {
+      onWelcome(welcome);
+      onReady();
+    },
     onMessage: (msg) => onMessage(msg),
+    onSignedOut: (reason) => onSignedOut(reason),
   });
   readInvite();
   window.addEventListener('hashchange', () => {
@@ -189,6 +194,11 @@ export async function refreshGames() {
 
 export function retryNow() {
   conn.retryNow();
+}
+
+/** Connects again at once (the page signed in or out). */
+export function reconnect() {
+  if (conn) conn.reconnect();
 }
 
 /** Takes the seat back in this tab after another tab took it. */
@@ -337,7 +347,8 @@ export async function createRoom(settings, name) {
 
 /** @param {string} room @param {number | undefined} seat @param {string} name */
 export async function takeSeat(room, seat, name) {
-  const cmd = { type: 'take_seat', room, name };
+  // Signed in, the seat takes the account's name (the server ignores any other).
+  const cmd = { type: 'take_seat', room, name: accountName() ?? name };
   if (seat != null) Object.assign(cmd, { seat });
   const answer = await command(cmd);
   if (!answer || answer.type !== 'seated') return;
@@ -355,7 +366,7 @@ export async function takeSeat(room, seat, name) {
 
 /** @param {string} room */
 export async function spectate(room) {
-  const name = state.name.trim();
+  const name = accountName() ?? state.name.trim();
   /** @type {Record<string, any>} */
   const cmd = { type: 'spectate', room };
   if (name && name.length <= 32) cmd.name = name;
@@ -459,7 +470,7 @@ export async function loadEarlierChat() {
     if (answer?.type !== 'chat_history') return;
     update((s) => {
       if (s.chatMore !== more) return; // the room changed meanwhile
-      s.chat = [...answer.lines, ...s.chat].slice(-MAX_CHAT);
+      s.chat = [...numbered(answer.lines, answer.first), ...s.chat].slice(-MAX_CHAT);
       s.chatMore = answer.lines.length && answer.first > more.oldest
         ? { oldest: more.oldest, first: answer.first }
         : null;
@@ -679,7 +690,13 @@ function onMessage(msg) {
       break;
     case 'chat':
       update((s) => {
-        s.chat = [...s.chat, { from: msg.from, text: msg.text, at: msg.at }];
+        // Lines are numbered in the room from 0 (a report names its line by number); a
+        // room's earlier lines come first in `chat_log`, so an empty chat starts at 0.
+        // The server leaves out the lines of players this account blocks, so with a block
+        // the numbers are unknown (such lines cannot be reported from this page).
+        const last = s.chat[s.chat.length - 1];
+        const n = blocksAny() ? undefined : last ? (last.n != null ? last.n + 1 : undefined) : 0;
+        s.chat = [...s.chat, { from: msg.from, text: msg.text, at: msg.at, n }];
         if (s.chat.length > MAX_CHAT) {
           s.chat = s.chat.slice(-MAX_CHAT);
           s.chatMore = null; // what was before is out of reach anyway
@@ -688,7 +705,7 @@ function onMessage(msg) {
       break;
     case 'chat_log':
       update((s) => {
-        s.chat = msg.lines.slice(-MAX_CHAT);
+        s.chat = numbered(msg.lines, msg.first).slice(-MAX_CHAT);
         // The latest lines that fit the server's page; the earlier ones on request.
         s.chatMore = msg.first != null && msg.oldest != null && msg.oldest < msg.first
           ? { oldest: msg.oldest, first: msg.first }
@@ -719,6 +736,15 @@ function onMessage(msg) {
     default:
       break; // messages of a later protocol version are ignored
   }
+}
+
+/**
+ * Chat lines with their numbers in the room, the first being `first` (unknown: none).
+ * @param {import('./types.js').ChatLine[]} lines @param {number | undefined} first
+ * @returns {import('./store.js').ChatEntry[]}
+ */
+function numbered(lines, first) {
+  return lines.map((l, i) => ({ ...l, n: first != null && !blocksAny() ? first + i : undefined }));
 }
 
 /** @param {import('./store.js').State} s @param {import('./types.js').GameView} view */

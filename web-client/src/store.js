@@ -7,6 +7,12 @@
 /** @typedef {import('./types.js').GameResult} GameResult */
 
 /**
+ * A chat line and its number in the room (`n`: what a report names; unknown for lines
+ * whose place the page could not tell).
+ * @typedef {import('./types.js').ChatLine & {n?: number}} ChatEntry
+ */
+
+/**
  * @typedef {object} CreateForm
  * @property {string} name
  * @property {number} players
@@ -60,7 +66,7 @@
  * @property {string | null} hover          the card under the pointer or focus
  * @property {{seat: number, until: number, answered: boolean} | null} undo
  *   an open request to take back a move (this seat's or another's), until when (ms)
- * @property {import('./types.js').ChatLine[]} chat   the room's recent chat
+ * @property {ChatEntry[]} chat   the room's recent chat
  * @property {{oldest: number, first: number} | null} chatMore   earlier lines the room
  *   still keeps (numbers `oldest` up to `first`), which `chat_history` fetches
  * @property {string} chatDraft             the chat line being written

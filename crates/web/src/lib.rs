@@ -39,7 +39,8 @@ struct Asset {
 /// A router serving the client: `GET /` answers `index.html`, and every embedded file
 /// is served at its path (`/src/main.js`, `/data/cards.json`, …). `GET /replay/{id}`
 /// answers `index.html` too: the client reads the game id from its path and shows that
-/// game's replay (it learns from `/api/games/{id}` whether there is one). It has
+/// game's replay (it learns from `/api/games/{id}` whether there is one); so does
+/// `GET /players/{name}`, a player's profile page (from `/api/players/{name}`). It has
 /// explicit routes only (no fallback), so it merges into another router without
 /// shadowing its routes.
 pub fn router() -> Router {
@@ -53,6 +54,11 @@ pub fn router() -> Router {
             let index = asset.clone();
             router = router.route(
                 "/replay/{id}",
+                get(move |headers: HeaderMap| serve(index, headers)),
+            );
+            let index = asset.clone();
+            router = router.route(
+                "/players/{name}",
                 get(move |headers: HeaderMap| serve(index, headers)),
             );
         }
@@ -294,6 +300,13 @@ mod tests {
         assert_eq!(replay.status(), StatusCode::OK);
         assert_eq!(
             replay.headers()[header::CONTENT_TYPE],
+            "text/html; charset=utf-8"
+        );
+        // So is a profile page.
+        let profile = get("/players/Anna", None).await;
+        assert_eq!(profile.status(), StatusCode::OK);
+        assert_eq!(
+            profile.headers()[header::CONTENT_TYPE],
             "text/html; charset=utf-8"
         );
         let index = std::str::from_utf8(get_file("index.html").unwrap()).unwrap();

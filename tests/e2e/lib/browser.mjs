@@ -56,7 +56,7 @@ export async function launch() {
       const context = await newContext(options);
       await context.route(/^http:\/\/127\.0\.0\.1:\d+\//, (route) => {
         const url = new URL(route.request().url());
-        const rel = url.pathname === '/' || url.pathname.startsWith('/replay/') ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+        const rel = url.pathname === '/' || url.pathname.startsWith('/replay/') || url.pathname.startsWith('/players/') ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
         const file = path.join(ROOT, 'web-client', rel);
         if (rel.includes('..') || !fs.existsSync(file) || !fs.statSync(file).isFile()) return route.fallback();
         const types = /** @type {Record<string, string>} */ ({ '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml' });
