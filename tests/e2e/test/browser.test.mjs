@@ -393,7 +393,7 @@ describe('web client', { timeout: 900000 }, () => {
     await p.context.close();
   });
 
-  test("two pages play each other and neither page shows the other's hand", { timeout: 200000 }, async () => {
+  test("two pages play each other and neither page shows the other's hand", { timeout: 400000 }, async () => {
     const a = await openPage(chrome.browser);
     const b = await openPage(chrome.browser);
     await enterLobby(a.page, server.url, 'Anna');
