@@ -84,7 +84,7 @@ async fn with_every_thinker_busy_a_searching_bot_answers_as_standard_at_once() {
     h.take_seat(&mut ann, None).await.expect("seated");
     h.start(&mut ann).await;
     h.pass_turn(&mut ann).await;
-    play_rounds(&h, &mut ann, 3, Duration::from_secs(30)).await;
+    play_rounds(&h, &mut ann, 3, Duration::from_secs(120)).await;
 
     let downgraded = metric(&h, "dominion_bot_decisions_downgraded_total");
     assert!(
@@ -92,9 +92,10 @@ async fn with_every_thinker_busy_a_searching_bot_answers_as_standard_at_once() {
         "two bots, three turns each, a searched decision or more a turn: {downgraded}"
     );
     // The searching bot answered the decisions it would not have searched itself, at
-    // once; none took anything like the minute a search may.
+    // once; none took anything like the minute a search may (the bound is half of one
+    // search, for all of them together: a loaded machine is slow, never that slow).
     let thought = metric(&h, "dominion_bot_think_seconds_sum{bot=\"search\"}");
-    assert!(thought < 1.0, "{thought} s spent by searching bots");
+    assert!(thought < 30.0, "{thought} s spent by searching bots");
     let by_standard = metric(&h, "dominion_bot_think_seconds_count{bot=\"standard\"}");
     assert!(by_standard >= downgraded, "{by_standard} < {downgraded}");
     assert_eq!(metric(&h, "dominion_bot_thinkers"), 0.0);
