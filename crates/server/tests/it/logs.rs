@@ -1,6 +1,6 @@
-//! The server's structured logs: JSON with `--log-format json`, and never a seat token or
-//! the contents of a message, even at debug level; no colour codes unless a person
-//! watches at a terminal.
+//! The server's structured logs: JSON with `--log-format json`, and never a seat token, a
+//! password, a session cookie, an API token or the contents of a message, even at debug
+//! level; no colour codes unless a person watches at a terminal.
 
 use crate::common::Client;
 use crate::process::{BIN, ServerProcess};
@@ -102,4 +102,94 @@ fn logs_have_colour_codes_only_at_a_terminal() {
         text.contains("\u{1b}["),
         "no colour at a terminal (is the check inverted?):\n{text:?}"
     );
+}
+
+/// Accounts at debug level (issue 24): no password (right or wrong, old or new), session
+/// cookie or API token reaches the logs, whichever path it took — registration, a
+/// failed and a good sign-in, a token made and used in `hello`, a password change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_hold_no_password_cookie_or_api_token() {
+    use crate::accounts::{register, request, with_cookie};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServerProcess::start_with(
+        dir.path(),
+        &[
+            "--log",
+            "debug",
+            "--argon2-memory-kib",
+            "256",
+            "--argon2-iterations",
+            "1",
+        ],
+    )
+    .await;
+    let addr = server.addr;
+    let origin = || ("Origin", format!("http://{addr}"));
+    let first = "first-Secret-passw0rd";
+    let wrong = "wrong-Secret-passw0rd";
+    let second = "second-Secret-passw0rd";
+    let created = register(addr, "Logan", first).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let failed = request(
+        addr,
+        "POST",
+        "/api/session",
+        &[origin()],
+        Some(json!({"name": "Logan", "password": wrong})),
+    )
+    .await;
+    assert_eq!(failed.status, 401, "{}", failed.body);
+    let signed_in = request(
+        addr,
+        "POST",
+        "/api/session",
+        &[origin()],
+        Some(json!({"name": "Logan", "password": first})),
+    )
+    .await;
+    assert_eq!(signed_in.status, 200, "{}", signed_in.body);
+    let cookie = signed_in.cookie();
+    let made = request(
+        addr,
+        "POST",
+        "/api/me/tokens",
+        &with_cookie(addr, &cookie),
+        Some(json!({"label": "log test"})),
+    )
+    .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let token = made.json()["token"].as_str().expect("a token").to_string();
+    let mut bot = Client::connect_raw(addr, "bot").await;
+    bot.send(json!({"type": "hello", "protocol": 1, "token": token}))
+        .await;
+    let welcome = bot.recv().await;
+    assert_eq!(welcome["account"]["name"], "Logan", "{welcome}");
+    let changed = request(
+        addr,
+        "PUT",
+        "/api/me/password",
+        &with_cookie(addr, &cookie),
+        Some(json!({"old": first, "new": second})),
+    )
+    .await;
+    assert_eq!(changed.status, 204, "{}", changed.body);
+    drop(bot);
+    let output = server.output_tail(2000);
+    // The requests themselves are logged (so a secret in them would show).
+    assert!(
+        output.contains("/api/session") && output.contains("/api/me/password"),
+        "the account requests are not in the logs:\n{output}"
+    );
+    for (what, secret) in [
+        ("the first password", first),
+        ("a wrong password", wrong),
+        ("the new password", second),
+        ("the session cookie", cookie.as_str()),
+        ("the API token", token.as_str()),
+    ] {
+        assert!(
+            !output.contains(secret),
+            "{what} reached the logs:\n{output}"
+        );
+    }
 }
