@@ -26,7 +26,7 @@ const DEFAULT_SEED: u64 = 0x0c1a_0503_2026;
 const NAMES: [&str; 3] = ["n0", "n1", "n2"];
 /// Each player's pause before a reply: the games must outlast the kills, and a failover
 /// round lets the players of the other rooms play on meanwhile.
-const PACE: Duration = Duration::from_millis(5);
+const PACE: Duration = Duration::from_millis(10);
 
 /// Rooms created through one node, their players seated through others (so from the
 /// start some play through a forwarding node), every game started.
