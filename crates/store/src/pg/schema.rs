@@ -152,6 +152,50 @@ const STEPS: &[(i64, &str)] = &[
     );
     CREATE INDEX seat_accounts_account ON seat_accounts(account_id);",
     ),
+    (
+        8,
+        // 8: ratings and what players choose (docs/storage.md): each account's Glicko-2
+        // rating per pool, every change with the game that caused it (one row per game and
+        // account, so a game is never rated twice), the cards an account bans or dislikes,
+        // and whom it follows.
+        "CREATE TABLE ratings (
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        pool TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        last_game_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, pool)
+    );
+    CREATE TABLE rating_changes (
+        room_id TEXT NOT NULL,
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        pool TEXT NOT NULL,
+        rating_before DOUBLE PRECISION NOT NULL,
+        deviation_before DOUBLE PRECISION NOT NULL,
+        volatility_before DOUBLE PRECISION NOT NULL,
+        rating_after DOUBLE PRECISION NOT NULL,
+        deviation_after DOUBLE PRECISION NOT NULL,
+        volatility_after DOUBLE PRECISION NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (room_id, account_id)
+    );
+    CREATE INDEX rating_changes_account ON rating_changes(account_id, pool, at);
+    CREATE TABLE card_prefs (
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        card TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('ban', 'dislike')),
+        PRIMARY KEY (account_id, card)
+    );
+    CREATE TABLE follows (
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        followed_id BIGINT NOT NULL REFERENCES accounts(id),
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, followed_id)
+    );
+    CREATE INDEX follows_followed ON follows(followed_id);",
+    ),
 ];
 
 /// The schema version this build writes.

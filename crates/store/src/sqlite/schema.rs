@@ -159,6 +159,47 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (room_id, seat)
     );
     CREATE INDEX seat_accounts_account ON seat_accounts(account_id);",
+    // 8: ratings and what players choose (docs/storage.md): each account's Glicko-2
+    // rating per pool, every change with the game that caused it (one row per game and
+    // account, so a game is never rated twice), the cards an account bans or dislikes,
+    // and whom it follows.
+    "CREATE TABLE ratings (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        pool TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        last_game_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, pool)
+    );
+    CREATE TABLE rating_changes (
+        room_id TEXT NOT NULL,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        pool TEXT NOT NULL,
+        rating_before REAL NOT NULL,
+        deviation_before REAL NOT NULL,
+        volatility_before REAL NOT NULL,
+        rating_after REAL NOT NULL,
+        deviation_after REAL NOT NULL,
+        volatility_after REAL NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (room_id, account_id)
+    );
+    CREATE INDEX rating_changes_account ON rating_changes(account_id, pool, at);
+    CREATE TABLE card_prefs (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        card TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('ban', 'dislike')),
+        PRIMARY KEY (account_id, card)
+    );
+    CREATE TABLE follows (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        followed_id INTEGER NOT NULL REFERENCES accounts(id),
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, followed_id)
+    );
+    CREATE INDEX follows_followed ON follows(followed_id);",
 ];
 
 /// The schema version this build writes.
