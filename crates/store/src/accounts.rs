@@ -435,8 +435,9 @@ impl Accounts {
         })
     }
 
-    /// Deletes an account: its sessions, tokens, blocks and seat links go; the seats it
-    /// sat in stay, renamed `placeholder`, so its games stay readable.
+    /// Deletes an account: its sessions, tokens, blocks, card preferences, follows (both
+    /// ways) and seat links go; the seats it sat in stay, renamed `placeholder`, so its
+    /// games stay readable.
     pub fn delete_account(&mut self, id: i64, placeholder: &str) -> Result<bool> {
         self.transaction(|a| {
             a.exec(
@@ -451,6 +452,8 @@ impl Accounts {
                 "DELETE FROM sessions WHERE account_id = ?1",
                 "DELETE FROM api_tokens WHERE account_id = ?1",
                 "DELETE FROM blocks WHERE account_id = ?1 OR blocked_id = ?1",
+                "DELETE FROM card_prefs WHERE account_id = ?1",
+                "DELETE FROM follows WHERE account_id = ?1 OR followed_id = ?1",
                 "UPDATE reports SET reporter_id = NULL WHERE reporter_id = ?1",
             ] {
                 a.exec(sql, &[id.into()])?;
@@ -820,6 +823,10 @@ fn open_sqlite(dir: &Path) -> Result<rusqlite::Connection> {
     crate::sqlite::schema::check_current(version)?;
     Ok(conn)
 }
+
+// Card preferences and follows (schema 8), on this connection.
+#[path = "social.rs"]
+pub(crate) mod social;
 
 #[cfg(test)]
 mod tests {

@@ -31,6 +31,7 @@ mod backup;
 mod pg;
 mod sqlite;
 
+pub use accounts::social::{CardPrefs, FollowRow, Followed};
 pub use accounts::{AccountGame, AccountRow, Accounts, Created, ReportRow, SessionRow, TokenRow};
 pub use backup::{BackupReport, backup};
 pub use sqlite::schema::VERSION as SCHEMA_VERSION;
