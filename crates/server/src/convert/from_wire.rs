@@ -201,7 +201,7 @@ fn card_pool(p: wire::CardPool) -> CardPool {
     }
 }
 
-fn card_set(s: wire::CardSet) -> Set {
+pub fn card_set(s: wire::CardSet) -> Set {
     match s {
         wire::CardSet::Base => Set::Base,
         wire::CardSet::Intrigue => Set::Intrigue,
@@ -228,7 +228,7 @@ pub fn known_bot(name: &str) -> Result<(), Refusal> {
     }
 }
 
-fn edition(e: wire::Edition) -> Edition {
+pub fn edition(e: wire::Edition) -> Edition {
     match e {
         wire::Edition::First => Edition::First,
         wire::Edition::Second => Edition::Second,

@@ -10,6 +10,7 @@
 //! is decided by `crate::rooms::projection`.
 
 pub mod from_wire;
+pub mod kingdom_prefs;
 pub mod names;
 pub mod record;
 pub mod refusal;
