@@ -69,7 +69,8 @@
  *   | {type: 'remove', id: number, who: Removable}
  *   | {type: 'history', id: number, from: number, to?: number}
  *   | {type: 'rematch', id: number, room: string}
- *   | {type: 'chat_history', id: number, from: number, to?: number}} ClientMessage
+ *   | {type: 'chat_history', id: number, from: number, to?: number}
+ *   | {type: 'invite', id: number, room: string, name: string}} ClientMessage
  */
 
 /**
@@ -196,7 +197,8 @@
  *   | 'game_over' | 'game_not_over' | 'stale_decision' | 'not_your_decision' | 'wrong_kind'
  *   | 'not_an_option' | 'wrong_count' | 'too_many' | 'pile_required' | 'not_a_permutation'
  *   | 'undo_refused' | 'not_host' | 'removed_by_host' | 'chat_not_allowed' | 'chat_too_fast' | 'invalid_chat'
- *   | 'rate_limited' | 'message_too_big' | 'internal' | 'name_taken'} ErrorCode
+ *   | 'rate_limited' | 'message_too_big' | 'internal' | 'name_taken'
+ *   | 'sign_in_required' | 'unknown_player' | 'not_following' | 'player_offline' | 'too_many_invites'} ErrorCode
  * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number,
  *   chat_max_chars?: number, chat_max_bytes?: number, chat_messages?: number, chat_window_ms?: number}} Limits
  * @typedef {{type: 'welcome', protocol: number, server: string, limits: Limits, account?: AccountInfo}
@@ -219,7 +221,8 @@
  *   | {type: 'history', re: number, first: number, events: GameEvent[]}
  *   | {type: 'rematch', room: string, seat: number}
  *   | {type: 'removed', room: string}
- *   | {type: 'chat_history', re: number, first: number, lines: ChatLine[]}} ServerMessage
+ *   | {type: 'chat_history', re: number, first: number, lines: ChatLine[]}
+ *   | {type: 'invited', from: string, room: string}} ServerMessage
  */
 
 /**
@@ -284,6 +287,13 @@
  * @property {number} games
  * @property {ProfileGame[]} recent
  * @property {BotRecord[]} vs_bots
+ */
+
+/**
+ * Card preferences and friends (docs/protocol.md, "Card preferences and friends").
+ * @typedef {{bans?: CardKey[], dislikes?: CardKey[]}} CardPrefs
+ * @typedef {{room: string, name: string}} FriendTable
+ * @typedef {{name: string, bot: boolean, online: boolean, tables: FriendTable[]}} Friend
  */
 
 export {};

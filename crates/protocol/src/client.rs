@@ -185,6 +185,18 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         to: Option<u64>,
     },
+    /// Invites the account registered as `name` to `room`, the room this connection sits
+    /// in, before its game starts. Signed in only (`sign_in_required`), and only an
+    /// account you follow (`not_following`); answered by `ack` once each of its
+    /// signed-in connections on this server got `invited` (`player_offline` when it has
+    /// none; `unknown_player` for no such account). At most 10 invitations a minute per
+    /// account (`too_many_invites`).
+    Invite {
+        #[schemars(range(min = 1))]
+        id: u64,
+        room: String,
+        name: String,
+    },
 }
 
 impl ClientMessage {
@@ -208,7 +220,8 @@ impl ClientMessage {
             | ClientMessage::Remove { id, .. }
             | ClientMessage::History { id, .. }
             | ClientMessage::Rematch { id, .. }
-            | ClientMessage::ChatHistory { id, .. } => Some(*id),
+            | ClientMessage::ChatHistory { id, .. }
+            | ClientMessage::Invite { id, .. } => Some(*id),
         }
     }
 }

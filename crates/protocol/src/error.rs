@@ -95,6 +95,17 @@ pub enum ErrorCode {
     /// `take_seat` by a guest under a registered player's name (or one that looks like
     /// it): sign in, or choose another name.
     NameTaken,
+    /// The command is for signed-in players (`invite`): sign in first.
+    SignInRequired,
+    /// `invite` names no registered player.
+    UnknownPlayer,
+    /// `invite` names an account you do not follow (follow it first:
+    /// `PUT /api/me/follows/{name}`).
+    NotFollowing,
+    /// `invite` names an account with no signed-in connection on this server.
+    PlayerOffline,
+    /// More than 10 invitations within a minute from one account; nothing is closed.
+    TooManyInvites,
 }
 
 /// WebSocket close codes the server uses, and what each means.

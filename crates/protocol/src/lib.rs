@@ -23,6 +23,7 @@ mod client;
 mod common;
 mod error;
 mod server;
+mod social;
 
 pub use accounts::{
     AccountInfo, ApiError, BotRecord, Credentials, Me, NewToken, Profile, ProfileGame,
@@ -42,6 +43,7 @@ pub use server::{
     NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary, ScoreLine, SeatDeck,
     SeatInfo, SeatView, ServerMessage, UndoOutcome,
 };
+pub use social::{CardPrefs, Friend, FriendTable};
 
 /// The protocol version this crate describes.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -71,6 +73,9 @@ pub fn json_schema() -> serde_json::Value {
     generator.subschema_for::<Vec<TokenInfo>>();
     generator.subschema_for::<NewToken>();
     generator.subschema_for::<ApiError>();
+    // Card preferences and friends (docs/protocol.md, "Card preferences and friends").
+    generator.subschema_for::<CardPrefs>();
+    generator.subschema_for::<Vec<Friend>>();
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

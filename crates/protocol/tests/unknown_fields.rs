@@ -47,6 +47,7 @@ fn messages() -> Vec<Value> {
         json!({"type": "rematch", "id": 1, "room": "k3v9q2mf"}),
         json!({"type": "remove", "id": 1, "who": {"type": "seat", "seat": 1}}),
         json!({"type": "remove", "id": 1, "who": {"type": "spectator", "name": "Eve"}}),
+        json!({"type": "invite", "id": 1, "room": "k3v9q2mf", "name": "Bob"}),
     ]
     .into_iter()
     .chain(replies().into_iter().map(|r| json!({"type": "reply", "id": 1, "decision": 2, "reply": r})))

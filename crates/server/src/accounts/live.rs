@@ -2,7 +2,10 @@
 //! a token or banning an account closes its live connections at once.
 //!
 //! A connection registers with the credential it signed in with and a way to close it
-//! (the connection layer's own); the guard it keeps unregisters it when it ends.
+//! (the connection layer's own); the guard it keeps unregisters it when it ends. It may
+//! also give a way to send it a frame ([`LiveGuard::set_notify`]): a friend's
+//! invitation reaches every signed-in connection of the account on this node
+//! ([`Live::notify`]), and [`Live::is_online`] is what the friends list shows.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,6 +23,8 @@ pub enum Credential {
 }
 
 type Close = Box<dyn Fn(&str) + Send + Sync>;
+/// Sends a frame to a connection; false when its queue refused it.
+type Notify = Box<dyn Fn(&dominion_protocol::ServerMessage) -> bool + Send + Sync>;
 
 /// The accounts a signed-in connection does not want to hear: the names (exactly as
 /// registered — a seat of a signed-in player carries its account's name, and a guest
@@ -49,6 +54,7 @@ struct Entry {
     credential: Credential,
     close: Close,
     blocked: Arc<Blocked>,
+    notify: Option<Notify>,
 }
 
 #[derive(Default)]
@@ -62,6 +68,22 @@ pub struct LiveGuard {
     live: Arc<Live>,
     account: i64,
     id: u64,
+}
+
+impl LiveGuard {
+    /// How frames reach this connection (for [`Live::notify`]).
+    pub fn set_notify(
+        &self,
+        notify: impl Fn(&dominion_protocol::ServerMessage) -> bool + Send + Sync + 'static,
+    ) {
+        let mut map = self.live.lock();
+        if let Some(e) = map
+            .get_mut(&self.account)
+            .and_then(|list| list.iter_mut().find(|e| e.id == self.id))
+        {
+            e.notify = Some(Box::new(notify));
+        }
+    }
 }
 
 impl Drop for LiveGuard {
@@ -94,6 +116,7 @@ impl Live {
             credential,
             close: Box::new(close),
             blocked,
+            notify: None,
         });
         LiveGuard {
             live: self.clone(),
@@ -126,5 +149,22 @@ impl Live {
     /// The accounts with a live connection here.
     pub fn accounts(&self) -> Vec<i64> {
         self.lock().keys().copied().collect()
+    }
+
+    /// Whether the account has a live connection here.
+    pub fn is_online(&self, account: i64) -> bool {
+        self.lock().contains_key(&account)
+    }
+
+    /// Sends `msg` to each of the account's live connections here that can be sent
+    /// frames; how many took it.
+    pub fn notify(&self, account: i64, msg: &dominion_protocol::ServerMessage) -> usize {
+        self.lock()
+            .get(&account)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.notify.as_ref())
+            .filter(|notify| notify(msg))
+            .count()
     }
 }

@@ -29,6 +29,7 @@ pub mod admin;
 pub mod live;
 pub mod names;
 pub mod password;
+pub mod social;
 mod throttle;
 
 use crate::budget::{AddressKey, address_key};
@@ -130,6 +131,8 @@ pub struct Accounts {
     sign_ins_by_name: Mutex<Throttle<String>>,
     registrations: Mutex<Throttle<AddressKey>>,
     pub live: Arc<Live>,
+    /// Card preferences, follows and invitations (`social`).
+    social: social::Social,
 }
 
 pub(crate) fn now_secs() -> i64 {
@@ -211,6 +214,7 @@ impl Accounts {
                 THROTTLE_KEPT,
             )),
             live: Arc::default(),
+            social: social::Social::default(),
             config,
             db,
         }))
@@ -725,7 +729,7 @@ impl Accounts {
     }
 
     /// `GET /api/me/data`: the account (no hashes), its sessions and tokens (no
-    /// secrets), its blocks and every game it played.
+    /// secrets), its blocks, card preferences and follows, and every game it played.
     pub async fn data(&self, who: &SignedIn) -> Result<serde_json::Value, Refused> {
         let id = who.account.id;
         let (sessions, tokens, blocks, games) = self
@@ -753,6 +757,7 @@ impl Accounts {
                 }))
             })
             .collect();
+        let social = self.social_data(id).await?;
         Ok(serde_json::json!({
             "account": me(&who.account),
             "sessions": sessions.iter().map(|s| serde_json::json!({
@@ -762,6 +767,8 @@ impl Accounts {
                 "label": t.label, "created": t.created_at, "last_used": t.last_used,
             })).collect::<Vec<_>>(),
             "blocks": blocks,
+            "cards": social["cards"],
+            "following": social["following"],
             "games": games,
         }))
     }

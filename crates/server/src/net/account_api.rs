@@ -139,7 +139,10 @@ fn check_origin(accounts: &Accounts, headers: &HeaderMap) -> Result<(), Response
 }
 
 /// Who the request is signed in as, or the refusal.
-async fn signed_in(accounts: &Accounts, headers: &HeaderMap) -> Result<SignedIn, Response> {
+pub(crate) async fn signed_in(
+    accounts: &Accounts,
+    headers: &HeaderMap,
+) -> Result<SignedIn, Response> {
     let found = match bearer(headers) {
         Some(token) => accounts.by_token(token).await,
         None => match session_cookie(headers) {
@@ -270,7 +273,7 @@ async fn me(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Respon
 }
 
 /// Signed in, and for a state-changing request past the Origin rule.
-async fn acting(accounts: &Accounts, headers: &HeaderMap) -> Result<SignedIn, Response> {
+pub(crate) async fn acting(accounts: &Accounts, headers: &HeaderMap) -> Result<SignedIn, Response> {
     check_origin(accounts, headers)?;
     signed_in(accounts, headers).await
 }

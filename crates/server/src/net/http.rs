@@ -82,6 +82,10 @@ pub fn router(hub: Arc<Hub>, accounts: Arc<Accounts>) -> Router {
         .route("/ws", get(websocket))
         .layer(Extension(accounts.clone()))
         .with_state(hub.clone())
+        .merge(crate::net::social_api::router(
+            accounts.clone(),
+            hub.clone(),
+        ))
         .merge(crate::net::account_api::router(accounts, hub.clone()))
         .layer(TraceLayer::new_for_http().make_span_with(request_span))
         .merge(dominion_web::router())

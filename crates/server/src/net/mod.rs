@@ -2,7 +2,7 @@
 //!
 //! Owns accepting connections and their limits (`accept`), which address a request's
 //! client has — its own, or the one a trusted proxy forwarded (`client_addr`), the HTTP
-//! routes (`http`, and the account endpoints in `account_api`),
+//! routes (`http`, and the account endpoints in `account_api` and `social_api`),
 //! each WebSocket's reading and writing (`connection`), and the link that carries a
 //! client to the node running its room in a cluster (`forward`). A frame is read here,
 //! checked for budget, size, shape, handshake and command id, and handed to the hub or,
@@ -21,3 +21,4 @@ pub mod connection;
 pub mod forward;
 pub mod http;
 pub mod origin;
+pub mod social_api;

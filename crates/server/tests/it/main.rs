@@ -17,6 +17,7 @@ mod crash;
 mod database;
 mod deploy;
 mod durable;
+mod friends;
 mod game;
 mod history;
 mod invalid;

@@ -142,6 +142,7 @@ impl Connection {
                 self.command_room(id, Command::ChatHistory { from, to })
                     .await
             }
+            ClientMessage::Invite { room, name, .. } => self.invite(id, room, name).await,
             ClientMessage::Rematch { room, .. } => {
                 // The offered room must exist and wait for players; the old room checks
                 // the rest (a seat, a finished game, that this connection created it).

@@ -31,6 +31,7 @@
 //! at most `CLOSE_LINGER`.
 
 mod commands;
+mod invite;
 mod write;
 
 use write::write_loop;
@@ -405,6 +406,11 @@ impl Connection {
                 self.blocked.clone(),
                 move |reason| handle.close(CloseCode::SignedOut, reason),
             ));
+            // A friend's `invited` reaches this connection through it.
+            if let Some(live) = &self.live {
+                let handle = self.handle.clone();
+                live.set_notify(move |msg| handle.send(msg));
+            }
             match self.accounts.blocks(who).await {
                 Ok(names) => self.blocked.set(names),
                 Err(r) => tracing::warn!("cannot read a player's blocks: {}", r.message),
