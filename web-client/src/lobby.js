@@ -8,6 +8,7 @@ import { botLabel } from './names.js';
 import { clearInvite, createRoom, keptSeats, quickPlay, resumeRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
 import { state, update, notify } from './store.js';
 import { typeMarks } from './cardview.js';
+import { friendsPanel } from './friends.js';
 
 const NAME_KEY = 'dominion.name';
 const TIMERS = [0, 30, 60, 120, 300];
@@ -848,6 +849,7 @@ export function lobbyView() {
       ),
     ),
     invitePanel(),
+    friendsPanel(),
     unfinishedGames(),
     h('div', { class: 'lobby-grid' }, h('div', { class: 'lobby-col' }, roomList(), recentGames()), createForm()),
   );

@@ -12,6 +12,7 @@ import { defaultCreateForm, lobbyView, rememberedName } from './lobby.js';
 import { replayId, replayView, startReplay } from './replay.js';
 import { accountDialogShown, authDialog, checkMe, reportDialog } from './account.js';
 import { profileName, profileView, startProfile } from './profile.js';
+import { invitedNotices, loadFriends, startFriends } from './friends.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { confirmingEnd, continuePendingBuy, endPhase } from './buying.js';
 import { settingsButton, settingsDialog, settingsShown, toggleSettings } from './settings.js';
@@ -102,6 +103,7 @@ function view() {
   return [
     header(),
     notice(),
+    invitedNotices(),
     h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : profileName() ? profileView() : state.roomId ? tableView() : lobbyView()),
     state.roomId && !replayId() ? helpDialog() : null,
     infoDialog(),
@@ -309,7 +311,8 @@ async function boot() {
   else if (profileName()) startProfile();
   else {
     startSession();
-    checkMe();
+    checkMe().then(() => loadFriends());
+    startFriends();
   }
   loadMeta()
     .then((meta) => update((s) => {

@@ -2,13 +2,16 @@
 // games, their recent games (result and replay) and how they fare against each bot
 // level (`GET /api/players/{name}`). Your own profile also holds your account: API
 // tokens (made here, the secret shown once), sessions, the players you block, the
-// password, your data to download, and deleting the account. Another account's
-// profile offers to block or unblock it.
+// password, your data to download, and deleting the account; and the cards you ban or
+// dislike (prefs.js). Another account's profile offers to follow or unfollow it
+// (friends.js) and to block or unblock it.
 import { A, api, checkMe, errorText, forgetAccount, sameName, setBlocked, signOut } from './account.js';
 import { h } from './dom.js';
 import { has, lang, t } from './i18n/index.js';
 import { botLabel } from './names.js';
 import { update } from './store.js';
+import { followButton, loadFriends } from './friends.js';
+import { cardPrefsPanel, loadCardPrefs } from './prefs.js';
 
 /** The player this page shows, from its path (/players/{name}); null on any other page. */
 export function profileName() {
@@ -92,7 +95,8 @@ async function loadProfile() {
     P.error = errorText(r);
   }
   update();
-  if (own()) await Promise.all([loadTokens(), loadSessions()]);
+  if (own()) await Promise.all([loadTokens(), loadSessions(), loadCardPrefs()]);
+  else if (A.me) await loadFriends();
 }
 
 async function loadTokens() {
@@ -483,6 +487,7 @@ export function profileView() {
       h(
         'div',
         { class: 'choice-row' },
+        followButton(p.name),
         blockButton(p),
         mine ? h('button', { type: 'button', class: 'btn small', 'data-testid': 'profile-sign-out', onclick: async () => {
           await signOut();
@@ -504,7 +509,7 @@ export function profileView() {
         ),
         vsBots(p),
       ),
-      mine ? h('div', { class: 'profile-col' }, tokensPanel(), sessionsPanel(), blocksPanel(), passwordPanel(), dataPanel()) : null,
+      mine ? h('div', { class: 'profile-col' }, cardPrefsPanel(), tokensPanel(), sessionsPanel(), blocksPanel(), passwordPanel(), dataPanel()) : null,
     ),
   );
 }

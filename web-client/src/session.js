@@ -7,6 +7,7 @@ import { setCurrentCosts, setEdition } from './cards.js';
 import { t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { busy, state, update, notify } from './store.js';
+import { onInvited } from './friends.js';
 
 /** @typedef {import('./types.js').ServerMessage} ServerMessage */
 /** @typedef {import('./types.js').Reply} Reply */
@@ -729,6 +730,9 @@ function onMessage(msg) {
         });
         refreshRooms();
       }
+      break;
+    case 'invited':
+      onInvited(msg);
       break;
     case 'error':
       showError(msg);

@@ -10,6 +10,7 @@ import { botLabel } from './names.js';
 import { roomName } from './lobby.js';
 import { inviteLink, leaveRoom, removeSeat, setSeat, startGame } from './session.js';
 import { state, update } from './store.js';
+import { inviteFriendsPanel } from './friends.js';
 
 /** The kingdom's ten cards when known before the start (a random one is drawn then). */
 export function kingdomCards(/** @type {import('./types.js').RoomSummary} */ room) {
@@ -131,6 +132,7 @@ export function waitingRoom() {
     host ? h('p', { class: 'hint' }, t('wait.host_hint')) : null,
     h('p', { class: 'hint', 'aria-live': 'polite' }, filled ? t('wait.ready') : `${t('wait.need_seats')} ${t('wait.invite')}`),
     room ? invitePanel(room) : null,
+    room ? inviteFriendsPanel(room) : null,
     h(
       'div',
       { class: 'choice-row' },
