@@ -127,7 +127,7 @@ pub enum ServerMessage {
     },
     /// The signed-in player `from`, whom you may know as a friend, invites you to the
     /// table `room` (not started yet): `take_seat` there to accept (the browser's link is
-    /// `/?room=<room>`). Sent to each of your signed-in connections on the server the
+    /// `/#room=<room>`). Sent to each of your signed-in connections on the server the
     /// invitation reached; ignoring it is answer enough.
     Invited { from: String, room: String },
 }
