@@ -38,6 +38,27 @@ pub struct Avoided {
     pub dislikes_drawn: usize,
 }
 
+impl Avoided {
+    /// What the draw kept out, in English, for a room's notice ("2 banned cards and 3
+    /// disliked cards were kept out"); None when it kept nothing out.
+    pub fn describe(&self) -> Option<String> {
+        let cards =
+            |n: usize, what: &str| format!("{n} {what} card{}", if n == 1 { "" } else { "s" });
+        let kept = match (self.bans, self.dislikes) {
+            (0, 0) => return None,
+            (b, 0) => cards(b, "banned"),
+            (0, d) => cards(d, "disliked"),
+            (b, d) => format!("{} and {}", cards(b, "banned"), cards(d, "disliked")),
+        };
+        let verb = if self.bans + self.dislikes == 1 {
+            "was"
+        } else {
+            "were"
+        };
+        Some(format!("{kept} {verb} kept out of the kingdom"))
+    }
+}
+
 /// Why no kingdom could be drawn.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DrawError {
@@ -369,6 +390,28 @@ mod tests {
         )
         .unwrap();
         assert!(k.iter().all(|c| c.def().set == Set::Intrigue));
+    }
+
+    #[test]
+    fn what_was_kept_out_is_said() {
+        let a = |bans, dislikes| Avoided {
+            bans,
+            dislikes,
+            dislikes_drawn: 0,
+        };
+        assert_eq!(a(0, 0).describe(), None);
+        assert_eq!(
+            a(1, 0).describe().unwrap(),
+            "1 banned card was kept out of the kingdom"
+        );
+        assert_eq!(
+            a(2, 3).describe().unwrap(),
+            "2 banned cards and 3 disliked cards were kept out of the kingdom"
+        );
+        assert_eq!(
+            a(0, 1).describe().unwrap(),
+            "1 disliked card was kept out of the kingdom"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 on_both_backends!(
     card_preferences_are_checked_and_replaced_whole,
+    an_automatch_draw_unites_its_players_lists,
     a_followed_friend_is_seen_online_at_its_table_and_invited,
     invitations_go_only_to_friends_and_are_limited,
 );
@@ -180,6 +181,70 @@ async fn card_preferences_are_checked_and_replaced_whole(backend: Backend) {
     )
     .await;
     assert_eq!(put.json(), json!({"bans": [], "dislikes": ["village"]}));
+}
+
+/// What an automatch room is drawn with: every player's bans and dislikes together (a
+/// card one bans and another dislikes counts as banned), and a kingdom drawn with them
+/// holds none of the bans.
+async fn an_automatch_draw_unites_its_players_lists(backend: Backend) {
+    let store = TestStore::new(backend);
+    let addr = server(&store).await;
+    let ann = register(addr, "Ann", "ann's password").await.cookie();
+    let bob = register(addr, "Bob", "bob's password").await.cookie();
+    register(addr, "Cy", "cy's password").await;
+    let put = |cookie: String, body: Value| async move {
+        let a = call(addr, &cookie, "PUT", "/api/me/cards", Some(body)).await;
+        assert_eq!(a.status, 200, "{}", a.body);
+    };
+    put(
+        ann,
+        json!({"bans": ["witch", "chapel"], "dislikes": ["moat", "militia"]}),
+    )
+    .await;
+    put(
+        bob,
+        json!({"bans": ["militia"], "dislikes": ["moat", "cellar"]}),
+    )
+    .await;
+
+    let mut c = config();
+    c.data_dir = store.dir().to_path_buf();
+    c.database = store.url().map(String::from);
+    c.argon2_memory_kib = 256;
+    c.argon2_iterations = 1;
+    let database = store.database();
+    let accounts = tokio::task::spawn_blocking(move || {
+        dominion_server::accounts::Accounts::open(std::sync::Arc::new(c), &database)
+    })
+    .await
+    .unwrap()
+    .expect("accounts");
+    let mut ids = Vec::new();
+    for name in ["ann", "BOB", "Cy"] {
+        ids.push(accounts.registered(name).await.unwrap().expect(name).id);
+    }
+    let (bans, dislikes) = accounts.draw_prefs(ids).await.unwrap();
+    let keys = |v: &[dominion_engine::CardId]| v.iter().map(|c| c.key()).collect::<Vec<_>>();
+    assert_eq!(keys(&bans), ["chapel", "militia", "witch"]);
+    assert_eq!(keys(&dislikes), ["cellar", "moat"]);
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..100 {
+        let (kingdom, avoided) = dominion_server::convert::kingdom_prefs::draw_kingdom(
+            dominion_engine::Edition::Second,
+            &[dominion_engine::Set::Base],
+            &bans,
+            &dislikes,
+            &mut rng,
+        )
+        .unwrap();
+        assert!(
+            kingdom
+                .iter()
+                .all(|c| !bans.contains(c) && !dislikes.contains(c))
+        );
+        assert_eq!((avoided.bans, avoided.dislikes), (3, 2));
+    }
 }
 
 async fn a_followed_friend_is_seen_online_at_its_table_and_invited(backend: Backend) {
