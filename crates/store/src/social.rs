@@ -29,6 +29,10 @@ pub struct FollowRow {
     pub bot: bool,
     /// When the follow was made.
     pub since: i64,
+    /// Whether this account blocks the other one of the pair (for [`Accounts::following`]:
+    /// the followed account blocks the follower; for [`Accounts::followers`]: the
+    /// follower blocks the followed one).
+    pub blocks: bool,
 }
 
 /// How a follow went.
@@ -144,8 +148,10 @@ impl Accounts {
     /// The accounts `account_id` follows, in name order.
     pub fn following(&mut self, account_id: i64) -> Result<Vec<FollowRow>> {
         self.follow_rows(
-            "SELECT a.id, a.name, a.bot, f.created_at FROM follows f
-             JOIN accounts a ON a.id = f.followed_id
+            "SELECT a.id, a.name, a.bot, f.created_at,
+                    EXISTS (SELECT 1 FROM blocks b
+                            WHERE b.account_id = f.followed_id AND b.blocked_id = f.account_id)
+             FROM follows f JOIN accounts a ON a.id = f.followed_id
              WHERE f.account_id = ?1 ORDER BY a.folded",
             account_id,
         )
@@ -154,8 +160,10 @@ impl Accounts {
     /// The accounts that follow `account_id`, in name order.
     pub fn followers(&mut self, account_id: i64) -> Result<Vec<FollowRow>> {
         self.follow_rows(
-            "SELECT a.id, a.name, a.bot, f.created_at FROM follows f
-             JOIN accounts a ON a.id = f.account_id
+            "SELECT a.id, a.name, a.bot, f.created_at,
+                    EXISTS (SELECT 1 FROM blocks b
+                            WHERE b.account_id = f.account_id AND b.blocked_id = f.followed_id)
+             FROM follows f JOIN accounts a ON a.id = f.account_id
              WHERE f.followed_id = ?1 ORDER BY a.folded",
             account_id,
         )
@@ -170,6 +178,7 @@ impl Accounts {
                 name: r[1].text().unwrap_or_default(),
                 bot: r[2].int().unwrap_or_default() != 0,
                 since: r[3].int().unwrap_or_default(),
+                blocks: r[4].int().unwrap_or_default() != 0,
             })
             .collect())
     }

@@ -140,6 +140,26 @@ fn follows_are_listed_both_ways_and_bounded(db: &Db) {
     assert!(!a.unfollow(ann, bob).unwrap());
     assert_eq!(a.follow(ann, dee, 25, 2).unwrap(), Followed::Added);
     assert_eq!(names(a.followers(bob).unwrap()), []);
+    // Whether the followed account blocks its follower.
+    a.block(cy, ann, 26).unwrap();
+    let blocks = |rows: Vec<dominion_store::FollowRow>| {
+        rows.into_iter()
+            .map(|r| (r.name, r.blocks))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        blocks(a.following(ann).unwrap()),
+        [("Cy".to_string(), true), ("Dee".to_string(), false)]
+    );
+    assert_eq!(
+        blocks(a.followers(cy).unwrap()),
+        [("Ann".to_string(), false), ("Bob".to_string(), false)]
+    );
+    a.block(bob, cy, 27).unwrap();
+    assert_eq!(
+        blocks(a.followers(cy).unwrap()),
+        [("Ann".to_string(), false), ("Bob".to_string(), true)]
+    );
 }
 
 fn deleting_an_account_takes_its_preferences_and_follows(db: &Db) {

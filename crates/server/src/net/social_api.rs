@@ -11,7 +11,8 @@
 //! A friend is `online` when the account has a signed-in WebSocket on the node that
 //! answers (in a cluster, another node's connections are not seen); its `tables` are the
 //! rooms not started yet where a seat is taken under its name, from the lobby (which in
-//! a cluster lists every node's rooms). A signed-in seat always carries its account's
+//! a cluster lists every node's rooms). An account that blocks you is shown offline and
+//! at no table, as `invite` answers it. A signed-in seat always carries its account's
 //! name and a guest cannot take a registered one, so the name is the account.
 
 // The helpers return the refusal as the response to send, as `net::account_api` does.
@@ -121,12 +122,14 @@ async fn follows(
         .into_iter()
         .filter(|r| r.status == wire::RoomStatus::Lobby)
         .collect();
+    // An account that blocks you looks offline and at no table, as `invite` answers.
     let friends: Vec<wire::Friend> = rows
         .into_iter()
         .map(|f| wire::Friend {
-            online: accounts.live.is_online(f.account_id),
+            online: !f.blocks && accounts.live.is_online(f.account_id),
             tables: open
                 .iter()
+                .filter(|_| !f.blocks)
                 .filter(|r| {
                     r.seats.iter().any(|s| {
                         matches!(&s.occupant, wire::Occupant::Human { name, .. } if *name == f.name)

@@ -325,6 +325,27 @@ async fn a_followed_friend_is_seen_online_at_its_table_and_invited(backend: Back
         .await;
     assert_eq!(late["code"], "game_already_started", "{late}");
 
+    // Bob blocks Ann: she sees him offline and at no table (and may not invite him).
+    let list = call(addr, &ann, "GET", "/api/me/follows", None)
+        .await
+        .json();
+    assert_eq!(list[0]["online"], true, "{list}");
+    assert_eq!(list[0]["tables"][0]["room"], bobs_room.as_str(), "{list}");
+    assert_eq!(
+        call(addr, &bob, "PUT", "/api/me/blocks/Ann", None)
+            .await
+            .status,
+        204
+    );
+    let list = call(addr, &ann, "GET", "/api/me/follows", None)
+        .await
+        .json();
+    assert_eq!(
+        (list[0]["online"].clone(), list[0]["tables"].clone()),
+        (json!(false), json!([])),
+        "{list}"
+    );
+
     // Unfollowed, Bob is not listed.
     assert_eq!(
         call(addr, &ann, "DELETE", "/api/me/follows/Bob", None)
