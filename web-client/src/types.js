@@ -88,7 +88,7 @@
 
 /**
  * @typedef {{type: 'seat', seat: number, name: string} | {type: 'spectator', name: string}} ChatSender
- * @typedef {{from: ChatSender, text: string, at: number}} ChatLine
+ * @typedef {{n: number, from: ChatSender, text: string, at: number}} ChatLine
  * @typedef {{seat: number, name: string, bot?: string}} RecordSeat
  * @typedef {object} GameSummary
  * @property {string} room

@@ -131,6 +131,10 @@ pub enum ServerMessage {
 /// are not game state, and a restart forgets them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ChatLine {
+    /// The line's number in its room, from 0 in the order the room heard them: a
+    /// report (`POST /api/reports`) names a line by it. Lines a viewer does not receive
+    /// (a blocked writer's) leave gaps.
+    pub n: u64,
     pub from: ChatSender,
     /// The text as written, trimmed: show it as text, never as markup.
     pub text: String,

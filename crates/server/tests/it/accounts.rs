@@ -802,15 +802,28 @@ async fn blocking_an_account_hides_its_chat(backend: Backend) {
     assert_eq!(kim.answer(id).await["type"], "ack");
     let line = ivy.until(|v| v["type"] == "chat").await;
     assert_eq!(line["text"], "from the watcher", "{line}");
+    // Its number counts the hidden line, so Ivy can still report it by that number.
+    assert_eq!(line["n"], 1, "{line}");
     assert!(
         !ivy.frames
             .iter()
             .any(|f| f.contains("from the blocked one")),
         "a blocked account's line reached its blocker"
     );
+    // While blocking Jon, Ivy reports the watcher's line by its number.
+    let reported = request(
+        addr,
+        "POST",
+        "/api/reports",
+        &with_cookie(addr, &ann_cookie),
+        Some(json!({"room": room, "line": 1, "reason": "checking numbers"})),
+    )
+    .await;
+    assert_eq!(reported.status, 201, "{}", reported.body);
     // Kim, who blocks nobody, hears both.
     let first = kim.until(|v| v["type"] == "chat").await;
     assert_eq!(first["text"], "from the blocked one");
+    assert_eq!(first["n"], 0, "{first}");
     // Unblocked, Jon is heard again.
     let unblocked = request(
         addr,
@@ -827,6 +840,7 @@ async fn blocking_an_account_hides_its_chat(backend: Backend) {
     assert_eq!(jon.answer(id).await["type"], "ack");
     let line = ivy.until(|v| v["type"] == "chat").await;
     assert_eq!(line["text"], "heard again", "{line}");
+    assert_eq!(line["n"], 2, "{line}");
 }
 
 /// Two nodes of a cluster: a player signed in at one node plays, as the account, in a
