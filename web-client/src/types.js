@@ -73,7 +73,7 @@
  */
 
 /**
- * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string} | {type: 'bot', bot: string}} Occupant
+ * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string, account?: 'player' | 'bot'} | {type: 'bot', bot: string}} Occupant
  * @typedef {{seat: number, occupant: Occupant}} SeatInfo
  * @typedef {'lobby' | 'playing' | 'finished' | 'broken'} RoomStatus
  * @typedef {object} RoomSummary

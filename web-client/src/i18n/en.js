@@ -75,6 +75,7 @@ export default {
   'room.empty_seat': 'open seat',
   'room.offline': 'offline',
   'room.bot_playing': 'a bot is playing for them',
+  'room.bot_account': 'bot account',
   'room.join': 'Join',
   'room.take_seat': 'Take seat {n}',
   'room.watch': 'Watch',

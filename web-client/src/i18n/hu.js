@@ -73,6 +73,7 @@ export default {
   'room.empty_seat': 'szabad hely',
   'room.offline': 'nincs kapcsolatban',
   'room.bot_playing': 'gép játszik helyette',
+  'room.bot_account': 'gépi fiók',
   'room.join': 'Csatlakozás',
   'room.take_seat': '{n}. hely elfoglalása',
   'room.watch': 'Nézem',

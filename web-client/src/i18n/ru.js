@@ -73,6 +73,7 @@ export default {
   'room.empty_seat': 'свободное место',
   'room.offline': 'не в сети',
   'room.bot_playing': 'за него играет бот',
+  'room.bot_account': 'аккаунт бота',
   'room.join': 'Присоединиться',
   'room.take_seat': 'Занять место {n}',
   'room.watch': 'Смотреть',

@@ -72,6 +72,7 @@ export default {
   'room.empty_seat': 'ledig plats',
   'room.offline': 'frånkopplad',
   'room.bot_playing': 'en bot spelar åt spelaren',
+  'room.bot_account': 'botkonto',
   'room.join': 'Gå med',
   'room.take_seat': 'Ta plats {n}',
   'room.watch': 'Titta på',

@@ -28,6 +28,7 @@ on_both_backends!(
     a_deleted_accounts_games_stay_readable,
     a_reported_chat_line_is_kept_for_operators,
     blocking_an_account_hides_its_chat,
+    a_bot_accounts_seat_is_marked_as_a_bot_also_after_a_restart,
 );
 
 /// A server on `store` with cheap hashing and `adjust` applied.
@@ -900,4 +901,82 @@ async fn a_signed_in_player_plays_as_the_account_through_another_node_and_a_ban_
     .unwrap();
     assert_eq!(at0.closed().await, crate::common::Closed::Code(4005));
     assert_eq!(at1.closed().await, crate::common::Closed::Code(4005));
+}
+
+/// A bot account's seat is marked as a bot in every room frame — and still after a
+/// restart, when the room is rebuilt from the store (the seat's account is read back
+/// from `seat_accounts`); a guest's seat carries no account, a person's says `player`.
+async fn a_bot_accounts_seat_is_marked_as_a_bot_also_after_a_restart(backend: Backend) {
+    let store = TestStore::new(backend);
+    let cheap = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
+    let mut first = store.start(&cheap).await;
+    let addr = first.addr;
+    let robo = register(addr, "Robo", "robo's password").await.cookie();
+    let token = request(
+        addr,
+        "POST",
+        "/api/me/tokens",
+        &with_cookie(addr, &robo),
+        Some(json!({"label": "engine"})),
+    )
+    .await
+    .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let made = request(addr, "POST", "/api/me/bot", &with_cookie(addr, &robo), None).await;
+    assert_eq!(made.status, 204, "{}", made.body);
+    let pia = register(addr, "Pia", "pia's password").await.cookie();
+
+    let (mut bot, welcome) = connect_with_token(addr, &token).await;
+    assert_eq!(welcome["account"]["bot"], true, "{welcome}");
+    let room = bot
+        .create_room(json!([{"type": "open"}, {"type": "open"}, {"type": "open"}]))
+        .await;
+    assert_eq!(
+        bot.ask(json!({"type": "take_seat", "room": room})).await["type"],
+        "seated"
+    );
+    let (mut person, _) = connect_with_cookie(addr, &pia).await;
+    assert_eq!(
+        person.ask(json!({"type": "take_seat", "room": room})).await["type"],
+        "seated"
+    );
+    let mut guest = Client::connect(addr, "Quin").await;
+    let seated = guest
+        .ask(json!({"type": "take_seat", "room": room, "name": "Quin"}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let marks = |frame: &Value| -> Vec<Value> {
+        frame["room"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["occupant"]["account"].clone())
+            .collect()
+    };
+    let frame = guest
+        .until(|v| v["type"] == "room" && v["room"]["seats"][2]["occupant"]["type"] == "human")
+        .await;
+    assert_eq!(
+        marks(&frame),
+        [json!("bot"), json!("player"), Value::Null],
+        "{frame}"
+    );
+
+    // Killed and started again on the same store: the rebuilt room still knows.
+    first.kill();
+    drop((bot, person));
+    let second = store.start(&cheap).await;
+    let mut back = Client::connect(second.addr, "Quin").await;
+    let resumed = back
+        .ask(json!({"type": "resume", "room": room, "token": seated["token"]}))
+        .await;
+    assert_eq!(resumed["type"], "seated", "{resumed}");
+    let frame = back.until(|v| v["type"] == "room").await;
+    assert_eq!(
+        marks(&frame),
+        [json!("bot"), json!("player"), Value::Null],
+        "{frame}"
+    );
 }

@@ -60,8 +60,16 @@ impl Connection {
                     name: name.clone(),
                 })
                 .unwrap_or_else(|_| frame.to_string());
-                self.join(id, room, Join::TakeSeat { seat, name }, &frame)
-                    .await;
+                let account = self.signed_in.as_ref().map(|w| SeatAccount {
+                    id: w.account.id,
+                    bot: w.account.bot,
+                });
+                let join = Join::TakeSeat {
+                    seat,
+                    name,
+                    account,
+                };
+                self.join(id, room, join, &frame).await;
                 if let (
                     Some(who),
                     Some(Attached {

@@ -53,7 +53,7 @@ use crate::convert::from_wire::{self, FALLBACK_BOT, RoomPlan};
 use crate::convert::refusal::Refusal;
 use crate::convert::to_wire::decision_id;
 use crate::gamelog::durable::Recovered;
-use crate::gamelog::{LogError, RoomLog, SeatRecord};
+use crate::gamelog::{LogError, RoomLog, SeatAccount, SeatRecord};
 use crate::metrics::Metrics;
 use crate::rooms::chat;
 use crate::rooms::outbox::ConnHandle;
@@ -118,15 +118,15 @@ pub enum Join {
     TakeSeat {
         seat: Option<u8>,
         name: String,
+        /// The account the connection is signed in as (None: a guest).
+        account: Option<SeatAccount>,
     },
     Resume {
         token: String,
         last_event: Option<u64>,
     },
     /// `name` is what the spectator's chat lines carry.
-    Spectate {
-        name: String,
-    },
+    Spectate { name: String },
 }
 
 pub enum Command {
@@ -319,8 +319,12 @@ impl Room {
                 done,
             } => {
                 let result = match join {
-                    Join::TakeSeat { seat, name } => match self.barred.check(from, &name) {
-                        Ok(()) => self.take_seat(&conn, cmd, seat, &name).await,
+                    Join::TakeSeat {
+                        seat,
+                        name,
+                        account,
+                    } => match self.barred.check(from, &name) {
+                        Ok(()) => self.take_seat(&conn, cmd, seat, &name, account).await,
                         Err(refusal) => Err(refusal),
                     },
                     Join::Resume { token, last_event } => {
