@@ -31,7 +31,7 @@ pub mod names;
 pub mod password;
 mod throttle;
 
-use crate::budget::{AddressKey, address_key};
+use crate::budget::{AddressKey, SharedWindows, address_key};
 use crate::config::Config;
 use base64::Engine;
 use dominion_protocol as wire;
@@ -40,9 +40,9 @@ use live::{Credential, Live};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-use throttle::Throttle;
+use throttle::Limit;
 use tokio::sync::{Semaphore, oneshot};
 use tokio::time::Instant;
 
@@ -126,9 +126,11 @@ pub struct Accounts {
     cost: password::Cost,
     /// Verified for unknown names, so they take as long as known ones.
     dummy_hash: String,
-    sign_ins_by_address: Mutex<Throttle<AddressKey>>,
-    sign_ins_by_name: Mutex<Throttle<String>>,
-    registrations: Mutex<Throttle<AddressKey>>,
+    sign_ins_by_address: Limit<AddressKey>,
+    sign_ins_by_name: Limit<String>,
+    registrations: Limit<AddressKey>,
+    /// In a cluster, the counting windows every node shares (set once it has joined).
+    shared: OnceLock<Arc<dyn SharedWindows>>,
     pub live: Arc<Live>,
 }
 
@@ -152,10 +154,6 @@ fn new_secret(prefix: &str) -> Result<(String, Vec<u8>), Refused> {
 
 fn secret_hash(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Accounts {
@@ -195,25 +193,35 @@ impl Accounts {
             hash_waiting: AtomicUsize::new(0),
             cost,
             dummy_hash,
-            sign_ins_by_address: Mutex::new(Throttle::new(
+            sign_ins_by_address: Limit::new(
+                "sign-in-address",
                 config.sign_ins_per_address,
                 SIGN_IN_WINDOW,
                 THROTTLE_KEPT,
-            )),
-            sign_ins_by_name: Mutex::new(Throttle::new(
+            ),
+            sign_ins_by_name: Limit::new(
+                "sign-in-name",
                 config.sign_ins_per_account,
                 SIGN_IN_WINDOW,
                 THROTTLE_KEPT,
-            )),
-            registrations: Mutex::new(Throttle::new(
+            ),
+            registrations: Limit::new(
+                "registration-address",
                 config.registrations_per_address,
                 REGISTRATION_WINDOW,
                 THROTTLE_KEPT,
-            )),
+            ),
+            shared: OnceLock::new(),
             live: Arc::default(),
             config,
             db,
         }))
+    }
+
+    /// Counts failed sign-ins and registrations in the windows every node of the cluster
+    /// shares, beside this node's own counts (called once the node has joined).
+    pub fn share_windows(&self, shared: Arc<dyn SharedWindows>) {
+        let _ = self.shared.set(shared);
     }
 
     /// Runs `query` on the accounts' connection.
@@ -310,9 +318,13 @@ impl Accounts {
         password::acceptable(&password).map_err(|why| Refused::new("weak_password", why))?;
         let key = peer.map(address_key);
         let now = Instant::now();
-        if let Some(key) = key
-            && let Some(wait) = lock(&self.registrations).blocked(&key, now)
-        {
+        let shared = self.shared.get();
+        let label = key.map(|k| k.ip().to_string()).unwrap_or_default();
+        let wait = match &key {
+            Some(key) => self.registrations.blocked(key, &label, shared, now).await,
+            None => None,
+        };
+        if let Some(wait) = wait {
             return Err(Refused {
                 retry_after: Some(wait),
                 ..Refused::new(
@@ -333,7 +345,7 @@ impl Accounts {
             return Err(name_taken(&name));
         }
         if let Some(key) = key {
-            lock(&self.registrations).count(key, now);
+            self.registrations.count(key, &label, shared, now).await;
         }
         let hash = self.hash(password).await?;
         let created = {
@@ -362,9 +374,21 @@ impl Accounts {
         let folded = names::fold(&name);
         let key = peer.map(address_key);
         let now = Instant::now();
+        let shared = self.shared.get();
+        let label = key.map(|k| k.ip().to_string()).unwrap_or_default();
         let blocked = {
-            let by_address = key.and_then(|k| lock(&self.sign_ins_by_address).blocked(&k, now));
-            let by_name = lock(&self.sign_ins_by_name).blocked(&folded, now);
+            let by_address = match &key {
+                Some(k) => {
+                    self.sign_ins_by_address
+                        .blocked(k, &label, shared, now)
+                        .await
+                }
+                None => None,
+            };
+            let by_name = self
+                .sign_ins_by_name
+                .blocked(&folded, &folded, shared, now)
+                .await;
             by_address.max(by_name)
         };
         if let Some(wait) = blocked {
@@ -394,9 +418,14 @@ impl Accounts {
         let ok = self.verify(password, stored).await? && account.is_some();
         let Some(account) = account.filter(|_| ok) else {
             if let Some(key) = key {
-                lock(&self.sign_ins_by_address).count(key, now);
+                self.sign_ins_by_address
+                    .count(key, &label, shared, now)
+                    .await;
             }
-            lock(&self.sign_ins_by_name).count(folded, now);
+            let name = folded.clone();
+            self.sign_ins_by_name
+                .count(name, &folded, shared, now)
+                .await;
             return Err(wrong_credentials());
         };
         if account.banned_at.is_some() {

@@ -980,3 +980,46 @@ async fn a_bot_accounts_seat_is_marked_as_a_bot_also_after_a_restart(backend: Ba
         "{frame}"
     );
 }
+
+/// Failed sign-ins count across the cluster: three wrong passwords for one name at one
+/// node, and the next try at the other node is refused too (the windows are shared in
+/// Redis, not kept once per node); so are registrations from one address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
+async fn sign_in_and_registration_limits_hold_across_the_nodes_of_a_cluster() {
+    let mut env = crate::cluster::Backends::start();
+    let flags = [
+        "--argon2-memory-kib",
+        "256",
+        "--argon2-iterations",
+        "1",
+        "--sign-ins-per-account",
+        "3",
+        "--registrations-per-address",
+        "2",
+    ];
+    let n0 = env.node_with("n0", &flags).await;
+    let n1 = env.node_with("n1", &flags).await;
+    assert_eq!(register(n0.addr, "Max", "max's password").await.status, 201);
+    for _ in 0..3 {
+        assert_eq!(sign_in(n0.addr, "Max", "not max's one").await.status, 401);
+    }
+    let refused = sign_in(n1.addr, "max", "max's password").await;
+    assert_eq!(
+        (refused.status, refused.json()["code"].clone()),
+        (429, json!("too_many_sign_ins")),
+        "{}",
+        refused.body
+    );
+    assert!(refused.header("retry-after").is_some());
+    // One more registration from this address at n1 is the second and last.
+    assert_eq!(register(n1.addr, "Nia", "nia's password").await.status, 201);
+    let third = register(n0.addr, "Ola", "ola's password").await;
+    assert_eq!(
+        (third.status, third.json()["code"].clone()),
+        (429, json!("too_many_registrations"))
+    );
+}
