@@ -314,6 +314,18 @@ impl Claim {
     }
 }
 
+/// Counts per key in fixed windows, shared by every node of a cluster. The accounts'
+/// throttles count in memory as well and refuse when either count is over, so a node
+/// that cannot reach the shared counts (the implementation answers within a bounded
+/// time or fails) still holds its own limits.
+pub trait SharedWindows: Send + Sync {
+    /// Counts one for `key`; the first count of a window starts it, `window` long.
+    fn count(&self, key: String, window: Duration) -> BoxFuture<'static, Result<(), String>>;
+    /// The key's count in its current window and the time left of it; None when the key
+    /// has no window running.
+    fn get(&self, key: String) -> BoxFuture<'static, Result<Option<(u32, Duration)>, String>>;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,16 +458,4 @@ mod tests {
         drop(other);
         assert_eq!(counts.keys(), 0);
     }
-}
-
-/// Counts per key in fixed windows, shared by every node of a cluster. The accounts'
-/// throttles count in memory as well and refuse when either count is over, so a node
-/// that cannot reach the shared counts (the implementation answers within a bounded
-/// time or fails) still holds its own limits.
-pub trait SharedWindows: Send + Sync {
-    /// Counts one for `key`; the first count of a window starts it, `window` long.
-    fn count(&self, key: String, window: Duration) -> BoxFuture<'static, Result<(), String>>;
-    /// The key's count in its current window and the time left of it; None when the key
-    /// has no window running.
-    fn get(&self, key: String) -> BoxFuture<'static, Result<Option<(u32, Duration)>, String>>;
 }
