@@ -314,6 +314,20 @@ function showError(err) {
 }
 
 /**
+ * Sends a command and returns its answer, a refusal included, for a caller that shows
+ * it in place; null when the connection failed.
+ * @param {Record<string, any>} command
+ * @returns {Promise<ServerMessage | null>}
+ */
+export async function ask(command) {
+  try {
+    return await conn.request(command);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Sends a command and handles a refusal by showing it.
  * @param {Record<string, any>} command
  * @returns {Promise<ServerMessage | null>}

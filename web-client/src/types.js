@@ -69,11 +69,13 @@
  *   | {type: 'remove', id: number, who: Removable}
  *   | {type: 'history', id: number, from: number, to?: number}
  *   | {type: 'rematch', id: number, room: string}
- *   | {type: 'chat_history', id: number, from: number, to?: number}} ClientMessage
+ *   | {type: 'chat_history', id: number, from: number, to?: number}
+ *   | {type: 'report_chat', id: number, line: number, reason?: string}} ClientMessage
  */
 
 /**
- * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string, account?: 'player' | 'bot'} | {type: 'bot', bot: string}} Occupant
+ * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string, account?: AccountKind} | {type: 'bot', bot: string}} Occupant
+ * @typedef {'player' | 'bot'} AccountKind
  * @typedef {{seat: number, occupant: Occupant}} SeatInfo
  * @typedef {'lobby' | 'playing' | 'finished' | 'broken'} RoomStatus
  * @typedef {object} RoomSummary
@@ -196,7 +198,7 @@
  *   | 'game_over' | 'game_not_over' | 'stale_decision' | 'not_your_decision' | 'wrong_kind'
  *   | 'not_an_option' | 'wrong_count' | 'too_many' | 'pile_required' | 'not_a_permutation'
  *   | 'undo_refused' | 'not_host' | 'removed_by_host' | 'chat_not_allowed' | 'chat_too_fast' | 'invalid_chat'
- *   | 'rate_limited' | 'message_too_big' | 'internal' | 'name_taken'} ErrorCode
+ *   | 'rate_limited' | 'message_too_big' | 'internal' | 'name_taken' | 'sign_in_required'} ErrorCode
  * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number,
  *   chat_max_chars?: number, chat_max_bytes?: number, chat_messages?: number, chat_window_ms?: number}} Limits
  * @typedef {{type: 'welcome', protocol: number, server: string, limits: Limits, account?: AccountInfo}

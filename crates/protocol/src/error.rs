@@ -95,6 +95,8 @@ pub enum ErrorCode {
     /// `take_seat` by a guest under a registered player's name (or one that looks like
     /// it): sign in, or choose another name.
     NameTaken,
+    /// Only a signed-in connection may do this (`report_chat`): sign in first.
+    SignInRequired,
 }
 
 /// WebSocket close codes the server uses, and what each means.

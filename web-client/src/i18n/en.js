@@ -594,6 +594,7 @@ export default {
   'account.err.unknown_player': 'Only registered players can be blocked.',
   'account.err.bad_origin': 'The request came from another site and was refused.',
   'err.name_taken': 'That name belongs to a registered player: sign in, or choose another.',
+  'err.sign_in_required': 'Sign in to do that.',
   'chat.report': 'Report',
   'chat.report_line': 'Report the message of {name}',
   'chat.block': 'Block',

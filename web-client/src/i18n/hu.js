@@ -591,6 +591,7 @@ export default {
   'account.err.unknown_player': 'Csak regisztrált játékost lehet letiltani.',
   'account.err.bad_origin': 'A kérés más webhelyről jött, ezért elutasítottuk.',
   'err.name_taken': 'Ez egy regisztrált játékos neve: lépj be, vagy válassz másikat.',
+  'err.sign_in_required': 'Ehhez jelentkezz be.',
   'chat.report': 'Jelentés',
   'chat.report_line': '{name} üzenetének jelentése',
   'chat.block': 'Tiltás',

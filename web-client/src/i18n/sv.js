@@ -590,6 +590,7 @@ export default {
   'account.err.unknown_player': 'Bara registrerade spelare kan blockeras.',
   'account.err.bad_origin': 'Begäran kom från en annan webbplats och avvisades.',
   'err.name_taken': 'Namnet tillhör en registrerad spelare: logga in eller välj ett annat.',
+  'err.sign_in_required': 'Logga in för att göra det.',
   'chat.report': 'Anmäl',
   'chat.report_line': 'Anmäl meddelandet från {name}',
   'chat.block': 'Blockera',

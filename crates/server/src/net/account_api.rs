@@ -21,7 +21,6 @@ use crate::accounts::{Accounts, COOKIE, NewSession, Refused, SignedIn};
 use crate::net::client_addr::ClientAddr;
 use crate::net::origin::origin_allowed;
 use crate::rooms::hub::Hub;
-use crate::rooms::room::RoomMsg;
 use axum::Extension;
 use axum::Json;
 use axum::Router;
@@ -519,17 +518,11 @@ async fn report(
     let Some(room) = hub.room(&r.room) else {
         return error("not_found", "no such room here (it may have closed)");
     };
-    let (done, quoted) = tokio::sync::oneshot::channel();
-    let sent = room.tx.send(RoomMsg::ChatLine { line: r.line, done }).await;
-    let line = match (sent, quoted.await) {
-        (Ok(()), Ok(Some(line))) => line,
-        _ => return error("not_found", "the room does not keep that chat line"),
-    };
-    let speaker = match line.from {
-        wire::ChatSender::Seat { name, .. } | wire::ChatSender::Spectator { name } => name,
+    let Some(quoted) = room.quote_chat_line(r.line).await else {
+        return error("not_found", "the room does not keep that chat line");
     };
     match accounts
-        .report(&who, r.room, r.line, (speaker, line.text), r.reason)
+        .report(&who, r.room, r.line, quoted, r.reason)
         .await
     {
         Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),

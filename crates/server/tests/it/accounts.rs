@@ -1023,3 +1023,57 @@ async fn sign_in_and_registration_limits_hold_across_the_nodes_of_a_cluster() {
         (429, json!("too_many_registrations"))
     );
 }
+
+/// A chat line is reported on the game's connection (`report_chat`), which reaches the
+/// node that runs the room: a player signed in at n1 reports a line of a room n0 runs,
+/// and the report is kept with the line as n0's room quotes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
+async fn a_chat_line_is_reported_through_another_node() {
+    let mut env = crate::cluster::Backends::start();
+    let cheap = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
+    let n0 = env.node_with("n0", &cheap).await;
+    let n1 = env.node_with("n1", &cheap).await;
+    let cookie = register(n1.addr, "Uma", "uma's password").await.cookie();
+    let mut zed = Client::connect(n0.addr, "Zed").await;
+    let room = zed
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    zed.take_seat(&room).await;
+    crate::cluster::wait_listed(n1.addr, &[&room]).await;
+    let (mut uma, _) = connect_with_cookie(n1.addr, &cookie).await;
+    let seated = uma.ask(json!({"type": "take_seat", "room": room})).await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let id = zed
+        .command(json!({"type": "chat", "text": "something rude"}))
+        .await;
+    assert_eq!(zed.answer(id).await["type"], "ack");
+    let line = uma.until(|v| v["type"] == "chat").await;
+    assert_eq!(line["n"], 0, "{line}");
+    // A guest may not report; a line the room does not have is refused.
+    let id = zed.command(json!({"type": "report_chat", "line": 0})).await;
+    assert_eq!(zed.answer(id).await["code"], "sign_in_required");
+    let id = uma.command(json!({"type": "report_chat", "line": 7})).await;
+    assert_eq!(uma.answer(id).await["code"], "invalid_chat");
+    let id = uma
+        .command(json!({"type": "report_chat", "line": 0, "reason": "rude"}))
+        .await;
+    let ack = uma.answer(id).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    let mut admin = config();
+    admin.database = Some(env.database.clone());
+    let listed = tokio::task::spawn_blocking(move || {
+        dominion_server::accounts::admin::run(
+            &admin,
+            &dominion_server::config::Admin::Reports { limit: 10 },
+        )
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(listed.contains("Zed: \"something rude\""), "{listed}");
+    assert!(listed.contains("reported by Uma: \"rude\""), "{listed}");
+}

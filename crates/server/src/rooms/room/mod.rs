@@ -191,6 +191,24 @@ pub struct RoomHandle {
     pub creator: Option<u64>,
 }
 
+impl RoomHandle {
+    /// Chat line `n` as the room quotes it — (writer's name, text) — if the room still
+    /// keeps it: a report keeps the line as the room heard it, never as the reporter
+    /// tells it.
+    pub async fn quote_chat_line(&self, n: u64) -> Option<(String, String)> {
+        let (done, quoted) = oneshot::channel();
+        self.tx
+            .send(RoomMsg::ChatLine { line: n, done })
+            .await
+            .ok()?;
+        let line = quoted.await.ok()??;
+        let name = match line.from {
+            wire::ChatSender::Seat { name, .. } | wire::ChatSender::Spectator { name } => name,
+        };
+        Some((name, line.text))
+    }
+}
+
 /// What every room shares with the server, and what a room owes its creator's address.
 pub struct Context {
     pub config: Arc<Config>,
