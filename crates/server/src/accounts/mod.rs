@@ -656,6 +656,12 @@ impl Accounts {
         self.db(move |s| s.account_by_folded(&folded)).await
     }
 
+    /// The account registered under `name` (folded), or `unknown_player`: for the
+    /// requests that name another player (block, follow, a profile).
+    pub async fn player(&self, name: &str) -> Result<AccountRow, Refused> {
+        self.registered(name).await?.ok_or_else(unknown_player)
+    }
+
     /// `GET /api/me/blocks`.
     pub async fn blocks(&self, who: &SignedIn) -> Result<Vec<String>, Refused> {
         let account = who.account.id;
@@ -664,9 +670,7 @@ impl Accounts {
 
     /// `PUT /api/me/blocks/{name}` (`block`) and `DELETE` (`!block`).
     pub async fn set_block(&self, who: &SignedIn, name: &str, block: bool) -> Result<(), Refused> {
-        let Some(other) = self.registered(name).await? else {
-            return Err(unknown_player());
-        };
+        let other = self.player(name).await?;
         let account = who.account.id;
         if block && other.id == account {
             return Err(Refused::new("bad_request", "you cannot block yourself"));
@@ -722,9 +726,7 @@ impl Accounts {
 
     /// `GET /api/players/{name}`.
     pub async fn profile(&self, name: &str) -> Result<wire::Profile, Refused> {
-        let Some(account) = self.registered(name).await? else {
-            return Err(unknown_player());
-        };
+        let account = self.player(name).await?;
         let id = account.id;
         let (count, games) = self
             .db(move |s| Ok((s.game_count(id)?, s.games(id, PROFILE_GAMES)?)))
