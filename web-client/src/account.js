@@ -1,6 +1,7 @@
 // Accounts in the browser: who is signed in, signing up, in and out (a dialog over the
 // lobby), blocking a player and reporting a chat line. The HTTP API is in
-// docs/protocol.md (`/api/accounts`, `/api/session`, `/api/me…`, `/api/reports`); the
+// docs/protocol.md (`/api/accounts`, `/api/session`, `/api/me…`; reports go as
+// `report_chat` on the game's connection); the
 // session is an HttpOnly cookie the page never sees, so the WebSocket is opened again
 // after signing in or out for the server to know who this page is.
 //
@@ -10,7 +11,7 @@
 // controls then disappear.
 import { h } from './dom.js';
 import { has, t } from './i18n/index.js';
-import { reconnect } from './session.js';
+import { ask, reconnect } from './session.js';
 import { notify, state, update } from './store.js';
 
 /** @typedef {{name: string, bot: boolean, created?: number}} Me */
@@ -422,19 +423,22 @@ async function sendReport(/** @type {Event} */ e) {
   if (!rep || rep.busy) return;
   rep.busy = true;
   update();
+  // On the game's connection, which reaches the node running the room in a cluster;
+  // the room quotes the line itself.
   /** @type {Record<string, any>} */
-  const body = { room: rep.room, line: rep.line };
-  if (rep.reason.trim()) body.reason = rep.reason.trim().slice(0, 500);
-  const r = await api('POST', '/api/reports', body);
+  const cmd = { type: 'report_chat', line: rep.line };
+  if (rep.reason.trim()) cmd.reason = rep.reason.trim().slice(0, 500);
+  const answer = await ask(cmd);
   rep.busy = false;
-  if (r.status === 201 || r.status === 200 || r.status === 204) {
+  if (answer?.type === 'ack') {
     A.reporting = null;
     update((s) => {
       notify(s, t('account.reported'), 'success');
     });
     return;
   }
-  rep.error = errorText(r);
+  if (answer?.type !== 'error') rep.error = t('err.network');
+  else rep.error = has(`err.${answer.code}`) ? t(`err.${answer.code}`, { message: answer.message }) : t('err.refused', { message: answer.message });
   update();
 }
 

@@ -38,20 +38,18 @@ function lineActions(line) {
   return h(
     'span',
     { class: 'chat-actions' },
-    n != null
-      ? h(
-          'button',
-          {
-            type: 'button',
-            class: 'btn link chat-action',
-            'data-testid': `chat-report-${n}`,
-            'aria-label': t('chat.report_line', { name: line.from.name }),
-            title: t('chat.report_line', { name: line.from.name }),
-            onclick: () => openReport(room, n, line.from.name, line.text),
-          },
-          t('chat.report'),
-        )
-      : null,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn link chat-action',
+        'data-testid': `chat-report-${n}`,
+        'aria-label': t('chat.report_line', { name: line.from.name }),
+        title: t('chat.report_line', { name: line.from.name }),
+        onclick: () => openReport(room, n, line.from.name, line.text),
+      },
+      t('chat.report'),
+    ),
     h(
       'button',
       {
@@ -102,7 +100,7 @@ export function chatPanel() {
         ? lines.map((l) =>
             h(
               'li',
-              { key: `${l.at}-${l.from.type}-${l.from.name}-${l.text.length}`, class: 'chat-line' },
+              { key: `line-${l.n}`, class: 'chat-line' },
               h('time', { class: 'muted', datetime: new Date(l.at).toISOString() }, clock(l.at)),
               ' ',
               who(l),

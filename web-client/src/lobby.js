@@ -4,7 +4,7 @@ import { accountField, accountLine, accountName } from './account.js';
 import { h } from './dom.js';
 import { allCards, printedCost as cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
 import { has, t } from './i18n/index.js';
-import { botLabel } from './names.js';
+import { botAccountMark, botLabel } from './names.js';
 import { clearInvite, createRoom, keptSeats, quickPlay, resumeRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
 import { state, update, notify } from './store.js';
 import { typeMarks } from './cardview.js';
@@ -231,6 +231,7 @@ function roomItem(room) {
         'span',
         {},
         o.name,
+        botAccountMark(o),
         !o.connected ? h('span', { class: 'muted' }, ` (${t('room.offline')})`) : null,
         o.bot_playing ? h('span', { class: 'muted' }, ` (${t('room.bot_playing')})`) : null,
       );

@@ -1,4 +1,5 @@
 // Display names of seats, from the room's occupants.
+import { h } from './dom.js';
 import { has, t } from './i18n/index.js';
 
 /**
@@ -8,6 +9,16 @@ import { has, t } from './i18n/index.js';
  */
 export function botLabel(bot) {
   return has(`bot.${bot}`) ? t(`bot.${bot}`) : t('common.bot', { bot: bot.replace(/_/g, ' ') });
+}
+
+/**
+ * The mark of a seat a bot account holds (a program playing through an API token), shown
+ * wherever the seat's player is named; null for people and guests.
+ * @param {import('./types.js').Occupant} occ
+ */
+export function botAccountMark(occ) {
+  if (occ.type !== 'human' || occ.account !== 'bot') return null;
+  return h('span', { class: 'bot bot-account', title: t('room.bot_account'), 'data-testid': 'bot-account' }, ` ⚙ ${t('room.bot_account')}`);
 }
 
 /**

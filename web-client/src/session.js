@@ -1,7 +1,7 @@
 // What the page does with the server: joining, watching, resuming after a reload or a
 // lost connection (the seat token is kept in localStorage), and folding server
 // messages into the state.
-import { accountName, blocksAny, onSignedOut, onWelcome } from './account.js';
+import { accountName, onSignedOut, onWelcome } from './account.js';
 import { Connection } from './connection.js';
 import { setCurrentCosts, setEdition } from './cards.js';
 import { t } from './i18n/index.js';
@@ -315,6 +315,20 @@ function showError(err) {
 }
 
 /**
+ * Sends a command and returns its answer, a refusal included, for a caller that shows
+ * it in place; null when the connection failed.
+ * @param {Record<string, any>} command
+ * @returns {Promise<ServerMessage | null>}
+ */
+export async function ask(command) {
+  try {
+    return await conn.request(command);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Sends a command and handles a refusal by showing it.
  * @param {Record<string, any>} command
  * @returns {Promise<ServerMessage | null>}
@@ -471,7 +485,7 @@ export async function loadEarlierChat() {
     if (answer?.type !== 'chat_history') return;
     update((s) => {
       if (s.chatMore !== more) return; // the room changed meanwhile
-      s.chat = [...numbered(answer.lines, answer.first), ...s.chat].slice(-MAX_CHAT);
+      s.chat = [...answer.lines, ...s.chat].slice(-MAX_CHAT);
       s.chatMore = answer.lines.length && answer.first > more.oldest
         ? { oldest: more.oldest, first: answer.first }
         : null;
@@ -691,13 +705,8 @@ function onMessage(msg) {
       break;
     case 'chat':
       update((s) => {
-        // Lines are numbered in the room from 0 (a report names its line by number); a
-        // room's earlier lines come first in `chat_log`, so an empty chat starts at 0.
-        // The server leaves out the lines of players this account blocks, so with a block
-        // the numbers are unknown (such lines cannot be reported from this page).
-        const last = s.chat[s.chat.length - 1];
-        const n = blocksAny() ? undefined : last ? (last.n != null ? last.n + 1 : undefined) : 0;
-        s.chat = [...s.chat, { from: msg.from, text: msg.text, at: msg.at, n }];
+        // Each line carries its number in the room (a report names its line by it).
+        s.chat = [...s.chat, { n: msg.n, from: msg.from, text: msg.text, at: msg.at }];
         if (s.chat.length > MAX_CHAT) {
           s.chat = s.chat.slice(-MAX_CHAT);
           s.chatMore = null; // what was before is out of reach anyway
@@ -706,7 +715,7 @@ function onMessage(msg) {
       break;
     case 'chat_log':
       update((s) => {
-        s.chat = numbered(msg.lines, msg.first).slice(-MAX_CHAT);
+        s.chat = msg.lines.slice(-MAX_CHAT);
         // The latest lines that fit the server's page; the earlier ones on request.
         s.chatMore = msg.first != null && msg.oldest != null && msg.oldest < msg.first
           ? { oldest: msg.oldest, first: msg.first }
@@ -740,15 +749,6 @@ function onMessage(msg) {
     default:
       break; // messages of a later protocol version are ignored
   }
-}
-
-/**
- * Chat lines with their numbers in the room, the first being `first` (unknown: none).
- * @param {import('./types.js').ChatLine[]} lines @param {number | undefined} first
- * @returns {import('./store.js').ChatEntry[]}
- */
-function numbered(lines, first) {
-  return lines.map((l, i) => ({ ...l, n: first != null && !blocksAny() ? first + i : undefined }));
 }
 
 /** @param {import('./store.js').State} s @param {import('./types.js').GameView} view */

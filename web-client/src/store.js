@@ -9,7 +9,7 @@
 /**
  * A chat line and its number in the room (`n`: what a report names; unknown for lines
  * whose place the page could not tell).
- * @typedef {import('./types.js').ChatLine & {n?: number}} ChatEntry
+ * @typedef {import('./types.js').ChatLine} ChatEntry
  */
 
 /**

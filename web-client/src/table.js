@@ -74,6 +74,7 @@ function connectionOf(s) {
   if (!occ) return null;
   if (occ.type === 'bot') return h('span', { class: 'conn-tag bot', 'aria-hidden': 'true' }, '⚙');
   if (occ.type === 'human') {
+    if (occ.account === 'bot') return h('span', { class: 'conn-tag bot', title: t('room.bot_account') }, '⚙');
     if (occ.bot_playing) return h('span', { class: 'conn-tag away' }, `⚠ ${t('room.bot_playing')}`);
     return occ.connected
       ? h('span', { class: 'conn-tag on', title: t('conn.online') }, h('span', { 'aria-hidden': 'true' }, '●'), h('span', { class: 'visually-hidden' }, t('conn.online')))

@@ -70,11 +70,13 @@
  *   | {type: 'history', id: number, from: number, to?: number}
  *   | {type: 'rematch', id: number, room: string}
  *   | {type: 'chat_history', id: number, from: number, to?: number}
+ *   | {type: 'report_chat', id: number, line: number, reason?: string}
  *   | {type: 'invite', id: number, room: string, name: string}} ClientMessage
  */
 
 /**
- * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string} | {type: 'bot', bot: string}} Occupant
+ * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string, account?: AccountKind} | {type: 'bot', bot: string}} Occupant
+ * @typedef {'player' | 'bot'} AccountKind
  * @typedef {{seat: number, occupant: Occupant}} SeatInfo
  * @typedef {'lobby' | 'playing' | 'finished' | 'broken'} RoomStatus
  * @typedef {object} RoomSummary
@@ -89,7 +91,7 @@
 
 /**
  * @typedef {{type: 'seat', seat: number, name: string} | {type: 'spectator', name: string}} ChatSender
- * @typedef {{from: ChatSender, text: string, at: number}} ChatLine
+ * @typedef {{n: number, from: ChatSender, text: string, at: number}} ChatLine
  * @typedef {{seat: number, name: string, bot?: string}} RecordSeat
  * @typedef {object} GameSummary
  * @property {string} room

@@ -185,6 +185,19 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         to: Option<u64>,
     },
+    /// Reports line `line` of the chat of the room this connection is in, for the
+    /// server's operators (answered by `ack`). Signed-in connections only. The room
+    /// quotes the line itself (its text and writer are kept with the report, the room,
+    /// and the reporter), so it must still keep it (its last 100). Sent on the game's
+    /// connection, it reaches the node that runs the room in a cluster.
+    ReportChat {
+        #[schemars(range(min = 1))]
+        id: u64,
+        line: u64,
+        /// Why, in up to 500 characters.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
     /// Invites the account registered as `name` to `room`, the room this connection sits
     /// in, before its game starts. Signed in only (`sign_in_required`), and only an
     /// account you follow (`not_following`); answered by `ack` once each of its
@@ -221,6 +234,7 @@ impl ClientMessage {
             | ClientMessage::History { id, .. }
             | ClientMessage::Rematch { id, .. }
             | ClientMessage::ChatHistory { id, .. }
+            | ClientMessage::ReportChat { id, .. }
             | ClientMessage::Invite { id, .. } => Some(*id),
         }
     }

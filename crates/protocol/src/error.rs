@@ -95,7 +95,7 @@ pub enum ErrorCode {
     /// `take_seat` by a guest under a registered player's name (or one that looks like
     /// it): sign in, or choose another name.
     NameTaken,
-    /// The command is for signed-in players (`invite`): sign in first.
+    /// Only a signed-in connection may do this (`report_chat`, `invite`): sign in first.
     SignInRequired,
     /// `invite` names no registered player.
     UnknownPlayer,

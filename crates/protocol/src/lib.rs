@@ -39,9 +39,9 @@ pub use client::{
 pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
 pub use error::{CloseCode, ErrorCode};
 pub use server::{
-    ChatLine, ChatSender, DecisionRequest, GameEvent, GameResult, GameSetup, GameView, Limits,
-    NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary, ScoreLine, SeatDeck,
-    SeatInfo, SeatView, ServerMessage, UndoOutcome,
+    AccountKind, ChatLine, ChatSender, DecisionRequest, GameEvent, GameResult, GameSetup, GameView,
+    Limits, NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary, ScoreLine,
+    SeatDeck, SeatInfo, SeatView, ServerMessage, UndoOutcome,
 };
 pub use social::{CardPrefs, Friend, FriendTable};
 

@@ -136,6 +136,10 @@ pub enum ServerMessage {
 /// are not game state, and a restart forgets them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ChatLine {
+    /// The line's number in its room, from 0 in the order the room heard them: a
+    /// report (`POST /api/reports`) names a line by it. Lines a viewer does not receive
+    /// (a blocked writer's) leave gaps.
+    pub n: u64,
     pub from: ChatSender,
     /// The text as written, trimmed: show it as text, never as markup.
     pub text: String,
@@ -241,10 +245,25 @@ pub enum Occupant {
         /// Set while a server bot plays for the absent player.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bot_playing: Option<String>,
+        /// Set when the player sits as a registered account: `player`, or `bot` for a
+        /// bot account (a program playing through an API token — show it as a bot).
+        /// Absent for a guest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<AccountKind>,
     },
     Bot {
         bot: String,
     },
+}
+
+/// What kind of registered account sits in a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AccountKind {
+    /// A person's account.
+    Player,
+    /// A bot account: a program that plays only through API tokens.
+    Bot,
 }
 
 /// Everything one viewer may know about the game now.

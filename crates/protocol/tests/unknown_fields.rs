@@ -44,6 +44,7 @@ fn messages() -> Vec<Value> {
         json!({"type": "set_seat", "id": 1, "seat": 1, "occupant": open.clone()}),
         json!({"type": "history", "id": 1, "from": 0, "to": 10}),
         json!({"type": "chat_history", "id": 1, "from": 0, "to": 10}),
+        json!({"type": "report_chat", "id": 1, "line": 3, "reason": "insults"}),
         json!({"type": "rematch", "id": 1, "room": "k3v9q2mf"}),
         json!({"type": "remove", "id": 1, "who": {"type": "seat", "seat": 1}}),
         json!({"type": "remove", "id": 1, "who": {"type": "spectator", "name": "Eve"}}),

@@ -21,7 +21,12 @@
 //!   addresses shut the server to everyone else).
 //! - [`AddressCounts`]: how many of something each key holds now (its open rooms), with
 //!   a cap each; bounded by what is held, so nothing needs forgetting.
+//! - [`SharedWindows`]: counts in fixed windows that every node of a cluster shares
+//!   (failed sign-ins, registrations), so a limit holds per client and per account name
+//!   across the cluster rather than once per node. The cluster implements it over
+//!   Redis; a single server has none and counts in memory only.
 
+use futures_util::future::BoxFuture;
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -307,6 +312,18 @@ impl Claim {
     pub fn max(&self) -> usize {
         self.max
     }
+}
+
+/// Counts per key in fixed windows, shared by every node of a cluster. The accounts'
+/// throttles count in memory as well and refuse when either count is over, so a node
+/// that cannot reach the shared counts (the implementation answers within a bounded
+/// time or fails) still holds its own limits.
+pub trait SharedWindows: Send + Sync {
+    /// Counts one for `key`; the first count of a window starts it, `window` long.
+    fn count(&self, key: String, window: Duration) -> BoxFuture<'static, Result<(), String>>;
+    /// The key's count in its current window and the time left of it; None when the key
+    /// has no window running.
+    fn get(&self, key: String) -> BoxFuture<'static, Result<Option<(u32, Duration)>, String>>;
 }
 
 #[cfg(test)]

@@ -171,6 +171,8 @@ pub async fn serve(
         placement,
     );
     if let Some(cluster) = &cluster {
+        // Sign-in and registration limits hold across the cluster, not once per node.
+        accounts.share_windows(cluster.shared_windows());
         cluster.start();
     }
     for b in &broken {

@@ -781,6 +781,7 @@ impl Accounts {
                     token_hash: s[2].bytes(),
                     bot: s[3].text(),
                     last_command: s[4].int().unwrap_or_default() as u64,
+                    account: None,
                 })
                 .collect();
             out.push(AccountGame {

@@ -276,6 +276,19 @@ pub struct SeatRow {
     /// The highest command id applied from this seat (0: none), so that a command re-sent
     /// after a restart is still recognised as a duplicate.
     pub last_command: u64,
+    /// The account that sits here, as `seat_accounts` links it (read only: the games'
+    /// writer never writes it, the accounts' connection does). None for a guest, a bot,
+    /// an open seat, and a seat taken again under another name since.
+    pub account: Option<LinkedAccount>,
+}
+
+/// An account linked to a seat: enough for a room to mark a bot account's seat and
+/// to know who is rated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkedAccount {
+    pub id: i64,
+    /// A bot account (it plays through API tokens and is shown as a bot).
+    pub bot: bool,
 }
 
 /// How a game's record is encoded and which rules it is played under. The store keeps

@@ -170,14 +170,7 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
         rules: 1,
     };
     for (id, finish) in [("g1", true), ("g2", true), ("g3", false)] {
-        let room = RoomRow {
-            id: id.into(),
-            settings: "{}".into(),
-            status: RoomStatus::Open,
-            broken_reason: None,
-            created_at: 1,
-            host: None,
-        };
+        let room = room_row(id);
         let seats = vec![
             SeatRow {
                 seat: 0,
@@ -185,6 +178,7 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
                 token_hash: Some(vec![1; 32]),
                 bot: None,
                 last_command: 0,
+                account: None,
             },
             SeatRow {
                 seat: 1,
@@ -192,6 +186,7 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
                 token_hash: None,
                 bot: Some("easy".into()),
                 last_command: 0,
+                account: None,
             },
         ];
         store.save_room(&room, &seats).unwrap();
@@ -220,6 +215,29 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
     );
     assert_eq!(games[0].seat, 0);
     assert_eq!(games[0].game.seats.len(), 2);
+    // A room read back knows the account in its seat (a restarted room marks a bot
+    // account's seat from this), and nobody in the bot's seat.
+    let (_, seats) = store.reader().room("g3").unwrap().unwrap();
+    assert_eq!(
+        seats.iter().map(|s| s.account).collect::<Vec<_>>(),
+        [
+            Some(dominion_store::LinkedAccount {
+                id: ann.id,
+                bot: false
+            }),
+            None
+        ]
+    );
+    assert!(a.set_bot(ann.id, true).unwrap());
+    let (_, seats) = store.reader().room("g3").unwrap().unwrap();
+    assert_eq!(seats[0].account.map(|l| l.bot), Some(true));
+    // Taken again under another name, the seat is no longer the account's.
+    let mut retaken = seats.clone();
+    retaken[0].name = "Guest".into();
+    retaken[0].account = None;
+    store.save_room(&room_row("g3"), &retaken).unwrap();
+    let (_, seats) = store.reader().room("g3").unwrap().unwrap();
+    assert_eq!(seats[0].account, None);
     assert!(a.delete_account(ann.id, "deleted player 1").unwrap());
     assert!(a.account_by_id(ann.id).unwrap().is_none());
     let (_, seats) = store.reader().room("g1").unwrap().unwrap();
@@ -228,4 +246,15 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
         store.reader().game("g1").unwrap().is_some(),
         "the game stays"
     );
+}
+
+fn room_row(id: &str) -> RoomRow {
+    RoomRow {
+        id: id.into(),
+        settings: "{}".into(),
+        status: RoomStatus::Open,
+        broken_reason: None,
+        created_at: 1,
+        host: None,
+    }
 }

@@ -147,6 +147,7 @@ fn seats() -> Vec<SeatRow> {
             token_hash: Some(vec![1; 32]),
             bot: None,
             last_command: 3,
+            account: None,
         },
         SeatRow {
             seat: 1,
@@ -154,6 +155,7 @@ fn seats() -> Vec<SeatRow> {
             token_hash: None,
             bot: Some("big_money".into()),
             last_command: 0,
+            account: None,
         },
     ]
 }

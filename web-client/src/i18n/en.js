@@ -75,6 +75,7 @@ export default {
   'room.empty_seat': 'open seat',
   'room.offline': 'offline',
   'room.bot_playing': 'a bot is playing for them',
+  'room.bot_account': 'bot account',
   'room.join': 'Join',
   'room.take_seat': 'Take seat {n}',
   'room.watch': 'Watch',
@@ -593,6 +594,7 @@ export default {
   'account.err.unknown_player': 'Only registered players can be blocked.',
   'account.err.bad_origin': 'The request came from another site and was refused.',
   'err.name_taken': 'That name belongs to a registered player: sign in, or choose another.',
+  'err.sign_in_required': 'Sign in to do that.',
   'chat.report': 'Report',
   'chat.report_line': 'Report the message of {name}',
   'chat.block': 'Block',
@@ -693,5 +695,4 @@ export default {
   'err.player_offline': 'That player is not online.',
   'err.too_many_invites': 'Too many invitations: wait a minute.',
   'err.unknown_player': 'No player has that name.',
-  'err.sign_in_required': 'Sign in first.',
 };

@@ -73,6 +73,7 @@ export default {
   'room.empty_seat': 'szabad hely',
   'room.offline': 'nincs kapcsolatban',
   'room.bot_playing': 'gép játszik helyette',
+  'room.bot_account': 'gépi fiók',
   'room.join': 'Csatlakozás',
   'room.take_seat': '{n}. hely elfoglalása',
   'room.watch': 'Nézem',
@@ -590,6 +591,7 @@ export default {
   'account.err.unknown_player': 'Csak regisztrált játékost lehet letiltani.',
   'account.err.bad_origin': 'A kérés más webhelyről jött, ezért elutasítottuk.',
   'err.name_taken': 'Ez egy regisztrált játékos neve: lépj be, vagy válassz másikat.',
+  'err.sign_in_required': 'Ehhez jelentkezz be.',
   'chat.report': 'Jelentés',
   'chat.report_line': '{name} üzenetének jelentése',
   'chat.block': 'Tiltás',
@@ -690,5 +692,4 @@ export default {
   'err.player_offline': 'Ez a játékos nincs fent.',
   'err.too_many_invites': 'Túl sok meghívó: várj egy percet.',
   'err.unknown_player': 'Nincs ilyen nevű játékos.',
-  'err.sign_in_required': 'Előbb jelentkezz be.',
 };

@@ -73,6 +73,7 @@ export default {
   'room.empty_seat': 'свободное место',
   'room.offline': 'не в сети',
   'room.bot_playing': 'за него играет бот',
+  'room.bot_account': 'аккаунт бота',
   'room.join': 'Присоединиться',
   'room.take_seat': 'Занять место {n}',
   'room.watch': 'Смотреть',
@@ -633,6 +634,7 @@ export default {
   'account.err.unknown_player': 'Заблокировать можно только зарегистрированного игрока.',
   'account.err.bad_origin': 'Запрос пришёл с другого сайта и отклонён.',
   'err.name_taken': 'Это имя зарегистрированного игрока: войдите или выберите другое.',
+  'err.sign_in_required': 'Для этого нужно войти.',
   'chat.report': 'Пожаловаться',
   'chat.report_line': 'Пожаловаться на сообщение игрока {name}',
   'chat.block': 'Заблокировать',
@@ -733,5 +735,4 @@ export default {
   'err.player_offline': 'Этого игрока нет в сети.',
   'err.too_many_invites': 'Слишком много приглашений: подождите минуту.',
   'err.unknown_player': 'Игрока с таким именем нет.',
-  'err.sign_in_required': 'Сначала войдите.',
 };

@@ -72,6 +72,7 @@ export default {
   'room.empty_seat': 'ledig plats',
   'room.offline': 'frånkopplad',
   'room.bot_playing': 'en bot spelar åt spelaren',
+  'room.bot_account': 'botkonto',
   'room.join': 'Gå med',
   'room.take_seat': 'Ta plats {n}',
   'room.watch': 'Titta på',
@@ -589,6 +590,7 @@ export default {
   'account.err.unknown_player': 'Bara registrerade spelare kan blockeras.',
   'account.err.bad_origin': 'Begäran kom från en annan webbplats och avvisades.',
   'err.name_taken': 'Namnet tillhör en registrerad spelare: logga in eller välj ett annat.',
+  'err.sign_in_required': 'Logga in för att göra det.',
   'chat.report': 'Anmäl',
   'chat.report_line': 'Anmäl meddelandet från {name}',
   'chat.block': 'Blockera',
@@ -689,5 +691,4 @@ export default {
   'err.player_offline': 'Spelaren är inte online.',
   'err.too_many_invites': 'För många inbjudningar: vänta en minut.',
   'err.unknown_player': 'Ingen spelare heter så.',
-  'err.sign_in_required': 'Logga in först.',
 };

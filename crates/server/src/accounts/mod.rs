@@ -32,7 +32,7 @@ pub mod password;
 pub mod social;
 mod throttle;
 
-use crate::budget::{AddressKey, address_key};
+use crate::budget::{AddressKey, SharedWindows, address_key};
 use crate::config::Config;
 use base64::Engine;
 use dominion_protocol as wire;
@@ -41,9 +41,9 @@ use live::{Credential, Live};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-use throttle::Throttle;
+use throttle::Limit;
 use tokio::sync::{Semaphore, oneshot};
 use tokio::time::Instant;
 
@@ -127,9 +127,11 @@ pub struct Accounts {
     cost: password::Cost,
     /// Verified for unknown names, so they take as long as known ones.
     dummy_hash: String,
-    sign_ins_by_address: Mutex<Throttle<AddressKey>>,
-    sign_ins_by_name: Mutex<Throttle<String>>,
-    registrations: Mutex<Throttle<AddressKey>>,
+    sign_ins_by_address: Limit<AddressKey>,
+    sign_ins_by_name: Limit<String>,
+    registrations: Limit<AddressKey>,
+    /// In a cluster, the counting windows every node shares (set once it has joined).
+    shared: OnceLock<Arc<dyn SharedWindows>>,
     pub live: Arc<Live>,
     /// Card preferences, follows and invitations (`social`).
     social: social::Social,
@@ -155,10 +157,6 @@ fn new_secret(prefix: &str) -> Result<(String, Vec<u8>), Refused> {
 
 fn secret_hash(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Accounts {
@@ -198,26 +196,36 @@ impl Accounts {
             hash_waiting: AtomicUsize::new(0),
             cost,
             dummy_hash,
-            sign_ins_by_address: Mutex::new(Throttle::new(
+            sign_ins_by_address: Limit::new(
+                "sign-in-address",
                 config.sign_ins_per_address,
                 SIGN_IN_WINDOW,
                 THROTTLE_KEPT,
-            )),
-            sign_ins_by_name: Mutex::new(Throttle::new(
+            ),
+            sign_ins_by_name: Limit::new(
+                "sign-in-name",
                 config.sign_ins_per_account,
                 SIGN_IN_WINDOW,
                 THROTTLE_KEPT,
-            )),
-            registrations: Mutex::new(Throttle::new(
+            ),
+            registrations: Limit::new(
+                "registration-address",
                 config.registrations_per_address,
                 REGISTRATION_WINDOW,
                 THROTTLE_KEPT,
-            )),
+            ),
+            shared: OnceLock::new(),
             live: Arc::default(),
             social: social::Social::default(),
             config,
             db,
         }))
+    }
+
+    /// Counts failed sign-ins and registrations in the windows every node of the cluster
+    /// shares, beside this node's own counts (called once the node has joined).
+    pub fn share_windows(&self, shared: Arc<dyn SharedWindows>) {
+        let _ = self.shared.set(shared);
     }
 
     /// Runs `query` on the accounts' connection.
@@ -314,9 +322,13 @@ impl Accounts {
         password::acceptable(&password).map_err(|why| Refused::new("weak_password", why))?;
         let key = peer.map(address_key);
         let now = Instant::now();
-        if let Some(key) = key
-            && let Some(wait) = lock(&self.registrations).blocked(&key, now)
-        {
+        let shared = self.shared.get();
+        let label = key.map(|k| k.ip().to_string()).unwrap_or_default();
+        let wait = match &key {
+            Some(key) => self.registrations.blocked(key, &label, shared, now).await,
+            None => None,
+        };
+        if let Some(wait) = wait {
             return Err(Refused {
                 retry_after: Some(wait),
                 ..Refused::new(
@@ -337,7 +349,7 @@ impl Accounts {
             return Err(name_taken(&name));
         }
         if let Some(key) = key {
-            lock(&self.registrations).count(key, now);
+            self.registrations.count(key, &label, shared, now).await;
         }
         let hash = self.hash(password).await?;
         let created = {
@@ -366,9 +378,21 @@ impl Accounts {
         let folded = names::fold(&name);
         let key = peer.map(address_key);
         let now = Instant::now();
+        let shared = self.shared.get();
+        let label = key.map(|k| k.ip().to_string()).unwrap_or_default();
         let blocked = {
-            let by_address = key.and_then(|k| lock(&self.sign_ins_by_address).blocked(&k, now));
-            let by_name = lock(&self.sign_ins_by_name).blocked(&folded, now);
+            let by_address = match &key {
+                Some(k) => {
+                    self.sign_ins_by_address
+                        .blocked(k, &label, shared, now)
+                        .await
+                }
+                None => None,
+            };
+            let by_name = self
+                .sign_ins_by_name
+                .blocked(&folded, &folded, shared, now)
+                .await;
             by_address.max(by_name)
         };
         if let Some(wait) = blocked {
@@ -398,9 +422,14 @@ impl Accounts {
         let ok = self.verify(password, stored).await? && account.is_some();
         let Some(account) = account.filter(|_| ok) else {
             if let Some(key) = key {
-                lock(&self.sign_ins_by_address).count(key, now);
+                self.sign_ins_by_address
+                    .count(key, &label, shared, now)
+                    .await;
             }
-            lock(&self.sign_ins_by_name).count(folded, now);
+            let name = folded.clone();
+            self.sign_ins_by_name
+                .count(name, &folded, shared, now)
+                .await;
             return Err(wrong_credentials());
         };
         if account.banned_at.is_some() {
@@ -631,6 +660,12 @@ impl Accounts {
         self.db(move |s| s.account_by_folded(&folded)).await
     }
 
+    /// The account registered under `name` (folded), or `unknown_player`: for the
+    /// requests that name another player (block, follow, a profile).
+    pub async fn player(&self, name: &str) -> Result<AccountRow, Refused> {
+        self.registered(name).await?.ok_or_else(unknown_player)
+    }
+
     /// `GET /api/me/blocks`.
     pub async fn blocks(&self, who: &SignedIn) -> Result<Vec<String>, Refused> {
         let account = who.account.id;
@@ -639,9 +674,7 @@ impl Accounts {
 
     /// `PUT /api/me/blocks/{name}` (`block`) and `DELETE` (`!block`).
     pub async fn set_block(&self, who: &SignedIn, name: &str, block: bool) -> Result<(), Refused> {
-        let Some(other) = self.registered(name).await? else {
-            return Err(unknown_player());
-        };
+        let other = self.player(name).await?;
         let account = who.account.id;
         if block && other.id == account {
             return Err(Refused::new("bad_request", "you cannot block yourself"));
@@ -697,9 +730,7 @@ impl Accounts {
 
     /// `GET /api/players/{name}`.
     pub async fn profile(&self, name: &str) -> Result<wire::Profile, Refused> {
-        let Some(account) = self.registered(name).await? else {
-            return Err(unknown_player());
-        };
+        let account = self.player(name).await?;
         let id = account.id;
         let (count, games) = self
             .db(move |s| Ok((s.game_count(id)?, s.games(id, PROFILE_GAMES)?)))

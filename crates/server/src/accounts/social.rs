@@ -12,15 +12,15 @@
 //! who invites and to which room. An account that blocks the inviter is answered as if
 //! it were offline, so an invitation never tells anyone they are blocked. Each account
 //! may send [`INVITES`] per [`INVITE_WINDOW`], counted whether they reach anyone or not
-//! (so probing who is online is bounded too), in a table of bounded size.
+//! (so probing who is online is bounded too), in a table of bounded size and, in a
+//! cluster, also in the windows every node shares.
 
-use super::throttle::Throttle;
-use super::{Accounts, Refused, SignedIn, lock, now_secs, unknown_player};
+use super::throttle::Limit;
+use super::{Accounts, Refused, SignedIn, now_secs};
 use crate::convert::kingdom_prefs;
 use dominion_engine::CardId;
 use dominion_protocol as wire;
 use dominion_store::{FollowRow, Followed};
-use std::sync::Mutex;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -32,15 +32,16 @@ pub const INVITE_WINDOW: Duration = Duration::from_secs(60);
 /// Accounts the invitation limit remembers at most.
 const INVITERS_KEPT: usize = 16_384;
 
-/// The social state a node keeps in memory: the invitation counts.
+/// The social state a node keeps in memory: the invitation counts (in a cluster also
+/// counted in the windows every node shares, so the limit holds once across nodes).
 pub struct Social {
-    invites: Mutex<Throttle<i64>>,
+    invites: Limit<i64>,
 }
 
 impl Default for Social {
     fn default() -> Social {
         Social {
-            invites: Mutex::new(Throttle::new(INVITES, INVITE_WINDOW, INVITERS_KEPT)),
+            invites: Limit::new("invites", INVITES, INVITE_WINDOW, INVITERS_KEPT),
         }
     }
 }
@@ -113,9 +114,7 @@ impl Accounts {
         name: &str,
         follow: bool,
     ) -> Result<(), Refused> {
-        let Some(other) = self.registered(name).await? else {
-            return Err(unknown_player());
-        };
+        let other = self.player(name).await?;
         let account = who.account.id;
         if other.id == account {
             return Err(Refused::new("bad_request", "you cannot follow yourself"));
@@ -151,8 +150,10 @@ impl Accounts {
         let me = who.account.id;
         {
             let now = Instant::now();
-            let mut invites = lock(&self.social.invites);
-            if let Some(wait) = invites.blocked(&me, now) {
+            let label = me.to_string();
+            let shared = self.shared.get();
+            let invites = &self.social.invites;
+            if let Some(wait) = invites.blocked(&me, &label, shared, now).await {
                 return Err(Refused {
                     retry_after: Some(wait),
                     ..Refused::new(
@@ -164,11 +165,9 @@ impl Accounts {
                     )
                 });
             }
-            invites.count(me, now);
+            invites.count(me, &label, shared, now).await;
         }
-        let Some(other) = self.registered(name).await? else {
-            return Err(unknown_player());
-        };
+        let other = self.player(name).await?;
         let other_id = other.id;
         let (following, blocked_by) = self
             .db(move |s| Ok((s.is_following(me, other_id)?, s.blocks(other_id)?)))

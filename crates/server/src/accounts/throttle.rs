@@ -2,11 +2,81 @@
 //! address and per account name, registrations per address. A key over its count is
 //! refused until its window ends. The table forgets ended windows first and, when still
 //! full, the oldest one, so it stays bounded however many keys come.
+//!
+//! In a cluster a [`Limit`] also counts in the windows every node shares
+//! ([`SharedWindows`], in Redis), so a client or a name gets its count once across the
+//! cluster, not once per node; its own node's count still holds if Redis cannot be
+//! reached.
 
+use crate::budget::SharedWindows;
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::time::Instant;
+
+/// One limit: this node's [`Throttle`] and, in a cluster, the shared windows.
+pub struct Limit<K> {
+    /// Names the limit's keys in the shared windows.
+    kind: &'static str,
+    max: u32,
+    window: Duration,
+    local: Mutex<Throttle<K>>,
+}
+
+impl<K: Hash + Eq + Clone> Limit<K> {
+    pub fn new(kind: &'static str, max: u32, window: Duration, kept: usize) -> Limit<K> {
+        Limit {
+            kind,
+            max,
+            window,
+            local: Mutex::new(Throttle::new(max, window, kept)),
+        }
+    }
+
+    fn local(&self) -> std::sync::MutexGuard<'_, Throttle<K>> {
+        self.local.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How long `key` (`label` in the shared windows) must wait, by either count.
+    pub async fn blocked(
+        &self,
+        key: &K,
+        label: &str,
+        shared: Option<&Arc<dyn SharedWindows>>,
+        now: Instant,
+    ) -> Option<Duration> {
+        let here = self.local().blocked(key, now);
+        let there = match shared {
+            None => None,
+            Some(s) => match s.get(format!("{}:{label}", self.kind)).await {
+                Ok(Some((n, left))) if n >= self.max => Some(left),
+                Ok(_) => None,
+                Err(e) => {
+                    tracing::warn!(limit = self.kind, "shared counts unreadable: {e}");
+                    None
+                }
+            },
+        };
+        here.max(there)
+    }
+
+    /// Counts one for `key` here and in the shared windows.
+    pub async fn count(
+        &self,
+        key: K,
+        label: &str,
+        shared: Option<&Arc<dyn SharedWindows>>,
+        now: Instant,
+    ) {
+        self.local().count(key, now);
+        if let Some(s) = shared
+            && let Err(e) = s.count(format!("{}:{label}", self.kind), self.window).await
+        {
+            tracing::warn!(limit = self.kind, "shared counts not written: {e}");
+        }
+    }
+}
 
 pub struct Throttle<K> {
     max: u32,

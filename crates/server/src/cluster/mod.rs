@@ -59,6 +59,7 @@
 pub mod lease;
 mod ledger;
 pub mod lobby;
+mod windows;
 
 use crate::gamelog::LogError;
 use crate::gamelog::durable::Recovered;
@@ -299,6 +300,14 @@ impl Cluster {
 
     fn redis(&self) -> ConnectionManager {
         self.redis.clone()
+    }
+
+    /// Counting windows every node shares (the accounts' sign-in and registration
+    /// limits), kept in the cluster's Redis.
+    pub fn shared_windows(&self) -> Arc<dyn crate::budget::SharedWindows> {
+        Arc::new(windows::RedisWindows {
+            redis: self.redis(),
+        })
     }
 
     fn owned(&self) -> MutexGuard<'_, HashMap<String, i64>> {

@@ -58,7 +58,7 @@
 
 use crate::convert::record;
 use crate::gamelog::fence::{Fence, Fences};
-use crate::gamelog::{Commit, LogError, RoomLog, RoomRecord, SeatRecord};
+use crate::gamelog::{Commit, LogError, RoomLog, RoomRecord, SeatAccount, SeatRecord};
 use crate::metrics::Metrics;
 use crate::token::TokenHash;
 use dominion_engine::{Game, Kingdom, PlayerId, Reply, Score, Setup};
@@ -605,6 +605,10 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
                     .map(|h| TokenHash(h).to_hex())
                     .unwrap_or_default(),
                 last_command: s.last_command,
+                account: s.account.map(|a| SeatAccount {
+                    id: a.id,
+                    bot: a.bot,
+                }),
             },
             (None, None) => SeatRecord::Open,
         })
@@ -658,6 +662,7 @@ impl RoomLog for DurableLog {
                     token_hash: None,
                     bot: None,
                     last_command: 0,
+                    account: None,
                 },
                 SeatRecord::Bot { bot } => SeatRow {
                     seat: i as u8,
@@ -665,17 +670,20 @@ impl RoomLog for DurableLog {
                     token_hash: None,
                     bot: Some(bot.clone()),
                     last_command: 0,
+                    account: None,
                 },
                 SeatRecord::Human {
                     name,
                     token_hash,
                     last_command,
+                    ..
                 } => SeatRow {
                     seat: i as u8,
                     name: name.clone(),
                     token_hash: TokenHash::from_hex(token_hash).map(|h| h.0.to_vec()),
                     bot: None,
                     last_command: *last_command,
+                    account: None,
                 },
             })
             .collect();

@@ -51,15 +51,34 @@ pub enum SeatRecord {
         /// The highest command id taken from this seat: a command re-sent after a restart
         /// is still a duplicate.
         last_command: u64,
+        /// The account sitting here, as the store links it (never written through the
+        /// log: the accounts' connection links seats). Read back on recovery so a room
+        /// still marks a bot account's seat after a restart.
+        #[serde(skip)]
+        account: Option<SeatAccount>,
     },
 }
 
+/// The registered account in a seat: who it is, and whether it is a bot account (shown
+/// as a bot everywhere).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatAccount {
+    pub id: i64,
+    pub bot: bool,
+}
+
 impl SeatRecord {
-    pub fn human(name: &str, hash: TokenHash, last_command: u64) -> SeatRecord {
+    pub fn human(
+        name: &str,
+        hash: TokenHash,
+        last_command: u64,
+        account: Option<SeatAccount>,
+    ) -> SeatRecord {
         SeatRecord::Human {
             name: name.to_string(),
             token_hash: hash.to_hex(),
             last_command,
+            account,
         }
     }
 }

@@ -17,4 +17,4 @@ mod log;
 #[cfg(test)]
 pub mod memory;
 
-pub use log::{Commit, LogError, RoomLog, RoomRecord, SeatRecord};
+pub use log::{Commit, LogError, RoomLog, RoomRecord, SeatAccount, SeatRecord};

@@ -21,12 +21,12 @@ use crate::accounts::{Accounts, COOKIE, NewSession, Refused, SignedIn};
 use crate::net::client_addr::ClientAddr;
 use crate::net::origin::origin_allowed;
 use crate::rooms::hub::Hub;
-use crate::rooms::room::RoomMsg;
 use axum::Extension;
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, put};
@@ -59,6 +59,9 @@ pub fn router(accounts: Arc<Accounts>, hub: Arc<Hub>) -> Router {
 pub fn status_of(code: &str) -> StatusCode {
     match code {
         "bad_request" | "bad_name" | "weak_password" => StatusCode::BAD_REQUEST,
+        // Card preferences and follows (`net::social_api`).
+        "too_many_bans" | "too_many_dislikes" | "unknown_card" => StatusCode::BAD_REQUEST,
+        "too_many_follows" => StatusCode::CONFLICT,
         "wrong_credentials" | "not_signed_in" => StatusCode::UNAUTHORIZED,
         "bad_origin" | "banned" | "bot_account" | "wrong_password" => StatusCode::FORBIDDEN,
         "unknown_player" | "not_found" => StatusCode::NOT_FOUND,
@@ -139,10 +142,7 @@ fn check_origin(accounts: &Accounts, headers: &HeaderMap) -> Result<(), Response
 }
 
 /// Who the request is signed in as, or the refusal.
-pub(crate) async fn signed_in(
-    accounts: &Accounts,
-    headers: &HeaderMap,
-) -> Result<SignedIn, Response> {
+async fn signed_in(accounts: &Accounts, headers: &HeaderMap) -> Result<SignedIn, Response> {
     let found = match bearer(headers) {
         Some(token) => accounts.by_token(token).await,
         None => match session_cookie(headers) {
@@ -204,78 +204,128 @@ fn cleared(accounts: &Accounts) -> Response {
     response
 }
 
+/// The account a request is signed in as (by token or cookie); else `not_signed_in`.
+pub struct Signed(pub SignedIn);
+
+impl FromRequestParts<Arc<Accounts>> for Signed {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        accounts: &Arc<Accounts>,
+    ) -> Result<Self, Response> {
+        signed_in(accounts, &parts.headers).await.map(Signed)
+    }
+}
+
+/// Signed in, and past the Origin rule first: what a state-changing request needs.
+pub struct Acting(pub SignedIn);
+
+impl FromRequestParts<Arc<Accounts>> for Acting {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        accounts: &Arc<Accounts>,
+    ) -> Result<Self, Response> {
+        check_origin(accounts, &parts.headers)?;
+        signed_in(accounts, &parts.headers).await.map(Acting)
+    }
+}
+
+/// The Origin rule alone, for the state-changing requests nobody is signed in for yet
+/// (register, sign in) or that succeed either way (sign out).
+pub struct SameOrigin;
+
+impl FromRequestParts<Arc<Accounts>> for SameOrigin {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        accounts: &Arc<Accounts>,
+    ) -> Result<Self, Response> {
+        check_origin(accounts, &parts.headers).map(|()| SameOrigin)
+    }
+}
+
+/// A JSON body; else `bad_request` with what was wrong. Last among a handler's
+/// arguments, so the Origin and sign-in are checked before the body is read.
+pub struct Body<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Response> {
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        body(&bytes).map(Body)
+    }
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        refused(self)
+    }
+}
+
+/// An id in a path: one that is not a number names nothing.
+fn id_of(text: &str) -> Result<i64, Refused> {
+    text.parse()
+        .map_err(|_| Refused::new("not_found", "no such id"))
+}
+
+/// 204 when `done`, else 404 `not_found` with `missing`.
+fn done_or(done: bool, missing: &str) -> Result<Response, Refused> {
+    if done {
+        Ok(StatusCode::NO_CONTENT.into_response())
+    } else {
+        Err(Refused::new("not_found", missing))
+    }
+}
+
 /// `POST /api/accounts`.
 async fn register(
     State(accounts): State<Arc<Accounts>>,
+    _: SameOrigin,
     client: Option<Extension<ClientAddr>>,
     info: Option<Extension<ConnectInfo<SocketAddr>>>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    if let Err(r) = check_origin(&accounts, &headers) {
-        return r;
-    }
-    let c: wire::Credentials = match body(&bytes) {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    match accounts
+    Body(c): Body<wire::Credentials>,
+) -> Result<Response, Refused> {
+    let session = accounts
         .register(&c.name, c.password, peer(client, info))
-        .await
-    {
-        Ok(session) => with_session(&accounts, StatusCode::CREATED, session),
-        Err(r) => refused(r),
-    }
+        .await?;
+    Ok(with_session(&accounts, StatusCode::CREATED, session))
 }
 
 /// `POST /api/session`.
 async fn sign_in(
     State(accounts): State<Arc<Accounts>>,
+    _: SameOrigin,
     client: Option<Extension<ClientAddr>>,
     info: Option<Extension<ConnectInfo<SocketAddr>>>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    if let Err(r) = check_origin(&accounts, &headers) {
-        return r;
-    }
-    let c: wire::Credentials = match body(&bytes) {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    match accounts
+    Body(c): Body<wire::Credentials>,
+) -> Result<Response, Refused> {
+    let session = accounts
         .sign_in(&c.name, c.password, peer(client, info))
-        .await
-    {
-        Ok(session) => with_session(&accounts, StatusCode::OK, session),
-        Err(r) => refused(r),
-    }
+        .await?;
+    Ok(with_session(&accounts, StatusCode::OK, session))
 }
 
 /// `DELETE /api/session`: the cookie is cleared even when it no longer signed anyone in.
-async fn sign_out(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
-    if let Err(r) = check_origin(&accounts, &headers) {
-        return r;
+async fn sign_out(
+    State(accounts): State<Arc<Accounts>>,
+    _: SameOrigin,
+    headers: HeaderMap,
+) -> Result<Response, Refused> {
+    if let Ok(who) = signed_in(&accounts, &headers).await {
+        accounts.sign_out(&who).await?;
     }
-    if let Ok(who) = signed_in(&accounts, &headers).await
-        && let Err(r) = accounts.sign_out(&who).await
-    {
-        return refused(r);
-    }
-    cleared(&accounts)
+    Ok(cleared(&accounts))
 }
 
-async fn me(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
-    match signed_in(&accounts, &headers).await {
-        Ok(who) => Json(accounts.me(&who).await).into_response(),
-        Err(r) => r,
-    }
-}
-
-/// Signed in, and for a state-changing request past the Origin rule.
-pub(crate) async fn acting(accounts: &Accounts, headers: &HeaderMap) -> Result<SignedIn, Response> {
-    check_origin(accounts, headers)?;
-    signed_in(accounts, headers).await
+async fn me(State(accounts): State<Arc<Accounts>>, Signed(who): Signed) -> Response {
+    Json(accounts.me(&who).await).into_response()
 }
 
 #[derive(Deserialize)]
@@ -286,33 +336,22 @@ struct PasswordChange {
 
 async fn change_password(
     State(accounts): State<Arc<Accounts>>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    let who = match acting(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    let change: PasswordChange = match body(&bytes) {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    match accounts.change_password(&who, change.old, change.new).await {
-        Ok(()) => StatusCode::NO_CONTENT.into_response(),
-        Err(r) => refused(r),
-    }
+    Acting(who): Acting,
+    Body(change): Body<PasswordChange>,
+) -> Result<Response, Refused> {
+    accounts
+        .change_password(&who, change.old, change.new)
+        .await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// `POST /api/me/bot`: the session cookie is cleared (a bot account has none).
-async fn become_bot(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
-    let who = match acting(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    match accounts.become_bot(&who).await {
-        Ok(()) => cleared(&accounts),
-        Err(r) => refused(r),
-    }
+async fn become_bot(
+    State(accounts): State<Arc<Accounts>>,
+    Acting(who): Acting,
+) -> Result<Response, Refused> {
+    accounts.become_bot(&who).await?;
+    Ok(cleared(&accounts))
 }
 
 #[derive(Deserialize)]
@@ -322,94 +361,54 @@ struct PasswordOnly {
 
 async fn delete_me(
     State(accounts): State<Arc<Accounts>>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    let who = match acting(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    let p: PasswordOnly = match body(&bytes) {
-        Ok(p) => p,
-        Err(r) => return r,
-    };
-    match accounts.delete(&who, p.password).await {
-        Ok(()) => cleared(&accounts),
-        Err(r) => refused(r),
-    }
+    Acting(who): Acting,
+    Body(p): Body<PasswordOnly>,
+) -> Result<Response, Refused> {
+    accounts.delete(&who, p.password).await?;
+    Ok(cleared(&accounts))
 }
 
-async fn data(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
-    let who = match signed_in(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    match accounts.data(&who).await {
-        Ok(data) => {
-            let mut response = Json(data).into_response();
-            let name: String = who
-                .account
-                .name
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect();
-            if let Ok(v) =
-                HeaderValue::from_str(&format!("attachment; filename=\"dominion-{name}.json\""))
-            {
-                response
-                    .headers_mut()
-                    .insert(header::CONTENT_DISPOSITION, v);
-            }
-            response
-        }
-        Err(r) => refused(r),
+async fn data(
+    State(accounts): State<Arc<Accounts>>,
+    Signed(who): Signed,
+) -> Result<Response, Refused> {
+    let mut response = Json(accounts.data(&who).await?).into_response();
+    let name: String = who
+        .account
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"dominion-{name}.json\""))
+    {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_DISPOSITION, v);
     }
+    Ok(response)
 }
 
-async fn sessions(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
-    let who = match signed_in(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    match accounts.sessions(&who).await {
-        Ok(list) => Json(list).into_response(),
-        Err(r) => refused(r),
-    }
-}
-
-fn id_of(text: &str) -> Result<i64, Response> {
-    text.parse().map_err(|_| error("not_found", "no such id"))
+async fn sessions(
+    State(accounts): State<Arc<Accounts>>,
+    Signed(who): Signed,
+) -> Result<Response, Refused> {
+    Ok(Json(accounts.sessions(&who).await?).into_response())
 }
 
 async fn revoke_session(
     State(accounts): State<Arc<Accounts>>,
-    headers: HeaderMap,
+    Acting(who): Acting,
     Path(id): Path<String>,
-) -> Response {
-    let who = match acting(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    let id = match id_of(&id) {
-        Ok(id) => id,
-        Err(r) => return r,
-    };
-    match accounts.revoke_session(&who, id).await {
-        Ok(true) => StatusCode::NO_CONTENT.into_response(),
-        Ok(false) => error("not_found", "you have no session by that id"),
-        Err(r) => refused(r),
-    }
+) -> Result<Response, Refused> {
+    let done = accounts.revoke_session(&who, id_of(&id)?).await?;
+    done_or(done, "you have no session by that id")
 }
 
-async fn tokens(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
-    let who = match signed_in(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    match accounts.tokens(&who).await {
-        Ok(list) => Json(list).into_response(),
-        Err(r) => refused(r),
-    }
+async fn tokens(
+    State(accounts): State<Arc<Accounts>>,
+    Signed(who): Signed,
+) -> Result<Response, Refused> {
+    Ok(Json(accounts.tokens(&who).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -419,79 +418,45 @@ struct TokenLabel {
 
 async fn create_token(
     State(accounts): State<Arc<Accounts>>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    let who = match acting(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    let t: TokenLabel = match body(&bytes) {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
-    match accounts.create_token(&who, &t.label).await {
-        Ok(new) => (StatusCode::CREATED, Json(new)).into_response(),
-        Err(r) => refused(r),
-    }
+    Acting(who): Acting,
+    Body(t): Body<TokenLabel>,
+) -> Result<Response, Refused> {
+    let new = accounts.create_token(&who, &t.label).await?;
+    Ok((StatusCode::CREATED, Json(new)).into_response())
 }
 
 async fn revoke_token(
     State(accounts): State<Arc<Accounts>>,
-    headers: HeaderMap,
+    Acting(who): Acting,
     Path(id): Path<String>,
-) -> Response {
-    let who = match acting(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    let id = match id_of(&id) {
-        Ok(id) => id,
-        Err(r) => return r,
-    };
-    match accounts.revoke_token(&who, id).await {
-        Ok(true) => StatusCode::NO_CONTENT.into_response(),
-        Ok(false) => error("not_found", "you have no live token by that id"),
-        Err(r) => refused(r),
-    }
+) -> Result<Response, Refused> {
+    let done = accounts.revoke_token(&who, id_of(&id)?).await?;
+    done_or(done, "you have no live token by that id")
 }
 
-async fn blocks(State(accounts): State<Arc<Accounts>>, headers: HeaderMap) -> Response {
-    let who = match signed_in(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    match accounts.blocks(&who).await {
-        Ok(list) => Json(list).into_response(),
-        Err(r) => refused(r),
-    }
-}
-
-async fn set_block(accounts: &Accounts, headers: &HeaderMap, name: &str, on: bool) -> Response {
-    let who = match acting(accounts, headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    match accounts.set_block(&who, name, on).await {
-        Ok(()) => StatusCode::NO_CONTENT.into_response(),
-        Err(r) => refused(r),
-    }
+async fn blocks(
+    State(accounts): State<Arc<Accounts>>,
+    Signed(who): Signed,
+) -> Result<Response, Refused> {
+    Ok(Json(accounts.blocks(&who).await?).into_response())
 }
 
 async fn block(
     State(accounts): State<Arc<Accounts>>,
-    headers: HeaderMap,
+    Acting(who): Acting,
     Path(name): Path<String>,
-) -> Response {
-    set_block(&accounts, &headers, &name, true).await
+) -> Result<Response, Refused> {
+    accounts.set_block(&who, &name, true).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn unblock(
     State(accounts): State<Arc<Accounts>>,
-    headers: HeaderMap,
+    Acting(who): Acting,
     Path(name): Path<String>,
-) -> Response {
-    set_block(&accounts, &headers, &name, false).await
+) -> Result<Response, Refused> {
+    accounts.set_block(&who, &name, false).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 #[derive(Deserialize)]
@@ -504,50 +469,43 @@ struct Report {
 
 /// `POST /api/reports`: the line is quoted from the room (which keeps its last lines in
 /// memory), never taken from the reporter; a room that closed, runs on another node or
-/// no longer keeps the line answers 404 `not_found`.
+/// no longer keeps the line answers 404 `not_found` (on the game's connection,
+/// `report_chat` reaches the room wherever it runs).
 async fn report(
     State(accounts): State<Arc<Accounts>>,
     Extension(hub): Extension<Arc<Hub>>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    let who = match acting(&accounts, &headers).await {
-        Ok(who) => who,
-        Err(r) => return r,
-    };
-    let r: Report = match body(&bytes) {
-        Ok(r) => r,
-        Err(r) => return r,
-    };
+    Acting(who): Acting,
+    Body(r): Body<Report>,
+) -> Result<Response, Refused> {
     let Some(room) = hub.room(&r.room) else {
-        return error("not_found", "no such room here (it may have closed)");
+        return Err(Refused::new(
+            "not_found",
+            "no such room here (it may have closed)",
+        ));
     };
-    let (done, quoted) = tokio::sync::oneshot::channel();
-    let sent = room.tx.send(RoomMsg::ChatLine { line: r.line, done }).await;
-    let line = match (sent, quoted.await) {
-        (Ok(()), Ok(Some(line))) => line,
-        _ => return error("not_found", "the room does not keep that chat line"),
+    let Some(quoted) = room.quote_chat_line(r.line).await else {
+        return Err(Refused::new(
+            "not_found",
+            "the room does not keep that chat line",
+        ));
     };
-    let speaker = match line.from {
-        wire::ChatSender::Seat { name, .. } | wire::ChatSender::Spectator { name } => name,
-    };
-    match accounts
-        .report(&who, r.room, r.line, (speaker, line.text), r.reason)
-        .await
-    {
-        Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
-        Err(r) => refused(r),
-    }
+    let id = accounts
+        .report(&who, r.room, r.line, quoted, r.reason)
+        .await?;
+    Ok((StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response())
 }
 
-async fn player(State(accounts): State<Arc<Accounts>>, Path(name): Path<String>) -> Response {
+async fn player(
+    State(accounts): State<Arc<Accounts>>,
+    Path(name): Path<String>,
+) -> Result<Response, Refused> {
     if name.len() > 200 {
-        return error("unknown_player", "no player is registered under that name");
+        return Err(Refused::new(
+            "unknown_player",
+            "no player is registered under that name",
+        ));
     }
-    match accounts.profile(&name).await {
-        Ok(p) => Json(p).into_response(),
-        Err(r) => refused(r),
-    }
+    Ok(Json(accounts.profile(&name).await?).into_response())
 }
 
 #[cfg(test)]

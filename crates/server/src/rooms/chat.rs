@@ -71,8 +71,10 @@ pub struct Log {
 }
 
 impl Log {
-    /// Adds a line, forgetting the oldest beyond [`KEEP`].
-    pub fn push(&mut self, line: ChatLine) {
+    /// Adds a line under the next number (whatever `line.n` said), forgetting the
+    /// oldest beyond [`KEEP`].
+    pub fn push(&mut self, mut line: ChatLine) {
+        line.n = self.end();
         if self.lines.len() >= KEEP {
             self.lines.pop_front();
             self.start += 1;
@@ -275,6 +277,7 @@ mod tests {
 
     fn line(text: &str) -> ChatLine {
         ChatLine {
+            n: 0,
             from: dominion_protocol::ChatSender::Spectator { name: "S".into() },
             text: text.into(),
             at: 1_800_000_000_000,
@@ -293,6 +296,9 @@ mod tests {
             log.push(line(&i.to_string()));
         }
         assert_eq!((log.oldest(), log.end()), (5, 105));
+        // Each line carries its number, whatever it came with.
+        assert_eq!(log.line(7).map(|l| (l.n, l.text.as_str())), Some((7, "7")));
+        assert_eq!(log.latest().map(|l| l.n), Some(104));
         // Short lines: all kept ones fit in a page.
         let (first, all) = log.page(0, None);
         assert_eq!(first, 5);

@@ -243,6 +243,13 @@ pub fn summary(room: &RoomState) -> wire::RoomSummary {
                         name: h.name.clone(),
                         connected: h.connected,
                         bot_playing: h.bot_playing.clone(),
+                        account: h.account.map(|a| {
+                            if a.bot {
+                                wire::AccountKind::Bot
+                            } else {
+                                wire::AccountKind::Player
+                            }
+                        }),
                     },
                 },
             })

@@ -2,7 +2,7 @@
 //! channels or bots. The projection reads only this, and a log can store all of it
 //! (seats hold token hashes, never tokens).
 
-use crate::gamelog::{RoomRecord, SeatRecord};
+use crate::gamelog::{RoomRecord, SeatAccount, SeatRecord};
 use crate::rooms::chat;
 use crate::token::TokenHash;
 use dominion_engine::{Game, Setup};
@@ -52,6 +52,8 @@ pub struct HumanSeat {
     pub left: bool,
     /// The server bot playing for the absent player, if one took over.
     pub bot_playing: Option<String>,
+    /// The registered account sitting here (None: a guest).
+    pub account: Option<SeatAccount>,
 }
 
 impl HumanSeat {
@@ -64,6 +66,7 @@ impl HumanSeat {
             away_since: None,
             left: false,
             bot_playing: None,
+            account: None,
         }
     }
 }
@@ -164,7 +167,9 @@ impl RoomState {
                 .map(|s| match s {
                     Seat::Open => SeatRecord::Open,
                     Seat::Bot { bot } => SeatRecord::Bot { bot: bot.clone() },
-                    Seat::Human(h) => SeatRecord::human(&h.name, h.token_hash, h.last_command),
+                    Seat::Human(h) => {
+                        SeatRecord::human(&h.name, h.token_hash, h.last_command, h.account)
+                    }
                 })
                 .collect(),
         }

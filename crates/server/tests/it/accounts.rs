@@ -28,6 +28,7 @@ on_both_backends!(
     a_deleted_accounts_games_stay_readable,
     a_reported_chat_line_is_kept_for_operators,
     blocking_an_account_hides_its_chat,
+    a_bot_accounts_seat_is_marked_as_a_bot_also_after_a_restart,
 );
 
 /// A server on `store` with cheap hashing and `adjust` applied.
@@ -802,15 +803,28 @@ async fn blocking_an_account_hides_its_chat(backend: Backend) {
     assert_eq!(kim.answer(id).await["type"], "ack");
     let line = ivy.until(|v| v["type"] == "chat").await;
     assert_eq!(line["text"], "from the watcher", "{line}");
+    // Its number counts the hidden line, so Ivy can still report it by that number.
+    assert_eq!(line["n"], 1, "{line}");
     assert!(
         !ivy.frames
             .iter()
             .any(|f| f.contains("from the blocked one")),
         "a blocked account's line reached its blocker"
     );
+    // While blocking Jon, Ivy reports the watcher's line by its number.
+    let reported = request(
+        addr,
+        "POST",
+        "/api/reports",
+        &with_cookie(addr, &ann_cookie),
+        Some(json!({"room": room, "line": 1, "reason": "checking numbers"})),
+    )
+    .await;
+    assert_eq!(reported.status, 201, "{}", reported.body);
     // Kim, who blocks nobody, hears both.
     let first = kim.until(|v| v["type"] == "chat").await;
     assert_eq!(first["text"], "from the blocked one");
+    assert_eq!(first["n"], 0, "{first}");
     // Unblocked, Jon is heard again.
     let unblocked = request(
         addr,
@@ -827,6 +841,7 @@ async fn blocking_an_account_hides_its_chat(backend: Backend) {
     assert_eq!(jon.answer(id).await["type"], "ack");
     let line = ivy.until(|v| v["type"] == "chat").await;
     assert_eq!(line["text"], "heard again", "{line}");
+    assert_eq!(line["n"], 2, "{line}");
 }
 
 /// Two nodes of a cluster: a player signed in at one node plays, as the account, in a
@@ -886,4 +901,179 @@ async fn a_signed_in_player_plays_as_the_account_through_another_node_and_a_ban_
     .unwrap();
     assert_eq!(at0.closed().await, crate::common::Closed::Code(4005));
     assert_eq!(at1.closed().await, crate::common::Closed::Code(4005));
+}
+
+/// A bot account's seat is marked as a bot in every room frame — and still after a
+/// restart, when the room is rebuilt from the store (the seat's account is read back
+/// from `seat_accounts`); a guest's seat carries no account, a person's says `player`.
+async fn a_bot_accounts_seat_is_marked_as_a_bot_also_after_a_restart(backend: Backend) {
+    let store = TestStore::new(backend);
+    let cheap = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
+    let mut first = store.start(&cheap).await;
+    let addr = first.addr;
+    let robo = register(addr, "Robo", "robo's password").await.cookie();
+    let token = request(
+        addr,
+        "POST",
+        "/api/me/tokens",
+        &with_cookie(addr, &robo),
+        Some(json!({"label": "engine"})),
+    )
+    .await
+    .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let made = request(addr, "POST", "/api/me/bot", &with_cookie(addr, &robo), None).await;
+    assert_eq!(made.status, 204, "{}", made.body);
+    let pia = register(addr, "Pia", "pia's password").await.cookie();
+
+    let (mut bot, welcome) = connect_with_token(addr, &token).await;
+    assert_eq!(welcome["account"]["bot"], true, "{welcome}");
+    let room = bot
+        .create_room(json!([{"type": "open"}, {"type": "open"}, {"type": "open"}]))
+        .await;
+    assert_eq!(
+        bot.ask(json!({"type": "take_seat", "room": room})).await["type"],
+        "seated"
+    );
+    let (mut person, _) = connect_with_cookie(addr, &pia).await;
+    assert_eq!(
+        person.ask(json!({"type": "take_seat", "room": room})).await["type"],
+        "seated"
+    );
+    let mut guest = Client::connect(addr, "Quin").await;
+    let seated = guest
+        .ask(json!({"type": "take_seat", "room": room, "name": "Quin"}))
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let marks = |frame: &Value| -> Vec<Value> {
+        frame["room"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["occupant"]["account"].clone())
+            .collect()
+    };
+    let frame = guest
+        .until(|v| v["type"] == "room" && v["room"]["seats"][2]["occupant"]["type"] == "human")
+        .await;
+    assert_eq!(
+        marks(&frame),
+        [json!("bot"), json!("player"), Value::Null],
+        "{frame}"
+    );
+
+    // Killed and started again on the same store: the rebuilt room still knows.
+    first.kill();
+    drop((bot, person));
+    let second = store.start(&cheap).await;
+    let mut back = Client::connect(second.addr, "Quin").await;
+    let resumed = back
+        .ask(json!({"type": "resume", "room": room, "token": seated["token"]}))
+        .await;
+    assert_eq!(resumed["type"], "seated", "{resumed}");
+    let frame = back.until(|v| v["type"] == "room").await;
+    assert_eq!(
+        marks(&frame),
+        [json!("bot"), json!("player"), Value::Null],
+        "{frame}"
+    );
+}
+
+/// Failed sign-ins count across the cluster: three wrong passwords for one name at one
+/// node, and the next try at the other node is refused too (the windows are shared in
+/// Redis, not kept once per node); so are registrations from one address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
+async fn sign_in_and_registration_limits_hold_across_the_nodes_of_a_cluster() {
+    let mut env = crate::cluster::Backends::start();
+    let flags = [
+        "--argon2-memory-kib",
+        "256",
+        "--argon2-iterations",
+        "1",
+        "--sign-ins-per-account",
+        "3",
+        "--registrations-per-address",
+        "2",
+    ];
+    let n0 = env.node_with("n0", &flags).await;
+    let n1 = env.node_with("n1", &flags).await;
+    assert_eq!(register(n0.addr, "Max", "max's password").await.status, 201);
+    for _ in 0..3 {
+        assert_eq!(sign_in(n0.addr, "Max", "not max's one").await.status, 401);
+    }
+    let refused = sign_in(n1.addr, "max", "max's password").await;
+    assert_eq!(
+        (refused.status, refused.json()["code"].clone()),
+        (429, json!("too_many_sign_ins")),
+        "{}",
+        refused.body
+    );
+    assert!(refused.header("retry-after").is_some());
+    // One more registration from this address at n1 is the second and last.
+    assert_eq!(register(n1.addr, "Nia", "nia's password").await.status, 201);
+    let third = register(n0.addr, "Ola", "ola's password").await;
+    assert_eq!(
+        (third.status, third.json()["code"].clone()),
+        (429, json!("too_many_registrations"))
+    );
+}
+
+/// A chat line is reported on the game's connection (`report_chat`), which reaches the
+/// node that runs the room: a player signed in at n1 reports a line of a room n0 runs,
+/// and the report is kept with the line as n0's room quotes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
+async fn a_chat_line_is_reported_through_another_node() {
+    let mut env = crate::cluster::Backends::start();
+    let cheap = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
+    let n0 = env.node_with("n0", &cheap).await;
+    let n1 = env.node_with("n1", &cheap).await;
+    let cookie = register(n1.addr, "Uma", "uma's password").await.cookie();
+    let mut zed = Client::connect(n0.addr, "Zed").await;
+    let room = zed
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    zed.take_seat(&room).await;
+    crate::cluster::wait_listed(n1.addr, &[&room]).await;
+    let (mut uma, _) = connect_with_cookie(n1.addr, &cookie).await;
+    let seated = uma.ask(json!({"type": "take_seat", "room": room})).await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let id = zed
+        .command(json!({"type": "chat", "text": "something rude"}))
+        .await;
+    assert_eq!(zed.answer(id).await["type"], "ack");
+    let line = uma.until(|v| v["type"] == "chat").await;
+    assert_eq!(line["n"], 0, "{line}");
+    // A guest may not report; a line the room does not have is refused.
+    let id = zed.command(json!({"type": "report_chat", "line": 0})).await;
+    assert_eq!(zed.answer(id).await["code"], "sign_in_required");
+    let id = uma.command(json!({"type": "report_chat", "line": 7})).await;
+    assert_eq!(uma.answer(id).await["code"], "invalid_chat");
+    let id = uma
+        .command(json!({"type": "report_chat", "line": 0, "reason": "rude"}))
+        .await;
+    let ack = uma.answer(id).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    let mut admin = config();
+    admin.database = Some(env.database.clone());
+    let listed = tokio::task::spawn_blocking(move || {
+        dominion_server::accounts::admin::run(
+            &admin,
+            &dominion_server::config::Admin::Reports { limit: 10 },
+        )
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(listed.contains("Zed: \"something rude\""), "{listed}");
+    assert!(listed.contains("reported by Uma: \"rude\""), "{listed}");
 }

@@ -9,30 +9,6 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-use tokio::net::TcpSocket;
-use tokio_tungstenite::MaybeTlsStream;
-
-/// Connects from `local` (a loopback address) and completes the handshake.
-pub async fn connect_from(local: Ipv4Addr, server: SocketAddr, name: &str) -> Client {
-    let socket = TcpSocket::new_v4().expect("socket");
-    socket
-        .bind(SocketAddr::new(IpAddr::V4(local), 0))
-        .unwrap_or_else(|e| panic!("bind {local}: {e}"));
-    let tcp = socket
-        .connect(server)
-        .await
-        .unwrap_or_else(|e| panic!("connect from {local}: {e}"));
-    let (ws, _) =
-        tokio_tungstenite::client_async(format!("ws://{server}/ws"), MaybeTlsStream::Plain(tcp))
-            .await
-            .expect("websocket handshake");
-    let mut c = Client::over(ws, name);
-    c.send(json!({"type": "hello", "protocol": 1, "client": "test"}))
-        .await;
-    let welcome = c.recv().await;
-    assert_eq!(welcome["type"], "welcome", "{welcome}");
-    c
-}
 
 /// The `n`th attacking address: 127.0.1.1, 127.0.1.2, … (127.0.0.x stays for the others).
 fn attacker(n: usize) -> Ipv4Addr {
@@ -72,7 +48,7 @@ async fn invalid_creations_from_many_addresses(
                 if n >= addresses {
                     return;
                 }
-                let mut c = connect_from(attacker(n), server, "attacker").await;
+                let mut c = Client::connect_from(server, IpAddr::V4(attacker(n)), "attacker").await;
                 for _ in 0..frames {
                     c.command(json!({"type": "create_room", "settings": invalid_settings()}))
                         .await;
@@ -95,7 +71,8 @@ async fn invalid_creations_from_many_addresses(
 async fn fresh_addresses_refused(server: SocketAddr, fresh: u8) -> usize {
     let mut refused = 0;
     for i in 1..=fresh {
-        let mut c = connect_from(Ipv4Addr::new(127, 0, 0, i), server, "fresh").await;
+        let mut c =
+            Client::connect_from(server, IpAddr::V4(Ipv4Addr::new(127, 0, 0, i)), "fresh").await;
         let r = c
             .ask(json!({"type": "create_room", "settings": valid_settings()}))
             .await;
@@ -176,7 +153,7 @@ async fn an_address_keeps_at_most_its_live_rooms_open() {
     c.rooms_per_address = defaults.rooms_per_address;
     c.live_rooms_per_address = defaults.live_rooms_per_address;
     let server = start(c).await;
-    let mut a = connect_from(Ipv4Addr::new(127, 0, 0, 5), server, "A").await;
+    let mut a = Client::connect_from(server, IpAddr::V4(Ipv4Addr::new(127, 0, 0, 5)), "A").await;
     let (held, refused) = create_until_refused(&mut a, valid_settings(), 100).await;
     eprintln!("one address holds {held} rooms at once");
     assert_eq!(held, defaults.live_rooms_per_address);
@@ -191,7 +168,7 @@ async fn an_address_keeps_at_most_its_live_rooms_open() {
         .await;
     assert_eq!(r["code"], "invalid_settings", "{r}");
     // Another address is not concerned.
-    let mut b = connect_from(Ipv4Addr::new(127, 0, 0, 6), server, "B").await;
+    let mut b = Client::connect_from(server, IpAddr::V4(Ipv4Addr::new(127, 0, 0, 6)), "B").await;
     let r = b
         .ask(json!({"type": "create_room", "settings": valid_settings()}))
         .await;
@@ -211,7 +188,7 @@ async fn a_lobby_with_a_live_idle_player_closes_at_the_lobby_timeout() {
     c.idle_timeout = Duration::from_secs(1);
     let server = start(c).await;
     let from = Ipv4Addr::new(127, 0, 0, 7);
-    let mut ann = connect_from(from, server, "Ann").await;
+    let mut ann = Client::connect_from(server, IpAddr::V4(from), "Ann").await;
     let room = ann.create_room_with(valid_settings()).await;
     ann.take_seat(&room).await;
     let r = ann
@@ -260,7 +237,7 @@ async fn rooms_with_searching_bots_count_against_their_own_limit() {
     // The bots must not play: nobody starts these games.
     let server = start(c).await;
     let from = Ipv4Addr::new(127, 0, 0, 8);
-    let mut a = connect_from(from, server, "A").await;
+    let mut a = Client::connect_from(server, IpAddr::V4(from), "A").await;
     let (held, refused) = create_until_refused(&mut a, search_settings(), 100).await;
     eprintln!("one address opens {held} rooms with searching bots");
     assert_eq!(held, 2);
@@ -280,7 +257,7 @@ async fn rooms_with_searching_bots_count_against_their_own_limit() {
         .await;
     assert_eq!(r["code"], "too_many_rooms", "{r}");
     // Other bots do not; nor may the host seat a searching bot later.
-    let mut host = connect_from(from, server, "Host").await;
+    let mut host = Client::connect_from(server, IpAddr::V4(from), "Host").await;
     let room = host
         .create_room_with(json!({
             "kingdom": {"type": "recommended", "id": "base_2e/first_game"},
@@ -297,7 +274,7 @@ async fn rooms_with_searching_bots_count_against_their_own_limit() {
         .await;
     assert_eq!(r["type"], "ack", "{r}");
     // Another address has its own.
-    let mut b = connect_from(Ipv4Addr::new(127, 0, 0, 9), server, "B").await;
+    let mut b = Client::connect_from(server, IpAddr::V4(Ipv4Addr::new(127, 0, 0, 9)), "B").await;
     let r = b
         .ask(json!({"type": "create_room", "settings": search_settings()}))
         .await;

@@ -9,9 +9,8 @@
 use crate::common::{Client, start};
 use dominion_server::Config;
 use serde_json::{Value, json};
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
-use tokio_tungstenite::MaybeTlsStream;
 
 /// How long each attack runs.
 const WINDOW: Duration = Duration::from_secs(3);
@@ -30,24 +29,6 @@ fn config() -> Config {
     }
 }
 const ADDRESS_RATE: f64 = 1.5;
-
-/// A client whose connection comes from `ip` (a loopback address), after `hello`.
-async fn connect_from(addr: SocketAddr, ip: IpAddr, name: &str) -> Client {
-    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-    socket
-        .bind(SocketAddr::new(ip, 0))
-        .expect("bind a loopback source address");
-    let tcp = socket.connect(addr).await.expect("connect");
-    let (ws, _) =
-        tokio_tungstenite::client_async(format!("ws://{addr}/ws"), MaybeTlsStream::Plain(tcp))
-            .await
-            .expect("websocket handshake");
-    let mut c = Client::over(ws, name);
-    c.send(json!({"type": "hello", "protocol": 1, "client": "test"}))
-        .await;
-    assert_eq!(c.recv().await["type"], "welcome");
-    c
-}
 
 fn loopback(n: u8) -> IpAddr {
     IpAddr::from([127, 0, 0, n])
@@ -144,7 +125,7 @@ async fn spectators_cycling_from_one_address_share_its_chat_limit_and_others_sti
     let until = started + WINDOW;
     let (mut said, mut cycles) = (0, 0);
     while Instant::now() < until && cycles < 2000 {
-        let mut s = connect_from(addr, loopback(1), "Sly").await;
+        let mut s = Client::connect_from(addr, loopback(1), "Sly").await;
         let watching = s
             .ask(json!({"type": "spectate", "room": room, "name": format!("Sly{cycles}")}))
             .await;
@@ -154,7 +135,7 @@ async fn spectators_cycling_from_one_address_share_its_chat_limit_and_others_sti
     }
     let elapsed = started.elapsed().as_secs_f64();
     // Another address is not held to the first one's budget.
-    let mut cleo = connect_from(addr, loopback(2), "Cleo").await;
+    let mut cleo = Client::connect_from(addr, loopback(2), "Cleo").await;
     let watching = cleo
         .ask(json!({"type": "spectate", "room": room, "name": "Cleo"}))
         .await;

@@ -98,6 +98,31 @@ impl Client {
         c
     }
 
+    /// Connects from the loopback address `local` (127.x.y.z: the per-address limits see
+    /// another client) and says hello.
+    pub async fn connect_from(server: SocketAddr, local: std::net::IpAddr, name: &str) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind(SocketAddr::new(local, 0))
+            .unwrap_or_else(|e| panic!("bind {local}: {e}"));
+        let tcp = socket
+            .connect(server)
+            .await
+            .unwrap_or_else(|e| panic!("connect from {local}: {e}"));
+        let (ws, _) = tokio_tungstenite::client_async(
+            format!("ws://{server}/ws"),
+            MaybeTlsStream::Plain(tcp),
+        )
+        .await
+        .expect("websocket handshake");
+        let mut c = Client::over(ws, name);
+        c.send(json!({"type": "hello", "protocol": 1, "client": "test"}))
+            .await;
+        let welcome = c.recv().await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        c
+    }
+
     /// Connects without the handshake.
     pub async fn connect_raw(addr: SocketAddr, name: &str) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))

@@ -248,7 +248,7 @@ async fn a_room_writes_only_under_its_fence_and_a_takeover_rebuilds_it(backend: 
         .unwrap(),
         host: Some(0),
         seats: vec![
-            SeatRecord::human("Ann", TokenHash::of("ann's token"), 0),
+            SeatRecord::human("Ann", TokenHash::of("ann's token"), 0, None),
             SeatRecord::Bot {
                 bot: "big_money".into(),
             },

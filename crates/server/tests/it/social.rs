@@ -540,15 +540,14 @@ async fn names_and_chat_lines_carry_at_most_four_combining_marks_per_character()
 /// freed seat.
 #[tokio::test]
 async fn the_host_removes_a_player_who_is_kept_out_and_free_to_go_elsewhere() {
-    use crate::budgets::connect_from;
-    use std::net::Ipv4Addr;
+    use std::net::{IpAddr, Ipv4Addr};
     let addr = start(config()).await;
-    let mut ann = connect_from(Ipv4Addr::new(127, 0, 0, 1), addr, "Ann").await;
+    let mut ann = Client::connect_from(addr, IpAddr::V4(Ipv4Addr::new(127, 0, 0, 1)), "Ann").await;
     let room = ann
         .create_room(json!([{"type": "open"}, {"type": "open"}]))
         .await;
     ann.take_seat(&room).await;
-    let mut bob = connect_from(Ipv4Addr::new(127, 0, 0, 2), addr, "Bob").await;
+    let mut bob = Client::connect_from(addr, IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)), "Bob").await;
     bob.take_seat(&room).await;
 
     let e = bob
@@ -578,7 +577,8 @@ async fn the_host_removes_a_player_who_is_kept_out_and_free_to_go_elsewhere() {
         .await;
     bob.take_seat(&other).await;
 
-    let mut cleo = connect_from(Ipv4Addr::new(127, 0, 0, 3), addr, "Cleo").await;
+    let mut cleo =
+        Client::connect_from(addr, IpAddr::V4(Ipv4Addr::new(127, 0, 0, 3)), "Cleo").await;
     let seated = cleo
         .ask(json!({"type": "take_seat", "room": room, "name": "Cleo"}))
         .await;

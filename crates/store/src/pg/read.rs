@@ -19,8 +19,11 @@ pub fn room(c: &mut Client, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>>
 
 fn seats(c: &mut Client, room_id: &str) -> Result<Vec<SeatRow>> {
     let rows = c.query(
-        "SELECT seat, name, token_hash, bot, last_command FROM seats
-         WHERE room_id = $1 ORDER BY seat",
+        "SELECT s.seat, s.name, s.token_hash, s.bot, s.last_command, a.id, a.bot FROM seats s
+         LEFT JOIN seat_accounts sa
+           ON sa.room_id = s.room_id AND sa.seat = s.seat AND sa.name = s.name
+         LEFT JOIN accounts a ON a.id = sa.account_id
+         WHERE s.room_id = $1 ORDER BY s.seat",
         &[&room_id],
     )?;
     Ok(rows
@@ -31,6 +34,10 @@ fn seats(c: &mut Client, room_id: &str) -> Result<Vec<SeatRow>> {
             token_hash: r.get(2),
             bot: r.get(3),
             last_command: r.get::<_, i64>(4).max(0) as u64,
+            account: r.get::<_, Option<i64>>(5).map(|id| crate::LinkedAccount {
+                id,
+                bot: r.get::<_, Option<i64>>(6).unwrap_or(0) != 0,
+            }),
         })
         .collect())
 }

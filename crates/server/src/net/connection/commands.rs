@@ -60,8 +60,16 @@ impl Connection {
                     name: name.clone(),
                 })
                 .unwrap_or_else(|_| frame.to_string());
-                self.join(id, room, Join::TakeSeat { seat, name }, &frame)
-                    .await;
+                let account = self.signed_in.as_ref().map(|w| SeatAccount {
+                    id: w.account.id,
+                    bot: w.account.bot,
+                });
+                let join = Join::TakeSeat {
+                    seat,
+                    name,
+                    account,
+                };
+                self.join(id, room, join, &frame).await;
                 if let (
                     Some(who),
                     Some(Attached {
@@ -138,6 +146,9 @@ impl Connection {
             ClientMessage::History { from, to, .. } => {
                 self.command_room(id, Command::History { from, to }).await
             }
+            ClientMessage::ReportChat { line, reason, .. } => {
+                self.report_chat(id, line, reason).await
+            }
             ClientMessage::ChatHistory { from, to, .. } => {
                 self.command_room(id, Command::ChatHistory { from, to })
                     .await
@@ -173,6 +184,46 @@ impl Connection {
     /// The name a `take_seat` sits down under: the account's, for a signed-in
     /// connection; the one given, for a guest, unless it is a registered player's (then
     /// this has refused the command and returns None).
+    /// `report_chat`: the room this connection is in quotes the line; the report is kept
+    /// with the room and the reporter.
+    async fn report_chat(&mut self, id: u64, line: u64, reason: Option<String>) {
+        let Some(who) = self.signed_in.clone() else {
+            return self.refuse(
+                Some(id),
+                Refusal::new(ErrorCode::SignInRequired, "sign in to report a chat line"),
+            );
+        };
+        let Some(room) = self.room.as_ref().map(|a| a.room.clone()) else {
+            return self.refuse(
+                Some(id),
+                Refusal::new(ErrorCode::NotInRoom, "join a room first"),
+            );
+        };
+        let Some(handle) = self.hub.room(&room) else {
+            return self.refuse(Some(id), unknown_room(&self.hub, &room));
+        };
+        let Some(quoted) = handle.quote_chat_line(line).await else {
+            return self.refuse(
+                Some(id),
+                Refusal::new(
+                    ErrorCode::InvalidChat,
+                    format!("the room does not keep chat line {line} (it keeps its last 100)"),
+                ),
+            );
+        };
+        match self.accounts.report(&who, room, line, quoted, reason).await {
+            Ok(_) => self.send(&ServerMessage::Ack { re: id }),
+            Err(r) => {
+                let code = if r.code == "bad_request" {
+                    ErrorCode::InvalidChat
+                } else {
+                    ErrorCode::Internal
+                };
+                self.refuse(Some(id), Refusal::new(code, r.message))
+            }
+        }
+    }
+
     async fn seat_name(&mut self, id: u64, name: String) -> Option<String> {
         if let Some(who) = &self.signed_in {
             return Some(who.account.name.clone());

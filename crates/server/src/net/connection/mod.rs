@@ -40,6 +40,7 @@ use crate::accounts::live::{Blocked, LiveGuard};
 use crate::accounts::{Accounts, SignedIn};
 use crate::budget::{AddressKey, Budget, address_key};
 use crate::convert::refusal::Refusal;
+use crate::gamelog::SeatAccount;
 use crate::metrics::Metrics;
 use crate::net::forward::{self, Reached};
 use crate::rooms::chat;

@@ -20,6 +20,7 @@ impl Room {
         cmd: u64,
         seat: Option<u8>,
         name: &str,
+        account: Option<SeatAccount>,
     ) -> Result<Role, Refusal> {
         if self.state.status == wire::RoomStatus::Broken {
             return Err(broken());
@@ -61,6 +62,7 @@ impl Room {
             .map_err(|e| Refusal::new(ErrorCode::Internal, format!("no randomness: {e}")))?;
         let mut human = HumanSeat::new(name, hash);
         human.last_command = cmd;
+        human.account = account;
         self.state.seats[idx] = Seat::Human(human);
         let host_before = self.state.host;
         let creator = (self.state.creator == Some(conn.id)).then_some(idx);

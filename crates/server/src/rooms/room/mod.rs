@@ -53,7 +53,7 @@ use crate::convert::from_wire::{self, FALLBACK_BOT, RoomPlan};
 use crate::convert::refusal::Refusal;
 use crate::convert::to_wire::decision_id;
 use crate::gamelog::durable::Recovered;
-use crate::gamelog::{LogError, RoomLog, SeatRecord};
+use crate::gamelog::{LogError, RoomLog, SeatAccount, SeatRecord};
 use crate::metrics::Metrics;
 use crate::rooms::chat;
 use crate::rooms::outbox::ConnHandle;
@@ -118,15 +118,15 @@ pub enum Join {
     TakeSeat {
         seat: Option<u8>,
         name: String,
+        /// The account the connection is signed in as (None: a guest).
+        account: Option<SeatAccount>,
     },
     Resume {
         token: String,
         last_event: Option<u64>,
     },
     /// `name` is what the spectator's chat lines carry.
-    Spectate {
-        name: String,
-    },
+    Spectate { name: String },
 }
 
 pub enum Command {
@@ -189,6 +189,24 @@ pub struct RoomHandle {
     /// The connection that created this room, in this process (None for a room reopened
     /// from the store): a rematch is offered only in a room its offerer created.
     pub creator: Option<u64>,
+}
+
+impl RoomHandle {
+    /// Chat line `n` as the room quotes it — (writer's name, text) — if the room still
+    /// keeps it: a report keeps the line as the room heard it, never as the reporter
+    /// tells it.
+    pub async fn quote_chat_line(&self, n: u64) -> Option<(String, String)> {
+        let (done, quoted) = oneshot::channel();
+        self.tx
+            .send(RoomMsg::ChatLine { line: n, done })
+            .await
+            .ok()?;
+        let line = quoted.await.ok()??;
+        let name = match line.from {
+            wire::ChatSender::Seat { name, .. } | wire::ChatSender::Spectator { name } => name,
+        };
+        Some((name, line.text))
+    }
 }
 
 /// What every room shares with the server, and what a room owes its creator's address.
@@ -319,8 +337,12 @@ impl Room {
                 done,
             } => {
                 let result = match join {
-                    Join::TakeSeat { seat, name } => match self.barred.check(from, &name) {
-                        Ok(()) => self.take_seat(&conn, cmd, seat, &name).await,
+                    Join::TakeSeat {
+                        seat,
+                        name,
+                        account,
+                    } => match self.barred.check(from, &name) {
+                        Ok(()) => self.take_seat(&conn, cmd, seat, &name, account).await,
                         Err(refusal) => Err(refusal),
                     },
                     Join::Resume { token, last_event } => {

@@ -61,10 +61,12 @@ pub fn restore(
                 name,
                 token_hash,
                 last_command,
+                account,
             } => {
                 let hash = TokenHash::from_hex(token_hash).ok_or("unreadable seat token hash")?;
                 let mut h = HumanSeat::new(name.clone(), hash);
                 h.last_command = *last_command;
+                h.account = *account;
                 h.connected = false;
                 h.away_since = Some(now);
                 Ok(Seat::Human(h))

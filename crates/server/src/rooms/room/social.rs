@@ -62,6 +62,7 @@ impl Room {
             return Err(chat::too_fast(over, self.chat_addresses.per_window()));
         }
         self.state.chat.push(wire::ChatLine {
+            n: 0, // numbered by the log
             from,
             text,
             at: chat::now_ms(),

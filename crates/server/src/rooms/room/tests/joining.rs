@@ -33,7 +33,8 @@ async fn a_seat_is_stored_with_its_token_hash_before_the_token_is_told() {
         wire::Occupant::Human {
             name: "Ann".into(),
             connected: true,
-            bot_playing: None
+            bot_playing: None,
+            account: None,
         }
     );
     assert_eq!(room.seats[1].occupant, wire::Occupant::Empty);
@@ -45,6 +46,7 @@ async fn a_seat_is_stored_with_its_token_hash_before_the_token_is_told() {
         name,
         token_hash,
         last_command,
+        ..
     } = &saved.seats[0]
     else {
         panic!("{saved:?}")

@@ -253,7 +253,15 @@ impl Harness {
 
     pub async fn take_seat(&self, c: &mut Client, seat: Option<u8>) -> Option<Role> {
         let name = c.name.clone();
-        self.join(c, Join::TakeSeat { seat, name }).await
+        self.join(
+            c,
+            Join::TakeSeat {
+                seat,
+                name,
+                account: None,
+            },
+        )
+        .await
     }
 
     pub async fn resume(

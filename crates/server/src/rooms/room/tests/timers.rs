@@ -144,7 +144,8 @@ async fn a_bot_plays_a_seat_away_too_long_until_its_player_resumes() {
         wire::Occupant::Human {
             name: away.name.clone(),
             connected: false,
-            bot_playing: Some("big_money".into())
+            bot_playing: Some("big_money".into()),
+            account: None,
         }
     );
     // The bot answers at once (the decision has waited longer than the bot delay)...
