@@ -5,7 +5,8 @@
 // link, follows it and sits at Ann's table. Every frame matches the protocol schema and
 // no console error is logged.
 // Screenshots (tests/e2e/artifacts): friends-prefs.png, friends-lobby.png,
-// friends-invite.png, friends-invited.png.
+// friends-invite.png, friends-invited.png, and on a phone friends-lobby-phone.png and
+// friends-prefs-phone.png.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -66,6 +67,20 @@ async function signUp(p, name) {
   }
 }
 
+/**
+ * At a phone's width (390 × 844) the page fits without sideways scrolling; `testid`'s
+ * panel is photographed; then back to the desktop size.
+ * @param {import('playwright-core').Page} page @param {string} testid @param {string} shot
+ */
+async function onPhone(page, testid, shot) {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => window.innerWidth === 390);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${shot}: nothing overflows sideways`);
+  await page.getByTestId(testid).screenshot({ path: path.join(ARTIFACTS, shot) });
+  if (before) await page.setViewportSize(before);
+}
+
 describe('friends in the browser', { timeout: 300000 }, () => {
   test('card preferences, follow, a friend online at a table, invite, and the invited link', async () => {
     const ann = await openPage(chrome.browser);
@@ -87,6 +102,7 @@ describe('friends in the browser', { timeout: 300000 }, () => {
     const stored = await ann.page.evaluate(() => fetch('/api/me/cards').then((r) => r.json()));
     assert.deepEqual(stored, { bans: ['chapel', 'witch'], dislikes: ['moat'] });
     await ann.page.getByTestId('profile-cards').screenshot({ path: path.join(ARTIFACTS, 'friends-prefs.png') });
+    await onPhone(ann.page, 'profile-cards', 'friends-prefs-phone.png');
 
     // Ann follows Bodo from his profile.
     await ann.page.goto(`${server.url}/players/Bodo`);
@@ -102,6 +118,7 @@ describe('friends in the browser', { timeout: 300000 }, () => {
     await ann.page.waitForSelector('[data-testid=friend-Bodo][data-online=true]');
     await ann.page.waitForSelector(`[data-testid=friend-join-${bobsRoom}]`);
     await ann.page.getByTestId('friends').screenshot({ path: path.join(ARTIFACTS, 'friends-lobby.png') });
+    await onPhone(ann.page, 'friends', 'friends-lobby-phone.png');
 
     // Bodo goes back to the lobby; Ann, at her own table, invites him.
     await bob.page.getByTestId('leave-room').click();
