@@ -172,6 +172,20 @@ pub enum Frame {
         re: u64,
         seat: u8,
     },
+    /// `match_queued`: still waiting in the automatch queue.
+    MatchQueued,
+    /// `match_proposed`: answer `accept_match` naming `match_id`.
+    MatchProposed {
+        match_id: String,
+    },
+    /// `match_found`: seated in `room`.
+    MatchFound {
+        room: String,
+        seat: u8,
+        token: String,
+    },
+    /// `match_cancelled`, with its reason.
+    MatchCancelled(dominion_protocol::MatchCancelReason),
     /// `ack` or `pong`: nothing to act on (the load clients wait for no ack).
     Ack,
     Error {
@@ -244,6 +258,12 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::ChatHistory { .. }
         | ServerMessage::Rematch { .. }
         | ServerMessage::Removed { .. } => Frame::Ignored,
+        ServerMessage::MatchQueued { .. } => Frame::MatchQueued,
+        ServerMessage::MatchProposed { match_id, .. } => Frame::MatchProposed { match_id },
+        ServerMessage::MatchFound {
+            room, seat, token, ..
+        } => Frame::MatchFound { room, seat, token },
+        ServerMessage::MatchCancelled { reason } => Frame::MatchCancelled(reason),
     })
 }
 
@@ -271,6 +291,10 @@ const KNOWN: &[&str] = &[
     "rematch",
     "chat_history",
     "removed",
+    "match_queued",
+    "match_proposed",
+    "match_found",
+    "match_cancelled",
 ];
 
 #[cfg(test)]

@@ -95,6 +95,13 @@ pub enum ErrorCode {
     /// `take_seat` by a guest under a registered player's name (or one that looks like
     /// it): sign in, or choose another name.
     NameTaken,
+    /// An automatch command from a guest: sign in (a session cookie or `hello.token`).
+    SignInRequired,
+    /// `find_match` in pool `bots` from an account that is not a bot, or in another
+    /// pool from a bot account.
+    BotAccountsOnly,
+    /// `accept_match` or `decline_match` naming no proposal pending for this connection.
+    UnknownMatch,
 }
 
 /// WebSocket close codes the server uses, and what each means.

@@ -35,12 +35,15 @@ pub use api::{
 pub use client::{
     AbandonPolicy, ClientMessage, KingdomChoice, Removable, Reply, RoomSettings, SeatSetting,
 };
-pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
+pub use common::{
+    CardKey, CardPool, CardSet, Destination, Edition, MatchCancelReason, MatchPool, Mode, Phase,
+    Purpose, Zone,
+};
 pub use error::{CloseCode, ErrorCode};
 pub use server::{
     ChatLine, ChatSender, DecisionRequest, GameEvent, GameResult, GameSetup, GameView, Limits,
-    NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary, ScoreLine, SeatDeck,
-    SeatInfo, SeatView, ServerMessage, UndoOutcome,
+    MatchOpponent, NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary, ScoreLine,
+    SeatDeck, SeatInfo, SeatView, ServerMessage, UndoOutcome,
 };
 
 /// The protocol version this crate describes.
