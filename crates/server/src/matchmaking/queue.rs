@@ -41,7 +41,7 @@ pub struct Entry {
 impl Entry {
     fn blocks_name(&self, name: &str) -> bool {
         let name = name.to_lowercase();
-        self.blocks.iter().any(|b| *b == name)
+        self.blocks.contains(&name)
     }
 
     /// Whether the two may play together at all.
@@ -323,8 +323,8 @@ impl Matcher {
         // Candidates behind `i`, most suitable first (a stable sort keeps queue order
         // among equals).
         let mut candidates: Vec<(usize, f64)> = Vec::new();
-        for j in i + 1..self.queue.len() {
-            if taken[j] || self.queue[j].pool != head.pool {
+        for (j, other) in self.queue.iter().enumerate().skip(i + 1) {
+            if taken[j] || other.pool != head.pool {
                 continue;
             }
             if let Some(s) = self.suits(i, j, now) {

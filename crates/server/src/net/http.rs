@@ -398,6 +398,8 @@ async fn game_step(
     }
 }
 
+// Each argument is an axum extractor: what the upgrade needs, no more.
+#[allow(clippy::too_many_arguments)]
 async fn websocket(
     State(hub): State<Arc<Hub>>,
     Extension(accounts): Extension<Arc<Accounts>>,

@@ -104,7 +104,8 @@ async fn seat(hub: &Hub, room: &str, name: &str) -> Result<(u8, String), String>
         .tx
         .send(RoomMsg::Join {
             conn,
-            cmd: 1,
+            // Command 0: the player's own commands, from 1, all count as new.
+            cmd: 0,
             join: Join::TakeSeat {
                 seat: None,
                 name: name.to_string(),
