@@ -181,8 +181,6 @@ pub enum Frame {
     /// `match_found`: seated in `room`.
     MatchFound {
         room: String,
-        seat: u8,
-        token: String,
     },
     /// `match_cancelled`, with its reason.
     MatchCancelled(dominion_protocol::MatchCancelReason),
@@ -260,9 +258,7 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::Removed { .. } => Frame::Ignored,
         ServerMessage::MatchQueued { .. } => Frame::MatchQueued,
         ServerMessage::MatchProposed { match_id, .. } => Frame::MatchProposed { match_id },
-        ServerMessage::MatchFound {
-            room, seat, token, ..
-        } => Frame::MatchFound { room, seat, token },
+        ServerMessage::MatchFound { room, .. } => Frame::MatchFound { room },
         ServerMessage::MatchCancelled { reason } => Frame::MatchCancelled(reason),
     })
 }
