@@ -188,3 +188,55 @@ pub async fn make(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::from_wire;
+
+    fn entry(pool: MatchPool, sets: Option<Vec<wire::CardSet>>) -> Entry {
+        Entry {
+            key: 1,
+            account: 1,
+            name: "a".into(),
+            level: 20.0,
+            pool,
+            edition: wire::Edition::First,
+            sets,
+            blocks: Vec::new(),
+            since: 0,
+        }
+    }
+
+    #[test]
+    fn the_room_is_rated_but_for_practice_and_its_kingdom_comes_from_the_shared_sets() {
+        for _ in 0..50 {
+            let members = [
+                entry(MatchPool::TwoPlayers, None),
+                entry(
+                    MatchPool::TwoPlayers,
+                    Some(vec![wire::CardSet::Intrigue, wire::CardSet::Base]),
+                ),
+                entry(MatchPool::TwoPlayers, Some(vec![wire::CardSet::Intrigue])),
+            ];
+            let s = settings(&members);
+            assert!(s.rated);
+            assert_eq!(s.edition, wire::Edition::First);
+            assert_eq!(s.seats.len(), 3);
+            let KingdomChoice::Cards { cards } = &s.kingdom else {
+                panic!("{:?}", s.kingdom)
+            };
+            let mut distinct = cards.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), 10, "{cards:?}");
+            for c in cards {
+                assert_eq!(from_wire::card(c).unwrap().def().set, Set::Intrigue, "{c}");
+            }
+            // The room accepts them.
+            assert!(from_wire::room_plan(&s).is_ok());
+        }
+        let practice = settings(&[entry(MatchPool::Practice, None)]);
+        assert!(!practice.rated);
+    }
+}
