@@ -1,6 +1,7 @@
 // The lobby: your name, the rooms (refreshed every few seconds), and a form to create
 // a room (seats and bots, edition, kingdom, time per decision).
 import { accountField, accountLine, accountName } from './account.js';
+import { matchPanel } from './automatch.js';
 import { h } from './dom.js';
 import { allCards, printedCost as cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
 import { has, t } from './i18n/index.js';
@@ -849,6 +850,7 @@ export function lobbyView() {
         ),
       ),
     ),
+    matchPanel(),
     invitePanel(),
     friendsPanel(),
     unfinishedGames(),

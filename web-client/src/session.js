@@ -1,6 +1,7 @@
 // What the page does with the server: joining, watching, resuming after a reload or a
 // lost connection (the seat token is kept in localStorage), and folding server
 // messages into the state.
+import { matchLost, onMatchMessage } from './automatch.js';
 import { accountName, onSignedOut, onWelcome } from './account.js';
 import { Connection } from './connection.js';
 import { setCurrentCosts, setEdition } from './cards.js';
@@ -208,6 +209,8 @@ export function takeBack() {
 }
 
 async function onReady() {
+  // A new connection: any automatch queue entry of the old one is gone.
+  matchLost();
   const seat = storedSeat();
   const invited = state.invite ? keptSeats()[state.invite] : null;
   if (invited && !state.roomId) {
@@ -421,6 +424,17 @@ export async function resumeRoom(room) {
     }
   });
   await resume(seat);
+}
+
+/**
+ * Enters the room the automatch seated us in (`match_found`): the seat kept like any
+ * other, then resumed; seat 0's page starts the game (every seat is filled already).
+ * @param {{room: string, token: string, seat: number}} seat
+ */
+export async function enterMatch(seat) {
+  storeSeat(seat);
+  await resumeRoom(seat.room);
+  if (seat.seat === 0 && state.roomId === seat.room && state.room?.status === 'lobby') await startGame();
 }
 
 export async function startGame() {
@@ -747,7 +761,9 @@ function onMessage(msg) {
       showError(msg);
       break;
     default:
-      break; // messages of a later protocol version are ignored
+      // Automatch frames (automatch.js); messages of a later protocol version are ignored.
+      onMatchMessage(msg);
+      break;
   }
 }
 

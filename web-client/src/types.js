@@ -36,6 +36,7 @@
  * @property {number} [decision_seconds]
  * @property {AbandonPolicy} [abandoned]
  * @property {boolean} [spectator_chat]
+ * @property {boolean} [rated]
  */
 
 /**
@@ -71,7 +72,11 @@
  *   | {type: 'rematch', id: number, room: string}
  *   | {type: 'chat_history', id: number, from: number, to?: number}
  *   | {type: 'report_chat', id: number, line: number, reason?: string}
- *   | {type: 'invite', id: number, room: string, name: string}} ClientMessage
+ *   | {type: 'invite', id: number, room: string, name: string}
+ *   | {type: 'find_match', id: number, pool: MatchPool, edition?: Edition, sets?: CardSet[]}
+ *   | {type: 'cancel_match', id: number}
+ *   | {type: 'accept_match', id: number, match: string}
+ *   | {type: 'decline_match', id: number, match: string}} ClientMessage
  */
 
 /**
@@ -200,7 +205,11 @@
  *   | 'not_an_option' | 'wrong_count' | 'too_many' | 'pile_required' | 'not_a_permutation'
  *   | 'undo_refused' | 'not_host' | 'removed_by_host' | 'chat_not_allowed' | 'chat_too_fast' | 'invalid_chat'
  *   | 'rate_limited' | 'message_too_big' | 'internal' | 'name_taken'
- *   | 'sign_in_required' | 'unknown_player' | 'not_following' | 'player_offline' | 'too_many_invites'} ErrorCode
+ *   | 'sign_in_required' | 'unknown_player' | 'not_following' | 'player_offline' | 'too_many_invites'
+ *   | 'bot_accounts_only' | 'unknown_match'} ErrorCode
+ * @typedef {'2p' | '3-4p' | 'practice' | 'bots'} MatchPool
+ * @typedef {'declined' | 'timeout' | 'cancelled' | 'requeued'} MatchCancelReason
+ * @typedef {{name: string, level?: number}} MatchOpponent
  * @typedef {{max_message_bytes: number, rate_messages: number, rate_window_ms: number, heartbeat_ms: number, idle_timeout_ms: number,
  *   chat_max_chars?: number, chat_max_bytes?: number, chat_messages?: number, chat_window_ms?: number}} Limits
  * @typedef {{type: 'welcome', protocol: number, server: string, limits: Limits, account?: AccountInfo}
@@ -224,7 +233,11 @@
  *   | {type: 'rematch', room: string, seat: number}
  *   | {type: 'removed', room: string}
  *   | {type: 'chat_history', re: number, first: number, lines: ChatLine[]}
- *   | {type: 'invited', from: string, room: string}} ServerMessage
+ *   | {type: 'invited', from: string, room: string}
+ *   | {type: 'match_queued', pool: MatchPool, waited_ms: number, estimate_ms?: number}
+ *   | {type: 'match_proposed', match: string, pool: MatchPool, opponents: MatchOpponent[], accept_within_ms: number}
+ *   | {type: 'match_found', match: string, room: string, seat: number, token: string}
+ *   | {type: 'match_cancelled', reason: MatchCancelReason}} ServerMessage
  */
 
 /**

@@ -10,6 +10,7 @@
 //! count and time.
 //! docs/load.md says how to run it ("Running it") and holds the figures.
 
+mod automatch;
 mod bots;
 mod idle;
 mod play;
@@ -64,6 +65,42 @@ enum Mode {
     /// Many rooms of server bots (five `search` bots and a player who stays or leaves);
     /// prints what a separate human's replies and /healthz took meanwhile.
     Bots(BotsArgs),
+    /// Many signed-in clients ask for a match at once and accept what they are
+    /// proposed; prints matches/s and find_match → match_found latency.
+    Automatch(AutomatchArgs),
+}
+
+#[derive(Args, Debug)]
+struct AutomatchArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The server, HOST:PORT; must be a loopback address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Clients (accounts) queued at once.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(2..=MAX_MATCH_CLIENTS as u64))]
+    clients: u64,
+    /// The pool: 2p, 3-4p or practice.
+    #[arg(long, default_value = "2p", value_parser = parse_pool)]
+    pool: dominion_protocol::MatchPool,
+    /// Account names are PREFIX0, PREFIX1, …: made with POST /api/accounts, or signed
+    /// in when a previous run made them.
+    #[arg(long, default_value = "load")]
+    prefix: String,
+    /// Registrations (password hashes) in flight at once.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=256))]
+    register_concurrency: u64,
+    /// How long a client waits for match_found (at most 10m).
+    #[arg(long, default_value = "120s", value_parser = parse_duration)]
+    timeout: Duration,
+}
+
+/// Most clients in one automatch run.
+const MAX_MATCH_CLIENTS: usize = 20_000;
+
+fn parse_pool(text: &str) -> Result<dominion_protocol::MatchPool, String> {
+    serde_json::from_value(serde_json::Value::String(text.to_string()))
+        .map_err(|_| format!("{text:?}: expected 2p, 3-4p or practice"))
 }
 
 #[derive(Args, Debug)]
@@ -189,6 +226,7 @@ fn main() -> ExitCode {
         Mode::Play(a) => &a.common,
         Mode::Idle(a) => &a.common,
         Mode::Bots(a) => &a.common,
+        Mode::Automatch(a) => &a.common,
     };
     let runtime = if common.threads == 1 {
         tokio::runtime::Builder::new_current_thread()
@@ -212,6 +250,7 @@ fn main() -> ExitCode {
             Mode::Play(args) => play(args).await,
             Mode::Idle(args) => idle(args).await,
             Mode::Bots(args) => bots(args).await,
+            Mode::Automatch(args) => automatch(args).await,
         }
     })
 }
@@ -362,6 +401,74 @@ async fn bots(args: BotsArgs) -> ExitCode {
         || summary.measured.decisions == 0
         || summary.healthz.failed > 0
     {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+async fn automatch(args: AutomatchArgs) -> ExitCode {
+    let addr = match target::loopback(&args.addr).await {
+        Ok(addr) => addr,
+        Err(e) => return refused(&e),
+    };
+    if args.timeout > MAX_TIME || args.timeout.is_zero() {
+        return refused("--timeout must be above 0 and at most 10m");
+    }
+    if args.pool == dominion_protocol::MatchPool::Bots {
+        return refused("--pool bots needs bot accounts; use 2p, 3-4p or practice");
+    }
+    let plan = automatch::Plan {
+        addr,
+        clients: args.clients as usize,
+        pool: args.pool,
+        prefix: args.prefix,
+        register_concurrency: args.register_concurrency as usize,
+        timeout: args.timeout,
+    };
+    let summary = match automatch::run(plan).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("dominion-load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.common.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).expect("plain data")
+        );
+    } else {
+        let l = &summary.find_to_found;
+        println!(
+            "automatch: {} clients in pool {} on {}; {} signed in ({:.1} s), {} greeted",
+            summary.clients,
+            summary.pool,
+            summary.target,
+            summary.signed_in,
+            summary.sign_in_s,
+            summary.greeted
+        );
+        println!(
+            "  {} matched into {} rooms in {:.2} s: {:.0} matches/s; {} requeues",
+            summary.matched,
+            summary.matches,
+            summary.match_s,
+            summary.matches_per_s,
+            summary.requeued
+        );
+        println!(
+            "  find_match → match_found: p50 {}  p90 {}  p99 {}  max {}",
+            stats::ms(l.p50_us),
+            stats::ms(l.p90_us),
+            stats::ms(l.p99_us),
+            stats::ms(l.max_us)
+        );
+        for (reason, n) in &summary.failures {
+            println!("    {n} × {reason}");
+        }
+    }
+    if summary.matched == 0 || !summary.failures.is_empty() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -671,12 +778,34 @@ mod tests {
         assert!(bots(&["--human", "wanders"]).is_err());
     }
 
+    #[test]
+    fn automatch_takes_a_pool_and_bounded_clients() {
+        let parse = |args: &[&str]| {
+            let mut argv = vec!["dominion-load", "automatch"];
+            argv.extend_from_slice(args);
+            Cli::try_parse_from(argv).map(|c| match c.mode {
+                Mode::Automatch(a) => a,
+                _ => panic!("automatch"),
+            })
+        };
+        let a = parse(&[]).unwrap();
+        assert_eq!(
+            (a.clients, a.pool),
+            (200, dominion_protocol::MatchPool::TwoPlayers)
+        );
+        let a = parse(&["--pool", "3-4p", "--clients", "2000"]).unwrap();
+        assert_eq!(a.pool, dominion_protocol::MatchPool::ThreeFourPlayers);
+        assert!(parse(&["--pool", "5p"]).is_err());
+        assert!(parse(&["--clients", "1"]).is_err());
+        assert!(parse(&["--clients", "20001"]).is_err());
+    }
+
     fn play_args(args: &[&str]) -> Result<PlayArgs, clap::Error> {
         let mut argv = vec!["dominion-load", "play"];
         argv.extend_from_slice(args);
         match Cli::try_parse_from(argv)?.mode {
             Mode::Play(a) => Ok(a),
-            Mode::Idle(_) | Mode::Bots(_) => panic!("play"),
+            Mode::Idle(_) | Mode::Bots(_) | Mode::Automatch(_) => panic!("play"),
         }
     }
 

@@ -172,6 +172,18 @@ pub enum Frame {
         re: u64,
         seat: u8,
     },
+    /// `match_queued`: still waiting in the automatch queue.
+    MatchQueued,
+    /// `match_proposed`: answer `accept_match` naming `match_id`.
+    MatchProposed {
+        match_id: String,
+    },
+    /// `match_found`: seated in `room`.
+    MatchFound {
+        room: String,
+    },
+    /// `match_cancelled`, with its reason.
+    MatchCancelled(dominion_protocol::MatchCancelReason),
     /// `ack` or `pong`: nothing to act on (the load clients wait for no ack).
     Ack,
     Error {
@@ -245,6 +257,10 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::Rematch { .. }
         | ServerMessage::Removed { .. }
         | ServerMessage::Invited { .. } => Frame::Ignored,
+        ServerMessage::MatchQueued { .. } => Frame::MatchQueued,
+        ServerMessage::MatchProposed { match_id, .. } => Frame::MatchProposed { match_id },
+        ServerMessage::MatchFound { room, .. } => Frame::MatchFound { room },
+        ServerMessage::MatchCancelled { reason } => Frame::MatchCancelled(reason),
     })
 }
 
@@ -273,6 +289,10 @@ const KNOWN: &[&str] = &[
     "chat_history",
     "removed",
     "invited",
+    "match_queued",
+    "match_proposed",
+    "match_found",
+    "match_cancelled",
 ];
 
 #[cfg(test)]

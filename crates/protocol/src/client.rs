@@ -6,7 +6,7 @@
 //! internally tagged enum even under `deny_unknown_fields`, so `{"type": "end_phase",
 //! "card": "gold"}` would have passed as a plain `end_phase`.
 
-use crate::common::{CardKey, CardPool, CardSet, Edition, Mode};
+use crate::common::{CardKey, CardPool, CardSet, Edition, MatchPool, Mode};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -210,6 +210,46 @@ pub enum ClientMessage {
         room: String,
         name: String,
     },
+    /// Asks to be matched with other players (docs/protocol.md, "Automatch"): answered
+    /// by `match_queued` (again every ~5 s while queued), then `match_proposed`, then —
+    /// once everyone accepted — `match_found`. Signed-in connections only
+    /// (`sign_in_required`); pool `bots` only for bot accounts and bot accounts only
+    /// there (`bot_accounts_only`). A second `find_match` while queued replaces the
+    /// first (the waiting time carries over); one in a room is `already_in_room`.
+    FindMatch {
+        #[schemars(range(min = 1))]
+        id: u64,
+        pool: MatchPool,
+        /// The edition of the kingdom drawn; default: the second.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        edition: Option<Edition>,
+        /// The sets the kingdom may draw from; default: every set.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(length(min = 1), extend("uniqueItems" = true))]
+        sets: Option<Vec<CardSet>>,
+    },
+    /// Leaves the automatch queue (answered by `ack`, then `match_cancelled` with
+    /// `cancelled`); declines a pending proposal too. `ack` alone when not queued.
+    CancelMatch {
+        #[schemars(range(min = 1))]
+        id: u64,
+    },
+    /// Accepts the proposal `match` (from `match_proposed`), answered by `ack`; once every
+    /// player accepted, each gets `match_found`.
+    AcceptMatch {
+        #[schemars(range(min = 1))]
+        id: u64,
+        #[serde(rename = "match")]
+        match_id: String,
+    },
+    /// Declines the proposal `match` (answered by `ack`, then `match_cancelled` with
+    /// `declined`): this connection leaves the queue, the others go back to its front.
+    DeclineMatch {
+        #[schemars(range(min = 1))]
+        id: u64,
+        #[serde(rename = "match")]
+        match_id: String,
+    },
 }
 
 impl ClientMessage {
@@ -235,7 +275,11 @@ impl ClientMessage {
             | ClientMessage::Rematch { id, .. }
             | ClientMessage::ChatHistory { id, .. }
             | ClientMessage::ReportChat { id, .. }
-            | ClientMessage::Invite { id, .. } => Some(*id),
+            | ClientMessage::Invite { id, .. }
+            | ClientMessage::FindMatch { id, .. }
+            | ClientMessage::CancelMatch { id }
+            | ClientMessage::AcceptMatch { id, .. }
+            | ClientMessage::DeclineMatch { id, .. } => Some(*id),
         }
     }
 }
@@ -303,6 +347,10 @@ pub struct RoomSettings {
     /// Whether spectators read and write the room's chat (default: they do neither).
     #[serde(default)]
     pub spectator_chat: bool,
+    /// Whether the game counts for ratings (automatch rooms of pools `2p`, `3-4p` and
+    /// `bots`); default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// How the ten kingdom cards are chosen.

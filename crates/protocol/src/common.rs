@@ -103,6 +103,52 @@ pub enum CardSet {
     Intrigue,
 }
 
+/// An automatch queue (docs/protocol.md, "Automatch").
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub enum MatchPool {
+    /// Rated games of two players.
+    #[serde(rename = "2p")]
+    TwoPlayers,
+    /// Rated games of three or four players.
+    #[serde(rename = "3-4p")]
+    ThreeFourPlayers,
+    /// Unrated games of two players.
+    #[serde(rename = "practice")]
+    Practice,
+    /// The rated bot ladder: bot accounts only.
+    #[serde(rename = "bots")]
+    Bots,
+}
+
+impl MatchPool {
+    /// The pool's name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchPool::TwoPlayers => "2p",
+            MatchPool::ThreeFourPlayers => "3-4p",
+            MatchPool::Practice => "practice",
+            MatchPool::Bots => "bots",
+        }
+    }
+}
+
+/// Why an automatch proposal or queue entry ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchCancelReason {
+    /// You declined the proposal: you are out of the queue.
+    Declined,
+    /// You did not accept within `accept_within_ms`: you are out of the queue.
+    Timeout,
+    /// You left the queue (`cancel_match`).
+    Cancelled,
+    /// Another player declined or did not answer in time: you are back in the queue,
+    /// ahead of everyone who queued after you first did.
+    Requeued,
+}
+
 /// One labelled option of a "choose one / choose two" card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -95,7 +95,7 @@ pub enum ErrorCode {
     /// `take_seat` by a guest under a registered player's name (or one that looks like
     /// it): sign in, or choose another name.
     NameTaken,
-    /// Only a signed-in connection may do this (`report_chat`, `invite`): sign in first.
+    /// Only a signed-in connection may do this (`report_chat`, `invite`, the automatch commands): sign in first.
     SignInRequired,
     /// `invite` names no registered player.
     UnknownPlayer,
@@ -106,6 +106,11 @@ pub enum ErrorCode {
     PlayerOffline,
     /// More than 10 invitations within a minute from one account; nothing is closed.
     TooManyInvites,
+    /// `find_match` in pool `bots` from an account that is not a bot, or in another
+    /// pool from a bot account.
+    BotAccountsOnly,
+    /// `accept_match` or `decline_match` naming no proposal pending for this connection.
+    UnknownMatch,
 }
 
 /// WebSocket close codes the server uses, and what each means.

@@ -36,12 +36,15 @@ pub use api::{
 pub use client::{
     AbandonPolicy, ClientMessage, KingdomChoice, Removable, Reply, RoomSettings, SeatSetting,
 };
-pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
+pub use common::{
+    CardKey, CardPool, CardSet, Destination, Edition, MatchCancelReason, MatchPool, Mode, Phase,
+    Purpose, Zone,
+};
 pub use error::{CloseCode, ErrorCode};
 pub use server::{
     AccountKind, ChatLine, ChatSender, DecisionRequest, GameEvent, GameResult, GameSetup, GameView,
-    Limits, NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary, ScoreLine,
-    SeatDeck, SeatInfo, SeatView, ServerMessage, UndoOutcome,
+    Limits, MatchOpponent, NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary,
+    ScoreLine, SeatDeck, SeatInfo, SeatView, ServerMessage, UndoOutcome,
 };
 pub use social::{CardPrefs, Friend, FriendTable};
 

@@ -6,7 +6,9 @@
 //! other viewers receive ([`GameEvent`]).
 
 use crate::client::{KingdomChoice, Reply, RoomSettings};
-use crate::common::{CardKey, Destination, Edition, Mode, Phase, Purpose, Zone};
+use crate::common::{
+    CardKey, Destination, Edition, MatchCancelReason, MatchPool, Mode, Phase, Purpose, Zone,
+};
 use crate::error::ErrorCode;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -130,6 +132,44 @@ pub enum ServerMessage {
     /// `/#room=<room>`). Sent to each of your signed-in connections on the server the
     /// invitation reached; ignoring it is answer enough.
     Invited { from: String, room: String },
+    /// You are in the automatch queue of `pool` and have waited `waited_ms`. Sent after
+    /// `find_match` and again every ~5 s while queued; no position is given. `estimate_ms`
+    /// is a guess at the time left, when the server has one.
+    MatchQueued {
+        pool: MatchPool,
+        waited_ms: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        estimate_ms: Option<u64>,
+    },
+    /// The server found players for you: answer `accept_match` or `decline_match` naming
+    /// `match` within `accept_within_ms`. Silence counts as a decline (`timeout`).
+    MatchProposed {
+        #[serde(rename = "match")]
+        match_id: String,
+        pool: MatchPool,
+        opponents: Vec<MatchOpponent>,
+        accept_within_ms: u64,
+    },
+    /// Everyone accepted: you are seated in `room` already (`token` is the seat token, as
+    /// `seated` gives it). `resume` the room with it, as after a reconnect.
+    MatchFound {
+        #[serde(rename = "match")]
+        match_id: String,
+        room: String,
+        seat: u8,
+        token: String,
+    },
+    /// A proposal or queue entry ended; `requeued` means you are queued again, first.
+    MatchCancelled { reason: MatchCancelReason },
+}
+
+/// Another player of an automatch proposal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct MatchOpponent {
+    pub name: String,
+    /// Their level in the match's pool, rounded down to a whole number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
 }
 
 /// One line of a room's chat. The server keeps a room's recent lines in memory only: they

@@ -49,6 +49,10 @@ fn messages() -> Vec<Value> {
         json!({"type": "remove", "id": 1, "who": {"type": "seat", "seat": 1}}),
         json!({"type": "remove", "id": 1, "who": {"type": "spectator", "name": "Eve"}}),
         json!({"type": "invite", "id": 1, "room": "k3v9q2mf", "name": "Bob"}),
+        json!({"type": "find_match", "id": 1, "pool": "2p", "edition": "2e", "sets": ["base"]}),
+        json!({"type": "cancel_match", "id": 1}),
+        json!({"type": "accept_match", "id": 1, "match": "m1"}),
+        json!({"type": "decline_match", "id": 1, "match": "m1"}),
     ]
     .into_iter()
     .chain(replies().into_iter().map(|r| json!({"type": "reply", "id": 1, "decision": 2, "reply": r})))

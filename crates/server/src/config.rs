@@ -223,6 +223,17 @@ pub struct Config {
     #[arg(long, env = "DOMINION_ABANDON_AFTER", default_value = "1h", value_parser = parse_duration)]
     pub abandon_after: Duration,
 
+    // ---- automatch (issue 25): docs/protocol.md#automatch ----
+    /// How long every player of an automatch proposal has to accept it; silence counts
+    /// as declining. Shorter only for tests.
+    #[arg(long, env = "DOMINION_MATCH_ACCEPT_TIMEOUT", default_value = "20s", value_parser = parse_positive_duration)]
+    pub match_accept_timeout: Duration,
+
+    /// How long the longest waiter of three suitable `3-4p` players waits for a fourth
+    /// before the three are proposed a table.
+    #[arg(long, env = "DOMINION_MATCH_TABLE_WAIT", default_value = "10s", value_parser = parse_duration)]
+    pub match_table_wait: Duration,
+
     // ---- several nodes (issue 14): docs/operations.md#several-nodes ----
     /// Join a cluster of nodes sharing this Redis (`redis://host:6379/0`): one lobby,
     /// each room run by one node under a lease, clients of any node play in any room,

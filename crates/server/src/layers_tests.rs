@@ -15,11 +15,15 @@ use std::path::{Path, PathBuf};
 const LEAVES: &[&str] = &["budget", "config", "metrics", "random", "token"];
 const ALLOWED: &[(&str, &[&str])] = &[
     ("convert", &[]),
+    ("matchmaking", &[]),
     ("gamelog", &["convert"]),
     ("rooms", &["gamelog", "convert"]),
     ("accounts", &["convert"]),
     ("cluster", &["rooms", "gamelog", "convert"]),
-    ("net", &["rooms", "gamelog", "convert", "accounts"]),
+    (
+        "net",
+        &["rooms", "gamelog", "convert", "accounts", "matchmaking"],
+    ),
 ];
 
 fn src() -> PathBuf {

@@ -44,6 +44,7 @@ pub mod cluster;
 pub mod config;
 pub mod convert;
 pub mod gamelog;
+pub mod matchmaking;
 pub mod metrics;
 pub mod net;
 pub mod random;

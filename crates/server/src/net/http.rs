@@ -81,6 +81,10 @@ pub fn router(hub: Arc<Hub>, accounts: Arc<Accounts>) -> Router {
         .route("/api/games/{id}/steps/{n}", get(game_step))
         .route("/ws", get(websocket))
         .layer(Extension(accounts.clone()))
+        .layer(Extension(crate::net::automatch::Automatch::start(
+            hub.clone(),
+            accounts.clone(),
+        )))
         .with_state(hub.clone())
         .merge(crate::net::social_api::router(
             accounts.clone(),
@@ -398,9 +402,12 @@ async fn game_step(
     }
 }
 
+// Each argument is an axum extractor: what the upgrade needs, no more.
+#[allow(clippy::too_many_arguments)]
 async fn websocket(
     State(hub): State<Arc<Hub>>,
     Extension(accounts): Extension<Arc<Accounts>>,
+    Extension(automatch): Extension<Arc<crate::net::automatch::Automatch>>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     client: Option<Extension<ClientAddr>>,
     slot: Option<Extension<Arc<AddressSlot>>>,
@@ -465,7 +472,7 @@ async fn websocket(
         .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(WRITE_BUFFER_MAX)
         .on_upgrade(move |socket| async move {
-            connection::run(socket, admission, peer, accounts, signed_in).await;
+            connection::run(socket, admission, peer, accounts, signed_in, automatch).await;
             // The connection's place in its address's count, held as long as it lives.
             drop(slot);
         })

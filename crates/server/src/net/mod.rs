@@ -16,6 +16,7 @@
 
 pub mod accept;
 pub mod account_api;
+pub mod automatch;
 pub mod client_addr;
 pub mod connection;
 pub mod forward;

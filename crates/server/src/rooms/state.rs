@@ -90,6 +90,7 @@ impl RoomState {
                 decision_seconds: None,
                 abandoned: wire::AbandonPolicy::Wait {},
                 spectator_chat: false,
+                rated: false,
             },
             setup: game.setup().clone(),
             status: wire::RoomStatus::Playing,

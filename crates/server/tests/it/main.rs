@@ -3,6 +3,7 @@
 
 mod abuse;
 mod accounts;
+mod automatch;
 mod backup;
 mod budgets;
 mod catalogue;

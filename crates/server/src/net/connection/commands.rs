@@ -178,6 +178,10 @@ impl Connection {
                     }
                 }
             }
+            ClientMessage::FindMatch { .. }
+            | ClientMessage::CancelMatch { .. }
+            | ClientMessage::AcceptMatch { .. }
+            | ClientMessage::DeclineMatch { .. } => self.on_automatch(id, msg).await,
         }
     }
 

@@ -30,6 +30,7 @@
 //! is dropped first thing, and when the server closes it waits for the client's answer
 //! at most `CLOSE_LINGER`.
 
+mod automatch;
 mod commands;
 mod invite;
 mod write;
@@ -42,6 +43,7 @@ use crate::budget::{AddressKey, Budget, address_key};
 use crate::convert::refusal::Refusal;
 use crate::gamelog::SeatAccount;
 use crate::metrics::Metrics;
+use crate::net::automatch::Automatch;
 use crate::net::forward::{self, Reached};
 use crate::rooms::chat;
 use crate::rooms::hub::{Admission, Hub, ROOM_WINDOW};
@@ -76,6 +78,7 @@ pub async fn run(
     peer: Option<IpAddr>,
     accounts: Arc<Accounts>,
     signed_in: Option<SignedIn>,
+    automatch: Arc<Automatch>,
 ) {
     let hub = admission.hub.clone();
     let config = hub.config.clone();
@@ -110,6 +113,7 @@ pub async fn run(
         signed_in,
         live: None,
         blocked,
+        automatch,
     };
     let client = peer.map(|ip| ip.to_string()).unwrap_or_default();
     tracing::debug!(conn = admission.id, %client, "connected");
@@ -168,6 +172,8 @@ struct Connection {
     live: Option<LiveGuard>,
     /// Whose chat lines the writer leaves out (the account's blocks).
     blocked: Arc<Blocked>,
+    /// The node's automatch queue (`net::automatch`).
+    automatch: Arc<Automatch>,
 }
 
 impl Connection {
@@ -452,6 +458,10 @@ impl Connection {
         // The link to the room's node first: it closes now, so that node frees its
         // connection as soon as our client is gone, not after our own close.
         drop(self.upstream.take());
+        // Out of the automatch queue (a no-op for a connection that never queued).
+        self.automatch.send(crate::net::automatch::Request::Gone {
+            conn: self.handle.id,
+        });
         if let Some(attached) = self.room.take() {
             let _ = attached
                 .tx

@@ -1,0 +1,50 @@
+//! The automatch queue as pure logic (docs/protocol.md, "Automatch"): who is waiting,
+//! which players suit each other, proposals and their answers. No sockets, no clock, no
+//! store: the caller (`net::automatch`) passes the time in milliseconds and acts on the
+//! [`queue::Effect`]s returned, so every rule here is tested exactly.
+//!
+//! - `pairing`: the suitability formulas and the threshold a group must reach.
+//! - `queue`: entries in order, proposals, accept/decline/timeout, requeue-first.
+//!
+//! A Redis queue for a cluster would implement the same operations ([`queue::Matcher`]'s
+//! `enqueue`, `cancel`, `accept`, `decline`, `tick`) over shared state, with each
+//! proposal made under a lock or a Lua script so that it happens exactly once.
+
+pub mod pairing;
+pub mod queue;
+
+/// Glicko-2's scale factor (Glickman): a rating of 1500 ± 173.7178 is one unit of μ.
+const GLICKO2_SCALE: f64 = 173.7178;
+
+/// A player's level: `max(0, 50 + 7.5 (μ − 2φ))` on the Glicko-2 scale
+/// (/work/contract25.md, "Levels").
+///
+/// TODO(issue 25 contract, "Levels"): call `dominion_rating::level` once crate
+/// `dominion-rating` is in the workspace, and read each player's rating in the pool
+/// from the ratings store (`crates/store/src/ratings.rs`) instead of
+/// [`default_level`].
+pub fn level(rating: f64, deviation: f64) -> f64 {
+    let mu = (rating - 1500.0) / GLICKO2_SCALE;
+    let phi = deviation / GLICKO2_SCALE;
+    (50.0 + 7.5 * (mu - 2.0 * phi)).max(0.0)
+}
+
+/// The level of a player with no rated game in a pool (1500 / 350): about 19.78.
+pub fn default_level() -> f64 {
+    level(1500.0, 350.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_player_starts_near_twenty() {
+        assert!(
+            (default_level() - 19.7786).abs() < 1e-3,
+            "{}",
+            default_level()
+        );
+        assert_eq!(level(0.0, 350.0), 0.0, "never below 0");
+    }
+}

@@ -1,0 +1,159 @@
+// Automatch in the lobby (docs/protocol.md, "Automatch"): a signed-in player picks a
+// pool and presses Find a match; while queued the panel shows the time waited; a
+// proposal shows the opponents, Accept and Decline and a countdown of its 20 s; once
+// everyone accepted the server has seated us, and we enter the room with the seat
+// token like a resumed seat (seat 0's page starts the game).
+import { accountName } from './account.js';
+import { h } from './dom.js';
+import { t } from './i18n/index.js';
+import { command, enterMatch } from './session.js';
+import { state, update, notify } from './store.js';
+
+/**
+ * The panel's state: idle, queued (since when), or proposed (which match, until when).
+ * @typedef {{phase: 'idle'} | {phase: 'queued', since: number} | {phase: 'proposed', match: string, until: number, opponents: import('./types.js').MatchOpponent[], accepted: boolean}} Phase
+ */
+
+/** @type {Phase} */
+let phase = { phase: 'idle' };
+/** @type {import('./types.js').MatchPool} */
+let pool = '2p';
+/** @type {ReturnType<typeof setInterval> | null} */
+let ticker = null;
+
+/** Re-renders every second while the panel shows a clock. */
+function tick() {
+  if (phase.phase === 'idle') {
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+  } else if (!ticker) {
+    ticker = setInterval(() => update(() => {}), 1000);
+  }
+}
+
+/** @param {Phase} next */
+function set(next) {
+  phase = next;
+  tick();
+  update(() => {});
+}
+
+async function find() {
+  set({ phase: 'queued', since: Date.now() });
+  // The answer is `match_queued` (a frame, not a reply): `command` sees only errors.
+  const answer = await command({ type: 'find_match', pool });
+  if (!answer) set({ phase: 'idle' });
+}
+
+async function cancel() {
+  set({ phase: 'idle' });
+  await command({ type: 'cancel_match' });
+}
+
+/** @param {boolean} yes */
+async function answer(yes) {
+  if (phase.phase !== 'proposed') return;
+  const match = phase.match;
+  if (yes) {
+    set({ ...phase, accepted: true });
+    await command({ type: 'accept_match', match });
+  } else {
+    set({ phase: 'idle' });
+    await command({ type: 'decline_match', match });
+  }
+}
+
+/**
+ * The server's automatch frames.
+ * @param {import('./types.js').ServerMessage} msg
+ * @returns {boolean} whether it was one
+ */
+export function onMatchMessage(msg) {
+  switch (msg.type) {
+    case 'match_queued':
+      set({ phase: 'queued', since: Date.now() - msg.waited_ms });
+      return true;
+    case 'match_proposed':
+      set({ phase: 'proposed', match: msg.match, until: Date.now() + msg.accept_within_ms, opponents: msg.opponents, accepted: false });
+      return true;
+    case 'match_found':
+      set({ phase: 'idle' });
+      enterMatch({ room: msg.room, token: msg.token, seat: msg.seat });
+      return true;
+    case 'match_cancelled':
+      if (msg.reason === 'requeued') {
+        update((s) => {
+          notify(s, t('match.requeued'), 'info');
+        });
+        if (phase.phase === 'proposed') set({ phase: 'queued', since: Date.now() });
+      } else {
+        set({ phase: 'idle' });
+        if (msg.reason === 'timeout') {
+          update((s) => {
+            notify(s, t('match.timeout'), 'info');
+          });
+        }
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The connection dropped: the server forgot the queue entry. */
+export function matchLost() {
+  if (phase.phase !== 'idle') set({ phase: 'idle' });
+}
+
+/** @param {number} ms */
+function seconds(ms) {
+  return Math.max(0, Math.round(ms / 1000));
+}
+
+/** The lobby's automatch panel (signed-in players only). */
+export function matchPanel() {
+  if (!accountName()) return null;
+  const online = state.conn === 'online';
+  /** @type {any[]} */
+  let body;
+  if (phase.phase === 'idle') {
+    body = [
+      h(
+        'label',
+        { class: 'field' },
+        h('span', {}, t('match.pool')),
+        h(
+          'select',
+          {
+            'data-testid': 'match-pool',
+            onchange: (/** @type {Event} */ e) => {
+              pool = /** @type {any} */ (/** @type {HTMLSelectElement} */ (e.target).value);
+            },
+          },
+          ...['2p', '3-4p', 'practice'].map((p) => h('option', { value: p, selected: p === pool }, t(`match.pool_${p.replace('-', '_')}`))),
+        ),
+      ),
+      h('button', { type: 'button', class: 'btn primary', 'data-testid': 'match-find', disabled: !online, onclick: () => find() }, t('match.find')),
+    ];
+  } else if (phase.phase === 'queued') {
+    body = [
+      h('p', { role: 'status', 'data-testid': 'match-status' }, t('match.waiting', { seconds: seconds(Date.now() - phase.since) })),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'match-cancel', onclick: () => cancel() }, t('match.cancel')),
+    ];
+  } else {
+    const names = phase.opponents.map((o) => (o.level != null ? `${o.name} (${t('match.level', { level: o.level })})` : o.name)).join(', ');
+    body = [
+      h('p', { role: 'alert', 'data-testid': 'match-proposed' }, t('match.proposed', { names })),
+      h('p', { 'data-testid': 'match-countdown' }, t('match.countdown', { seconds: seconds(phase.until - Date.now()) })),
+      phase.accepted
+        ? h('p', { role: 'status' }, t('match.accepted'))
+        : h(
+            'div',
+            { class: 'lobby-actions' },
+            h('button', { type: 'button', class: 'btn primary', 'data-testid': 'match-accept', onclick: () => answer(true) }, t('match.accept')),
+            h('button', { type: 'button', class: 'btn', 'data-testid': 'match-decline', onclick: () => answer(false) }, t('match.decline')),
+          ),
+    ];
+  }
+  return h('section', { class: 'panel automatch', 'aria-labelledby': 'match-h', 'data-testid': 'automatch' }, h('h2', { id: 'match-h' }, t('match.heading')), ...body);
+}
