@@ -739,6 +739,7 @@ impl RoomLog for DurableLog {
             room_id: room.to_string(),
             scores: record::encode_scores(scores),
             now: now_secs(),
+            rated: None,
         })
     }
 
@@ -746,6 +747,7 @@ impl RoomLog for DurableLog {
         self.submit(Write::AbandonGame {
             room_id: room.to_string(),
             now: now_secs(),
+            rated: None,
         })
     }
 
