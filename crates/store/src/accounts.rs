@@ -197,7 +197,7 @@ impl postgres::types::ToSql for V {
 }
 
 /// `?1` as PostgreSQL writes it: `$1`.
-fn dollar(sql: &str) -> String {
+pub(crate) fn dollar(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut chars = sql.chars().peekable();
     while let Some(c) = chars.next() {

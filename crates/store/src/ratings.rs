@@ -25,18 +25,23 @@ use crate::{Accounts, Result, StoreError};
 use dominion_rating::{MAX_PLAYERS, Pool, Rating, rate_game};
 use std::collections::HashMap;
 
-/// How a game is to be rated, as the server decides it when the game ends: its pool and
-/// each player's account with their place (1 is first; equal places tie). For an
-/// abandoned game the server gives the abandoners the last place.
+/// How a game is to be rated, as the server knows it when the game ends: each seat's
+/// place (1 is first; equal places tie). For an abandoned game the server places the
+/// abandoners last. Who sat where, and so the pool, the store finds itself, in the same
+/// transaction: a seat counts as an account's when `seat_accounts` links it and the
+/// seat still has the name it was linked under (as profiles count games).
+///
+/// The game is rated only when every seat is an account's, no account twice: in pool
+/// `bots` when every one is a bot account, else in `2p` or `3-4p` by the number of
+/// players when none is (a bot account among people leaves the game unrated).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RatedOutcome {
-    pub pool: Pool,
-    /// (account id, place), one per seat.
-    pub players: Vec<(i64, u32)>,
+    /// (seat, place), one per seat.
+    pub places: Vec<(u8, u32)>,
 }
 
 impl RatedOutcome {
-    /// 2–4 players, each account once, places from 1.
+    /// 2–4 seats, each once, places from 1 to the number of seats.
     fn check(&self, room: &str) -> Result<()> {
         let bad = |reason: String| {
             Err(StoreError::Outcome {
@@ -44,13 +49,13 @@ impl RatedOutcome {
                 reason,
             })
         };
-        let n = self.players.len();
+        let n = self.places.len();
         if !(2..=MAX_PLAYERS).contains(&n) {
             return bad(format!("{n} players (a rated game has 2 to {MAX_PLAYERS})"));
         }
-        for (i, (account, place)) in self.players.iter().enumerate() {
-            if self.players[..i].iter().any(|(a, _)| a == account) {
-                return bad(format!("account {account} sits twice"));
+        for (i, (seat, place)) in self.places.iter().enumerate() {
+            if self.places[..i].iter().any(|(s, _)| s == seat) {
+                return bad(format!("seat {seat} is placed twice"));
             }
             if *place == 0 || *place as usize > n {
                 return bad(format!("place {place} among {n} players"));
@@ -105,12 +110,20 @@ pub struct Recomputed {
 
 // ---- writing, inside the games' writer's transaction ----
 
+/// The account linked to a seat that still has the name it was linked under.
+pub(crate) const SEAT_ACCOUNT_SQL: &str = "SELECT a.id, a.bot FROM seat_accounts sa
+     JOIN seats s ON s.room_id = sa.room_id AND s.seat = sa.seat AND s.name = sa.name
+     JOIN accounts a ON a.id = sa.account_id
+     WHERE sa.room_id = ?1 AND sa.seat = ?2";
+
 /// The statements the rating of a game needs, on whichever backend's transaction.
 pub(crate) trait RatingTx {
     /// Whether the room has any rating change already.
     fn room_rated(&mut self, room: &str) -> Result<bool>;
-    /// Whether the account still exists (in PostgreSQL: and keeps it until commit).
-    fn account_exists(&mut self, account: i64) -> Result<bool>;
+    /// The account sitting in `seat` of `room` and whether it is a bot account, if the
+    /// seat is linked to one that still exists (in PostgreSQL it then stays until the
+    /// commit).
+    fn seat_account(&mut self, room: &str, seat: u8) -> Result<Option<(i64, bool)>>;
     /// The account's rating in `pool` and its games, locked until commit where the
     /// backend allows several writers (PostgreSQL); `None` if it has none.
     fn lock_rating(&mut self, account: i64, pool: &str, now: i64) -> Result<Option<(Rating, i64)>>;
@@ -134,9 +147,8 @@ pub(crate) trait RatingTx {
 }
 
 /// Rates the game of `room` as `outcome` says, once: a room with rating changes already
-/// is left alone. An outcome naming an account deleted since leaves the game unrated
-/// (its end is stored all the same); a malformed one (see [`RatedOutcome`]) refuses the
-/// write.
+/// is left alone, and so is a game that is not rated (see [`RatedOutcome`]): its end is
+/// stored all the same. A malformed outcome refuses the write.
 pub(crate) fn apply(
     tx: &mut impl RatingTx,
     room: &str,
@@ -147,31 +159,47 @@ pub(crate) fn apply(
     if tx.room_rated(room)? {
         return Ok(());
     }
-    // Accounts in id order: two PostgreSQL writers rating games with common players lock
-    // their rows in one order.
-    let mut players = outcome.players.clone();
-    players.sort_unstable();
-    for (account, _) in &players {
-        if !tx.account_exists(*account)? {
+    let mut players = Vec::with_capacity(outcome.places.len());
+    let mut bots = 0;
+    for (seat, place) in &outcome.places {
+        let Some((account, bot)) = tx.seat_account(room, *seat)? else {
+            return Ok(());
+        };
+        if players.iter().any(|(a, _)| *a == account) {
             return Ok(());
         }
+        bots += usize::from(bot);
+        players.push((account, *place));
     }
-    let pool = outcome.pool.as_str();
+    let pool = if bots == players.len() {
+        Pool::Bots
+    } else if bots == 0 {
+        match Pool::for_players(players.len()) {
+            Some(pool) => pool,
+            None => return Ok(()),
+        }
+    } else {
+        return Ok(());
+    };
+    // Accounts in id order: two PostgreSQL writers rating games with common players lock
+    // their rows in one order.
+    players.sort_unstable();
+    let pool_name = pool.as_str();
     let mut before = Vec::with_capacity(players.len());
     for (account, place) in &players {
         let (r, games) = tx
-            .lock_rating(*account, pool, now)?
+            .lock_rating(*account, pool_name, now)?
             .unwrap_or((Rating::DEFAULT, 0));
         before.push((r, *place, games));
     }
     let input: Vec<(Rating, u32)> = before.iter().map(|(r, p, _)| (*r, *p)).collect();
-    let after = rate_game(outcome.pool, &input).map_err(|e| StoreError::Outcome {
+    let after = rate_game(pool, &input).map_err(|e| StoreError::Outcome {
         room: room.to_string(),
         reason: e.to_string(),
     })?;
     for (((account, _), (old, _, games)), new) in players.iter().zip(&before).zip(after) {
-        tx.put_rating(*account, pool, new, games + 1, now)?;
-        tx.put_change(room, *account, pool, *old, new, now)?;
+        tx.put_rating(*account, pool_name, new, games + 1, now)?;
+        tx.put_change(room, *account, pool_name, *old, new, now)?;
     }
     Ok(())
 }
@@ -187,13 +215,14 @@ impl RatingTx for &rusqlite::Transaction<'_> {
             .is_some())
     }
 
-    fn account_exists(&mut self, account: i64) -> Result<bool> {
+    fn seat_account(&mut self, room: &str, seat: u8) -> Result<Option<(i64, bool)>> {
         use rusqlite::OptionalExtension;
         Ok(self
-            .prepare_cached("SELECT 1 FROM accounts WHERE id = ?1")?
-            .query_row([account], |_| Ok(()))
-            .optional()?
-            .is_some())
+            .prepare_cached(SEAT_ACCOUNT_SQL)?
+            .query_row(rusqlite::params![room, seat], |r| {
+                Ok((r.get(0)?, r.get::<_, i64>(1)? != 0))
+            })
+            .optional()?)
     }
 
     fn lock_rating(
@@ -578,5 +607,79 @@ fn infer_places(game: &[RatingChange]) -> Option<Vec<u32>> {
             places[i] = 1;
             i += 1;
         }
+    }
+}
+
+// ---- reading a game's changes through the games' reader ----
+
+const SEAT_CHANGES_SQL: &str = "SELECT rc.room_id, rc.account_id, rc.pool, rc.rating_before,
+        rc.deviation_before, rc.volatility_before, rc.rating_after, rc.deviation_after,
+        rc.volatility_after, rc.at, sa.seat
+     FROM rating_changes rc
+     JOIN seat_accounts sa ON sa.room_id = rc.room_id AND sa.account_id = rc.account_id
+     WHERE rc.room_id = ?1 ORDER BY sa.seat";
+
+impl crate::ReadView<'_> {
+    /// The rating changes one game's end made, with the seat each was for (none if the
+    /// game was not rated): what the room tells its players once the end is committed.
+    pub fn room_rating_changes(&self, room_id: &str) -> Result<Vec<(u8, RatingChange)>> {
+        let rating = |r: [f64; 3]| Rating {
+            rating: r[0],
+            deviation: r[1],
+            volatility: r[2],
+        };
+        self.on(
+            |c| {
+                let mut st = c.prepare_cached(SEAT_CHANGES_SQL)?;
+                let rows = st.query_map([room_id], |r| {
+                    Ok((
+                        r.get::<_, i64>(10)?,
+                        r.get::<_, String>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, String>(2)?,
+                        [r.get(3)?, r.get(4)?, r.get(5)?],
+                        [r.get(6)?, r.get(7)?, r.get(8)?],
+                        r.get::<_, i64>(9)?,
+                    ))
+                })?;
+                let mut out = Vec::new();
+                for row in rows {
+                    let (seat, room_id, account_id, pool, before, after, at) = row?;
+                    if let Ok(pool) = pool.parse() {
+                        out.push((
+                            seat as u8,
+                            RatingChange {
+                                room_id,
+                                account_id,
+                                pool,
+                                before: rating(before),
+                                after: rating(after),
+                                at,
+                            },
+                        ));
+                    }
+                }
+                Ok(out)
+            },
+            |c| {
+                let sql = crate::accounts::dollar(SEAT_CHANGES_SQL);
+                Ok(c.query(sql.as_str(), &[&room_id])?
+                    .iter()
+                    .filter_map(|r| {
+                        Some((
+                            r.get::<_, i64>(10) as u8,
+                            RatingChange {
+                                room_id: r.get(0),
+                                account_id: r.get(1),
+                                pool: r.get::<_, String>(2).parse().ok()?,
+                                before: rating([r.get(3), r.get(4), r.get(5)]),
+                                after: rating([r.get(6), r.get(7), r.get(8)]),
+                                at: r.get(9),
+                            },
+                        ))
+                    })
+                    .collect())
+            },
+        )
     }
 }

@@ -49,6 +49,7 @@ on_both!(
     a_finish_written_again_does_not_rate_twice,
     a_fenced_out_finish_writes_no_rating,
     an_abandoned_game_is_rated_and_a_bad_outcome_refused,
+    only_games_of_accounts_are_rated,
     the_leaderboard_ranks_filters_and_pages,
     a_deleted_account_takes_its_ratings_and_leaves_games_unrated,
 );
@@ -106,21 +107,34 @@ fn game_writes(id: &str, players: usize) -> [Write; 2] {
     ]
 }
 
-fn start(store: &mut Store, id: &str, players: usize) {
-    for w in game_writes(id, players) {
-        store.write(w).unwrap();
+/// Room `id` with a started game whose seat `i` is `accounts[i]`'s.
+fn start(store: &mut Store, a: &mut Accounts, id: &str, accounts: &[i64]) {
+    let [save, begin] = game_writes(id, accounts.len());
+    store.write(save).unwrap();
+    for (seat, account) in accounts.iter().enumerate() {
+        a.link_seat(id, seat as u8, *account, &format!("p{seat}"))
+            .unwrap();
     }
+    store.write(begin).unwrap();
 }
 
-fn finish(id: &str, now: i64, pool: Pool, players: &[(i64, u32)]) -> Write {
+/// The end of `id` with seat `i` in `places[i]`, to be rated.
+fn finish(id: &str, now: i64, places: &[u32]) -> Write {
     Write::FinishGame {
         room_id: id.into(),
         scores: "[]".into(),
         now,
-        rated: Some(RatedOutcome {
-            pool,
-            players: players.to_vec(),
-        }),
+        rated: Some(outcome(places)),
+    }
+}
+
+fn outcome(places: &[u32]) -> RatedOutcome {
+    RatedOutcome {
+        places: places
+            .iter()
+            .enumerate()
+            .map(|(seat, place)| (seat as u8, *place))
+            .collect(),
     }
 }
 
@@ -129,14 +143,14 @@ fn close(a: Rating, b: Rating) -> bool {
     c(a.rating, b.rating) && c(a.deviation, b.deviation) && c(a.volatility, b.volatility)
 }
 
-/// 300 random games of 2 to 4 players between 12 accounts, in all three pools, with
-/// ties, some abandoned, several ended in one batch: what the store keeps equals an
-/// in-memory replay with `dominion-rating`, and the recompute from `rating_changes`
-/// equals both.
+/// 300 random games of 2 to 4 players between 12 accounts (4 of them bot accounts, who
+/// play each other in pool `bots`), with ties, some abandoned, several ended in one
+/// batch: what the store keeps equals an in-memory replay with `dominion-rating`, and the
+/// recompute from `rating_changes` equals both.
 fn recomputed_ratings_equal_the_incremental_ones(db: &Db) {
     let (mut store, mut a) = open(db);
     let ids: Vec<i64> = (0..12)
-        .map(|i| account(&mut a, &format!("P{i}"), false))
+        .map(|i| account(&mut a, &format!("P{i}"), i >= 8))
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     let mut expected: HashMap<(i64, Pool), (Rating, u64, i64)> = HashMap::new();
@@ -149,33 +163,32 @@ fn recomputed_ratings_equal_the_incremental_ones(db: &Db) {
         let mut ends = Vec::new();
         for _ in 0..batch {
             let id = format!("g{game}");
-            let n = rng.random_range(2..=4usize);
-            let pool = match n {
-                2 if rng.random_bool(0.3) => Pool::Bots,
-                2 => Pool::TwoPlayer,
-                _ => Pool::Multiplayer,
+            let bots = rng.random_bool(0.25);
+            let (n, pool, from) = if bots {
+                (2, Pool::Bots, &ids[8..])
+            } else {
+                let n = rng.random_range(2..=4usize);
+                (n, Pool::for_players(n).unwrap(), &ids[..8])
             };
             let mut seats: Vec<i64> = Vec::new();
             while seats.len() < n {
-                let p = ids[rng.random_range(0..ids.len())];
+                let p = from[rng.random_range(0..from.len())];
                 if !seats.contains(&p) {
                     seats.push(p);
                 }
             }
-            let players: Vec<(i64, u32)> = seats
-                .iter()
-                .map(|&p| (p, rng.random_range(1..=n as u32)))
-                .collect();
-            start(&mut store, &id, n);
+            let places: Vec<u32> = (0..n).map(|_| rng.random_range(1..=n as u32)).collect();
+            start(&mut store, &mut a, &id, &seats);
             let now = 1_000 + game as i64;
-            let input: Vec<(Rating, u32)> = players
+            let input: Vec<(Rating, u32)> = seats
                 .iter()
+                .zip(&places)
                 .map(|(p, place)| {
                     let r = expected.get(&(*p, pool)).map_or(Rating::DEFAULT, |e| e.0);
                     (r, *place)
                 })
                 .collect();
-            for ((p, _), r) in players.iter().zip(rate_game(pool, &input).unwrap()) {
+            for (p, r) in seats.iter().zip(rate_game(pool, &input).unwrap()) {
                 let e = expected
                     .entry((*p, pool))
                     .or_insert((Rating::DEFAULT, 0, 0));
@@ -185,10 +198,10 @@ fn recomputed_ratings_equal_the_incremental_ones(db: &Db) {
                 Write::AbandonGame {
                     room_id: id,
                     now,
-                    rated: Some(RatedOutcome { pool, players }),
+                    rated: Some(outcome(&places)),
                 }
             } else {
-                finish(&id, now, pool, &players)
+                finish(&id, now, &places)
             });
             game += 1;
         }
@@ -199,6 +212,8 @@ fn recomputed_ratings_equal_the_incremental_ones(db: &Db) {
 
     let stored = a.all_ratings().unwrap();
     assert_eq!(stored.len(), expected.len());
+    assert!(stored.iter().any(|r| r.pool == Pool::Bots));
+    assert!(stored.iter().any(|r| r.pool == Pool::Multiplayer));
     for row in &stored {
         let (r, games, last) = expected[&(row.account_id, row.pool)];
         assert!(close(row.rating, r), "{row:?} vs {r:?}");
@@ -219,28 +234,29 @@ fn recomputed_ratings_equal_the_incremental_ones(db: &Db) {
         );
         assert!(close(re.rating, st.rating), "{re:?} vs {st:?}");
     }
-    // Each game rated every player once.
-    let changes = a.room_rating_changes("g7").unwrap();
+    // Each game rated every player once, and the games' reader finds them by seat.
+    let changes = store.reader().room_rating_changes("g7").unwrap();
     assert!((2..=4).contains(&changes.len()));
+    assert_eq!(
+        changes.iter().map(|(s, _)| *s as usize).collect::<Vec<_>>(),
+        (0..changes.len()).collect::<Vec<_>>()
+    );
 }
 
 fn a_finish_written_again_does_not_rate_twice(db: &Db) {
     let (mut store, mut a) = open(db);
     let (ann, bob) = (account(&mut a, "Ann", false), account(&mut a, "Bob", false));
-    start(&mut store, "r", 2);
-    store
-        .write(finish("r", 10, Pool::TwoPlayer, &[(ann, 1), (bob, 2)]))
-        .unwrap();
+    start(&mut store, &mut a, "r", &[ann, bob]);
+    store.write(finish("r", 10, &[1, 2])).unwrap();
     let once = a.all_ratings().unwrap();
     assert_eq!(once.len(), 2);
+    assert_eq!(once[0].pool, Pool::TwoPlayer);
     assert!(once[0].rating.rating > 1500.0 && once[1].rating.rating < 1500.0);
     // Written again (a restart re-sends it), even with another outcome: nothing moves.
-    store
-        .write(finish("r", 11, Pool::TwoPlayer, &[(ann, 2), (bob, 1)]))
-        .unwrap();
+    store.write(finish("r", 11, &[2, 1])).unwrap();
     assert_eq!(a.all_ratings().unwrap(), once);
-    assert_eq!(a.room_rating_changes("r").unwrap().len(), 2);
     let changes = a.room_rating_changes("r").unwrap();
+    assert_eq!(changes.len(), 2);
     assert_eq!(changes[0].account_id, ann);
     assert_eq!(changes[0].before, Rating::DEFAULT);
     assert_eq!(changes[0].after, once[0].rating);
@@ -253,6 +269,8 @@ fn a_finish_written_again_does_not_rate_twice(db: &Db) {
             .unwrap()
             .is_empty()
     );
+    let by_seat = store.reader().room_rating_changes("r").unwrap();
+    assert_eq!(by_seat, [(0, changes[0].clone()), (1, changes[1].clone())]);
 }
 
 fn a_fenced_out_finish_writes_no_rating(db: &Db) {
@@ -263,15 +281,13 @@ fn a_fenced_out_finish_writes_no_rating(db: &Db) {
         token,
     };
     store.claim("r", "node-a", 1, 1).unwrap();
-    for w in game_writes("r", 2) {
-        store.write_fenced(fence("node-a", 1), w).unwrap();
-    }
+    let [save, begin] = game_writes("r", 2);
+    store.write_fenced(fence("node-a", 1), save).unwrap();
+    a.link_seat("r", 0, ann, "p0").unwrap();
+    a.link_seat("r", 1, bob, "p1").unwrap();
+    store.write_fenced(fence("node-a", 1), begin).unwrap();
     store.claim("r", "node-b", 2, 2).unwrap();
-    let outcome = [(ann, 1), (bob, 2)];
-    let stale = store.write_fenced(
-        fence("node-a", 1),
-        finish("r", 10, Pool::TwoPlayer, &outcome),
-    );
+    let stale = store.write_fenced(fence("node-a", 1), finish("r", 10, &[1, 2]));
     assert!(
         matches!(
             stale,
@@ -287,21 +303,16 @@ fn a_fenced_out_finish_writes_no_rating(db: &Db) {
     assert_eq!(store.reader().game("r").unwrap().unwrap().finished_at, None);
     // The room's owner rates it, once; the old owner still cannot.
     store
-        .write_fenced(
-            fence("node-b", 2),
-            finish("r", 11, Pool::TwoPlayer, &outcome),
-        )
+        .write_fenced(fence("node-b", 2), finish("r", 11, &[1, 2]))
         .unwrap();
     assert_eq!(a.room_rating_changes("r").unwrap().len(), 2);
     assert!(
         store
-            .write_fenced(
-                fence("node-a", 1),
-                finish("r", 12, Pool::TwoPlayer, &outcome)
-            )
+            .write_fenced(fence("node-a", 1), finish("r", 12, &[2, 1]))
             .is_err()
     );
     assert_eq!(a.all_ratings().unwrap()[0].games, 1);
+    assert!(a.all_ratings().unwrap()[0].rating.rating > 1500.0);
 }
 
 fn an_abandoned_game_is_rated_and_a_bad_outcome_refused(db: &Db) {
@@ -310,16 +321,13 @@ fn an_abandoned_game_is_rated_and_a_bad_outcome_refused(db: &Db) {
         .iter()
         .map(|n| account(&mut a, n, false))
         .collect();
-    start(&mut store, "left", 3);
+    start(&mut store, &mut a, "left", &ids);
     // C left: last; A and B, still there, tie.
     store
         .write(Write::AbandonGame {
             room_id: "left".into(),
             now: 5,
-            rated: Some(RatedOutcome {
-                pool: Pool::Multiplayer,
-                players: vec![(ids[0], 1), (ids[1], 1), (ids[2], 3)],
-            }),
+            rated: Some(outcome(&[1, 1, 3])),
         })
         .unwrap();
     let after = rate_game(
@@ -339,18 +347,25 @@ fn an_abandoned_game_is_rated_and_a_bad_outcome_refused(db: &Db) {
         RoomStatus::Abandoned
     );
 
-    // An account twice, one player, a place past the players: refused, nothing written.
-    start(&mut store, "bad", 2);
-    for players in [
-        vec![(ids[0], 1), (ids[0], 2)],
-        vec![(ids[0], 1)],
-        vec![(ids[0], 1), (ids[1], 3)],
-        vec![(ids[0], 0), (ids[1], 1)],
+    // A seat twice, one player, a place past the players: refused, nothing written.
+    start(&mut store, &mut a, "bad", &ids[..2]);
+    for places in [
+        vec![(0, 1), (0, 2)],
+        vec![(0, 1)],
+        vec![(0, 1), (1, 3)],
+        vec![(0, 0), (1, 1)],
     ] {
-        let r = store.write(finish("bad", 6, Pool::TwoPlayer, &players));
+        let r = store.write(Write::FinishGame {
+            room_id: "bad".into(),
+            scores: "[]".into(),
+            now: 6,
+            rated: Some(RatedOutcome {
+                places: places.clone(),
+            }),
+        });
         assert!(
             matches!(r, Err(StoreError::Outcome { .. })),
-            "{players:?}: {r:?}"
+            "{places:?}: {r:?}"
         );
         assert_eq!(
             store.reader().game("bad").unwrap().unwrap().finished_at,
@@ -360,12 +375,70 @@ fn an_abandoned_game_is_rated_and_a_bad_outcome_refused(db: &Db) {
     assert!(a.room_rating_changes("bad").unwrap().is_empty());
 }
 
+/// Only games whose every seat is an account's are rated: a guest's seat, a seat taken
+/// over under another name, an account in two seats or a bot account among people
+/// leave the game unrated, and its end stored.
+fn only_games_of_accounts_are_rated(db: &Db) {
+    let (mut store, mut a) = open(db);
+    let ann = account(&mut a, "Ann", false);
+    let bob = account(&mut a, "Bob", false);
+    let bot = account(&mut a, "Botty", true);
+    let bot2 = account(&mut a, "Botter", true);
+    // A guest in seat 1: nothing links it.
+    let [save, begin] = game_writes("guest", 2);
+    store.write(save).unwrap();
+    a.link_seat("guest", 0, ann, "p0").unwrap();
+    store.write(begin).unwrap();
+    // Seat 1 linked under a name it no longer has (taken by someone else since).
+    let [save, begin] = game_writes("renamed", 2);
+    store.write(save).unwrap();
+    a.link_seat("renamed", 0, ann, "p0").unwrap();
+    a.link_seat("renamed", 1, bob, "Bob").unwrap();
+    store.write(begin).unwrap();
+    start(&mut store, &mut a, "twice", &[ann, ann]);
+    start(&mut store, &mut a, "mixed", &[ann, bot]);
+    for room in ["guest", "renamed", "twice", "mixed"] {
+        store.write(finish(room, 10, &[1, 2])).unwrap();
+        assert!(
+            store
+                .reader()
+                .game(room)
+                .unwrap()
+                .unwrap()
+                .finished_at
+                .is_some()
+        );
+        assert!(a.room_rating_changes(room).unwrap().is_empty(), "{room}");
+    }
+    assert!(a.all_ratings().unwrap().is_empty());
+    // Bot accounts together: the bots pool; people: 2p.
+    start(&mut store, &mut a, "bots", &[bot, bot2]);
+    store.write(finish("bots", 11, &[2, 1])).unwrap();
+    start(&mut store, &mut a, "people", &[ann, bob]);
+    store.write(finish("people", 12, &[1, 1])).unwrap();
+    let pools: Vec<(i64, Pool)> = a
+        .all_ratings()
+        .unwrap()
+        .iter()
+        .map(|r| (r.account_id, r.pool))
+        .collect();
+    assert_eq!(
+        pools,
+        [
+            (ann, Pool::TwoPlayer),
+            (bob, Pool::TwoPlayer),
+            (bot, Pool::Bots),
+            (bot2, Pool::Bots)
+        ]
+    );
+}
+
 fn the_leaderboard_ranks_filters_and_pages(db: &Db) {
     let (mut store, mut a) = open(db);
-    let names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"];
+    let names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"];
     let ids: Vec<i64> = names
         .iter()
-        .map(|n| account(&mut a, n, *n == "Fay"))
+        .map(|n| account(&mut a, n, *n == "Fay" || *n == "Gus"))
         .collect();
     // Ann beats everyone, Bob everyone but Ann, and so on; Eve plays only the first
     // round, so her last game is old (before 200) when the others' are not.
@@ -379,28 +452,14 @@ fn the_leaderboard_ranks_filters_and_pages(db: &Db) {
                 let id = format!("g{g}");
                 let now = 100 + 10 * g;
                 g += 1;
-                start(&mut store, &id, 2);
-                store
-                    .write(finish(
-                        &id,
-                        now,
-                        Pool::TwoPlayer,
-                        &[(ids[i], 1), (ids[j], 2)],
-                    ))
-                    .unwrap();
+                start(&mut store, &mut a, &id, &[ids[i], ids[j]]);
+                store.write(finish(&id, now, &[1, 2])).unwrap();
             }
         }
     }
-    // Fay (a bot account) plays one bots-pool game against Dan.
-    start(&mut store, "bots", 2);
-    store
-        .write(finish(
-            "bots",
-            2_000,
-            Pool::Bots,
-            &[(ids[5], 1), (ids[3], 2)],
-        ))
-        .unwrap();
+    // Fay and Gus (bot accounts) play one game in the bots pool.
+    start(&mut store, &mut a, "bots", &[ids[5], ids[6]]);
+    store.write(finish("bots", 2_000, &[1, 2])).unwrap();
 
     let (total, rows) = a.leaderboard(Pool::TwoPlayer, 0, 0, 100).unwrap();
     assert_eq!(total, 5);
@@ -460,7 +519,7 @@ fn the_leaderboard_ranks_filters_and_pages(db: &Db) {
     let (total, rows) = a.leaderboard(Pool::Bots, 0, 0, 100).unwrap();
     assert_eq!(total, 2);
     assert_eq!((rows[0].name.as_str(), rows[0].bot), ("Fay", true));
-    assert_eq!(a.rating(ids[3], Pool::Bots).unwrap().games, 1);
+    assert_eq!(a.rating(ids[5], Pool::Bots).unwrap().games, 1);
     assert_eq!(a.rating(ids[3], Pool::TwoPlayer).unwrap().games, 10);
     // History: the last 5 of Ann's 10, oldest first.
     let history = a.rating_history(ids[0], Pool::TwoPlayer, 5).unwrap();
@@ -483,17 +542,13 @@ fn the_leaderboard_ranks_filters_and_pages(db: &Db) {
 fn a_deleted_account_takes_its_ratings_and_leaves_games_unrated(db: &Db) {
     let (mut store, mut a) = open(db);
     let (ann, bob) = (account(&mut a, "Ann", false), account(&mut a, "Bob", false));
-    start(&mut store, "one", 2);
-    store
-        .write(finish("one", 10, Pool::TwoPlayer, &[(ann, 1), (bob, 2)]))
-        .unwrap();
+    start(&mut store, &mut a, "one", &[ann, bob]);
+    store.write(finish("one", 10, &[1, 2])).unwrap();
+    start(&mut store, &mut a, "two", &[ann, bob]);
     assert!(a.delete_account(bob, "deleted player 1").unwrap());
     assert_eq!(a.all_ratings().unwrap().len(), 1);
     // A game ending after one of its players was deleted ends, unrated.
-    start(&mut store, "two", 2);
-    store
-        .write(finish("two", 20, Pool::TwoPlayer, &[(ann, 2), (bob, 1)]))
-        .unwrap();
+    store.write(finish("two", 20, &[2, 1])).unwrap();
     assert!(
         store
             .reader()

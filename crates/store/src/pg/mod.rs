@@ -186,7 +186,12 @@ statements! {
     // player wait for each other instead of both starting from the default), and the
     // row is locked while the game is rated.
     room_rated = "SELECT 1 FROM rating_changes WHERE room_id = $1 LIMIT 1";
-    account_live = "SELECT id FROM accounts WHERE id = $1 FOR KEY SHARE";
+    seat_account = "SELECT a.id, a.bot FROM seat_accounts sa
+                    JOIN seats s ON s.room_id = sa.room_id AND s.seat = sa.seat
+                                AND s.name = sa.name
+                    JOIN accounts a ON a.id = sa.account_id
+                    WHERE sa.room_id = $1 AND sa.seat = $2
+                    FOR KEY SHARE OF a";
     rating_default = "INSERT INTO ratings (account_id, pool, rating, deviation, volatility,
                                           games, last_game_at)
                       VALUES ($1, $2, 1500, 350, 0.06, 0, $3)
@@ -213,11 +218,11 @@ impl crate::ratings::RatingTx for PgRating<'_, '_> {
         Ok(self.tx.query_opt(&self.st.room_rated, &[&room])?.is_some())
     }
 
-    fn account_exists(&mut self, account: i64) -> Result<bool> {
+    fn seat_account(&mut self, room: &str, seat: u8) -> Result<Option<(i64, bool)>> {
         Ok(self
             .tx
-            .query_opt(&self.st.account_live, &[&account])?
-            .is_some())
+            .query_opt(&self.st.seat_account, &[&room, &i64::from(seat)])?
+            .map(|r| (r.get(0), r.get::<_, i64>(1) != 0)))
     }
 
     fn lock_rating(
