@@ -36,6 +36,7 @@
  * @property {number} [decision_seconds]
  * @property {AbandonPolicy} [abandoned]
  * @property {boolean} [spectator_chat]
+ * @property {boolean} [rated]
  */
 
 /**
@@ -219,7 +220,8 @@
  *   | {type: 'history', re: number, first: number, events: GameEvent[]}
  *   | {type: 'rematch', room: string, seat: number}
  *   | {type: 'removed', room: string}
- *   | {type: 'chat_history', re: number, first: number, lines: ChatLine[]}} ServerMessage
+ *   | {type: 'chat_history', re: number, first: number, lines: ChatLine[]}
+ *   | {type: 'rating_changed', changes: RatingChange[]}} ServerMessage
  */
 
 /**
@@ -284,6 +286,46 @@
  * @property {number} games
  * @property {ProfileGame[]} recent
  * @property {BotRecord[]} vs_bots
+ * @property {PoolRating[]} [ratings]
+ */
+
+/**
+ * Ratings (issue 25): `rating_changed`, GET /api/leaderboard, a profile's ratings.
+ * @typedef {'2p' | '3-4p' | 'bots'} RatingPool
+ * @typedef {object} RatingChange
+ * @property {number} seat
+ * @property {string} name
+ * @property {RatingPool} pool
+ * @property {number} level_before
+ * @property {number} level_after
+ * @property {number} rating_before
+ * @property {number} rating_after
+ * @property {number} deviation_before
+ * @property {number} deviation_after
+ * @typedef {object} LeaderboardRow
+ * @property {number} rank
+ * @property {string} name
+ * @property {number} level
+ * @property {number} rating
+ * @property {number} deviation
+ * @property {number} games
+ * @property {boolean} bot
+ * @typedef {object} Leaderboard
+ * @property {RatingPool} pool
+ * @property {number} page
+ * @property {number} pages
+ * @property {number} total
+ * @property {LeaderboardRow[]} rows
+ * @property {LeaderboardRow} [me]
+ * @property {LeaderboardRow[]} [friends]
+ * @typedef {{at: number, level: number, room: string}} RatingPoint
+ * @typedef {object} PoolRating
+ * @property {RatingPool} pool
+ * @property {number} level
+ * @property {number} rating
+ * @property {number} deviation
+ * @property {number} games
+ * @property {RatingPoint[]} history
  */
 
 export {};

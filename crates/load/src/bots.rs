@@ -217,6 +217,7 @@ impl BotRoom {
             // The default: a seat left is played by a bot.
             abandoned: Default::default(),
             spectator_chat: false,
+            rated: false,
         };
         room.send(|id| ClientMessage::CreateRoom { id, settings })
             .await?;

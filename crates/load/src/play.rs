@@ -431,6 +431,7 @@ impl Room {
                 // plays on while the next run measures.
                 abandoned: AbandonPolicy::Wait {},
                 spectator_chat: false,
+                rated: false,
             },
             games_limit: plan.games,
             deadline,

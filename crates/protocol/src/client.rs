@@ -276,6 +276,11 @@ pub struct RoomSettings {
     /// Whether spectators read and write the room's chat (default: they do neither).
     #[serde(default)]
     pub spectator_chat: bool,
+    /// Whether the game is rated (default: not). It is, at its end, only if every seat
+    /// is a signed-in account's and there are 2 to 4 players (docs/protocol.md,
+    /// "Ratings"); otherwise this changes nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// How the ten kingdom cards are chosen.

@@ -22,6 +22,7 @@ mod api;
 mod client;
 mod common;
 mod error;
+mod ratings;
 mod server;
 
 pub use accounts::{
@@ -37,6 +38,7 @@ pub use client::{
 };
 pub use common::{CardKey, CardPool, CardSet, Destination, Edition, Mode, Phase, Purpose, Zone};
 pub use error::{CloseCode, ErrorCode};
+pub use ratings::{Leaderboard, LeaderboardRow, PoolRating, RatingChange, RatingPoint, RatingPool};
 pub use server::{
     ChatLine, ChatSender, DecisionRequest, GameEvent, GameResult, GameSetup, GameView, Limits,
     NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary, ScoreLine, SeatDeck,
@@ -71,6 +73,8 @@ pub fn json_schema() -> serde_json::Value {
     generator.subschema_for::<Vec<TokenInfo>>();
     generator.subschema_for::<NewToken>();
     generator.subschema_for::<ApiError>();
+    // Ratings (issue 25).
+    generator.subschema_for::<Leaderboard>();
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -125,6 +125,9 @@ pub enum ServerMessage {
         first: u64,
         lines: Vec<ChatLine>,
     },
+    /// A rated game's end changed these players' ratings (sent to everyone in the room
+    /// once the game's end and its rating are stored, after `game_over`).
+    RatingChanged { changes: Vec<crate::RatingChange> },
 }
 
 /// One line of a room's chat. The server keeps a room's recent lines in memory only: they

@@ -484,6 +484,37 @@ impl Accounts {
             .map(|r| leader_row(pool, &r)))
     }
 
+    /// The leaderboard rows (with their ranks) of the accounts `account_id` follows, best
+    /// first.
+    pub fn leaderboard_followed(
+        &mut self,
+        account_id: i64,
+        pool: Pool,
+        active_since: i64,
+    ) -> Result<Vec<LeaderRow>> {
+        let sql = format!(
+            "SELECT r.rating, r.deviation, r.volatility, r.games, r.last_game_at,
+                    r.account_id, a.name, a.bot,
+                    1 + (SELECT COUNT(*) FROM ratings o JOIN accounts b ON b.id = o.account_id
+                         WHERE o.pool = r.pool AND o.games > 0 AND o.last_game_at >= ?3
+                           AND b.banned_at IS NULL
+                           AND (o.rating - 2 * o.deviation) > {KEY})
+             FROM ratings r JOIN accounts a ON a.id = r.account_id
+             WHERE r.account_id IN (SELECT followed_id FROM follows WHERE account_id = ?1)
+               AND r.pool = ?2 AND r.games > 0
+               AND r.last_game_at >= ?3 AND a.banned_at IS NULL
+             ORDER BY {KEY} DESC, a.folded LIMIT 100"
+        );
+        Ok(self
+            .rows(
+                &sql,
+                &[account_id.into(), pool.as_str().into(), active_since.into()],
+            )?
+            .iter()
+            .map(|r| leader_row(pool, r))
+            .collect())
+    }
+
     /// Every stored rating (tests and checks compare it with [`Self::recompute_ratings`]).
     pub fn all_ratings(&mut self) -> Result<Vec<RatingRow>> {
         let rows = self.rows(

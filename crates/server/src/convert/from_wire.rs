@@ -269,6 +269,7 @@ mod tests {
             decision_seconds: None,
             abandoned: wire::AbandonPolicy::default(),
             spectator_chat: false,
+            rated: false,
         }
     }
 

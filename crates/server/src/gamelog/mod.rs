@@ -17,4 +17,6 @@ mod log;
 #[cfg(test)]
 pub mod memory;
 
-pub use log::{Commit, LogError, RoomLog, RoomRecord, SeatRecord};
+pub use log::{
+    Commit, LogError, RatedEnd, RatingRead, RoomLog, RoomRecord, SeatRating, SeatRecord,
+};

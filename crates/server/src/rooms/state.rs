@@ -32,6 +32,9 @@ pub struct RoomState {
     /// The rematch offered after the game, if any: the new room and the offering seat.
     /// Kept in memory only (a restart forgets it).
     pub rematch: Option<(String, u8)>,
+    /// What rating the game's end changed, once it is stored (a rated game only; read
+    /// back from the store when a finished room reopens).
+    pub ratings: Option<Vec<wire::RatingChange>>,
 }
 
 pub enum Seat {
@@ -87,6 +90,7 @@ impl RoomState {
                 decision_seconds: None,
                 abandoned: wire::AbandonPolicy::Wait {},
                 spectator_chat: false,
+                rated: false,
             },
             setup: game.setup().clone(),
             status: wire::RoomStatus::Playing,
@@ -103,6 +107,7 @@ impl RoomState {
             creator: None,
             chat: Default::default(),
             rematch: None,
+            ratings: None,
         }
     }
 

@@ -92,6 +92,7 @@ pub fn settings(open: &[bool]) -> wire::RoomSettings {
         decision_seconds: None,
         abandoned: wire::AbandonPolicy::default(),
         spectator_chat: false,
+        rated: false,
     }
 }
 
