@@ -429,3 +429,86 @@ fn check_rated_once(database: &dominion_store::Database, rooms: &[String], expec
         [3, 3]
     );
 }
+
+/// Two nodes of a cluster on one PostgreSQL: a rated game runs at n0, which is paused
+/// (SIGSTOP) just as the last Province is bought; its players resume at n1, which takes
+/// the room over (a newer fencing token) and plays it to its end. When n0 wakes, whatever
+/// it still had to write for that room is refused by the fence. The game is rated once,
+/// by whichever node stored its end while it owned the room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
+async fn two_nodes_never_rate_the_same_game() {
+    let mut env = crate::cluster::Backends::start();
+    let nodes = [
+        env.node_with("n0", &CHEAP).await,
+        env.node_with("n1", &CHEAP).await,
+    ];
+    let cookies = [
+        account(nodes[0].addr, "Ann").await,
+        account(nodes[0].addr, "Bob").await,
+    ];
+    let mut ann = connect(nodes[0].addr, &cookies[0], "Ann").await;
+    let mut bob = connect(nodes[0].addr, &cookies[1], "Bob").await;
+    let (room, a, b) = seat_two(&mut ann, &mut bob, true).await;
+    let side = |s: &Value, c: &Client| Side {
+        room: room.clone(),
+        token: s["token"].as_str().unwrap().to_string(),
+        last_id: c.last_id(),
+        last_event: None,
+    };
+    let mut sides = [side(&a, &ann), side(&b, &bob)];
+    let [sa, sb] = &mut sides;
+    let ended_at_n0 = {
+        let fa = play_until(&mut ann, sa, Some(0));
+        let fb = play_until(&mut bob, sb, Some(0));
+        tokio::pin!(fa, fb);
+        tokio::select! {
+            o = &mut fa => o.is_some(),
+            o = &mut fb => o.is_some(),
+        }
+    };
+    nodes[0].signal(libc::SIGSTOP);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+
+    let mut ann2 = resume(nodes[1].addr, &sides[0], "Ann").await;
+    let mut bob2 = resume(nodes[1].addr, &sides[1], "Bob").await;
+    let [sa, sb] = &mut sides;
+    let (oa, ob) = tokio::join!(
+        play_until(&mut ann2, sa, None),
+        play_until(&mut bob2, sb, None)
+    );
+    let over = oa.or(ob).expect("the game ends at n1");
+    let changes = ann2.until(|v| v["type"] == "rating_changed").await;
+    check_changes(
+        &changes,
+        [Rating::DEFAULT; 2],
+        &places(&over),
+        ["Ann", "Bob"],
+    );
+
+    // n0 wakes: anything it still writes for the room is fenced out.
+    nodes[0].signal(libc::SIGCONT);
+    drop((ann, bob));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let ledger = env.ledger(&room).await;
+    assert!(ledger.claims.len() >= 2, "n1 took the room over");
+    eprintln!(
+        "the game ended {} n0 was paused",
+        if ended_at_n0 { "before" } else { "after" }
+    );
+    let database = dominion_store::Database::Postgres {
+        url: env.database.clone(),
+    };
+    let room2 = room.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut a = dominion_store::Accounts::open(&database).unwrap();
+        assert_eq!(a.room_rating_changes(&room2).unwrap().len(), 2);
+        let ratings = a.all_ratings().unwrap();
+        assert_eq!(ratings.iter().map(|r| r.games).collect::<Vec<_>>(), [1, 1]);
+    })
+    .await
+    .unwrap();
+}
