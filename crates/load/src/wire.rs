@@ -243,7 +243,8 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::History { .. }
         | ServerMessage::ChatHistory { .. }
         | ServerMessage::Rematch { .. }
-        | ServerMessage::Removed { .. } => Frame::Ignored,
+        | ServerMessage::Removed { .. }
+        | ServerMessage::RatingChanged { .. } => Frame::Ignored,
     })
 }
 
@@ -271,6 +272,7 @@ const KNOWN: &[&str] = &[
     "rematch",
     "chat_history",
     "removed",
+    "rating_changed",
 ];
 
 #[cfg(test)]
