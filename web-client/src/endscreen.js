@@ -8,6 +8,7 @@ import { list, t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { command, leaveRoom, takeSeat } from './session.js';
 import { state, update } from './store.js';
+import { ratingChangesView } from './ratings.js';
 
 /** @typedef {import('./types.js').GameView} GameView */
 
@@ -218,6 +219,7 @@ export function endScreen() {
           h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-join', onclick: () => joinRematch(offerRoom) }, t('end.rematch_join')),
         )
       : null,
+    state.ratingChanges && state.ratingChanges.room === room && state.ratingChanges.changes.length ? ratingChangesView(state.ratingChanges.changes) : null,
     h(
       'table',
       { class: 'scores', 'data-testid': 'scores' },

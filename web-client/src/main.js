@@ -13,6 +13,7 @@ import { replayId, replayView, startReplay } from './replay.js';
 import { accountDialogShown, authDialog, checkMe, reportDialog } from './account.js';
 import { profileName, profileView, startProfile } from './profile.js';
 import { invitedNotices, loadFriends, startFriends } from './friends.js';
+import { isLeaderboard, leaderboardView, startLeaderboard } from './leaderboard.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { confirmingEnd, continuePendingBuy, endPhase } from './buying.js';
 import { settingsButton, settingsDialog, settingsShown, toggleSettings } from './settings.js';
@@ -61,8 +62,8 @@ function header() {
     { class: 'top' },
     h('a', { class: 'skip', href: '#main' }, t('app.skip')),
     h('span', { class: 'brand' }, t('app.title')),
-    replayId() || profileName() ? null : connIndicator(),
-    replayId() || profileName() ? null : settingsButton(),
+    replayId() || profileName() || isLeaderboard() ? null : connIndicator(),
+    replayId() || profileName() || isLeaderboard() ? null : settingsButton(),
     h(
       'label',
       { class: 'lang' },
@@ -104,7 +105,7 @@ function view() {
     header(),
     notice(),
     invitedNotices(),
-    h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : profileName() ? profileView() : state.roomId ? tableView() : lobbyView()),
+    h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : profileName() ? profileView() : isLeaderboard() ? leaderboardView() : state.roomId ? tableView() : lobbyView()),
     state.roomId && !replayId() ? helpDialog() : null,
     infoDialog(),
     leaveDialog(),
@@ -123,6 +124,7 @@ let lastScreen = '';
 function screen() {
   if (replayId()) return 'replay';
   if (profileName()) return 'profile';
+  if (isLeaderboard()) return 'leaderboard';
   if (!state.roomId) return 'lobby';
   if (!state.view) return 'waiting';
   return state.view.game_over ? 'end' : 'table';
@@ -298,6 +300,7 @@ async function boot() {
     logFilter: 'all',
     roomsLoaded: false,
     rematch: null,
+    ratingChanges: null,
   });
   subscribe(render);
   document.addEventListener('keydown', onKey);
@@ -309,6 +312,7 @@ async function boot() {
   render();
   if (replayId()) startReplay();
   else if (profileName()) startProfile();
+  else if (isLeaderboard()) startLeaderboard();
   else {
     startSession();
     checkMe().then(() => loadFriends());

@@ -12,6 +12,7 @@ import { botLabel } from './names.js';
 import { update } from './store.js';
 import { followButton, loadFriends } from './friends.js';
 import { cardPrefsPanel, loadCardPrefs } from './prefs.js';
+import { ratingsPanel } from './ratings.js';
 
 /** The player this page shows, from its path (/players/{name}); null on any other page. */
 export function profileName() {
@@ -26,7 +27,7 @@ export function profileName() {
 
 /**
  * @typedef {{game: string, room: string, finished: number, result: 'win' | 'loss' | 'tie' | 'abandoned', players: string[], replay: string}} ProfileGame
- * @typedef {{name: string, bot: boolean, created: number, games: number, recent: ProfileGame[], vs_bots: {level: string, games: number, wins: number}[]}} Profile
+ * @typedef {{name: string, bot: boolean, created: number, games: number, recent: ProfileGame[], vs_bots: {level: string, games: number, wins: number}[], ratings: import('./types.js').PoolRating[]}} Profile
  * @typedef {{id: string | number, label: string, created: number, last_used?: number | null}} TokenInfo
  * @typedef {{id: string | number, created: number, last_used?: number | null, expires: number, current: boolean}} SessionInfo
  */
@@ -85,6 +86,7 @@ async function loadProfile() {
       games: Number(r.body.games) || 0,
       recent: Array.isArray(r.body.recent) ? r.body.recent : [],
       vs_bots: Array.isArray(r.body.vs_bots) ? r.body.vs_bots : [],
+      ratings: Array.isArray(r.body.ratings) ? r.body.ratings : [],
     };
     P.error = null;
   } else if (r.status === 404 && !r.missing) {
@@ -507,6 +509,7 @@ export function profileView() {
           h('h2', { id: 'profile-recent-h' }, t('profile.recent')),
           p.recent.length ? h('ul', { class: 'account-list profile-games' }, p.recent.map(gameRow)) : h('p', { class: 'muted', 'data-testid': 'profile-no-games' }, t('profile.no_games')),
         ),
+        ratingsPanel(p.ratings),
         vsBots(p),
       ),
       mine ? h('div', { class: 'profile-col' }, cardPrefsPanel(), tokensPanel(), sessionsPanel(), blocksPanel(), passwordPanel(), dataPanel()) : null,

@@ -736,6 +736,11 @@ function onMessage(msg) {
           : null;
       });
       break;
+    case 'rating_changed':
+      update((s) => {
+        s.ratingChanges = { room: s.roomId, changes: msg.changes };
+      });
+      break;
     case 'rematch':
       update((s) => {
         s.rematch = { from: s.roomId, room: msg.room, seat: msg.seat };

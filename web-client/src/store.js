@@ -79,6 +79,8 @@
  * @property {boolean} roomsLoaded          the room list came at least once
  * @property {{from: string | null, room: string, seat: number} | null} rematch
  *   a rematch offered in room `from` (after its game) by `seat`, in the new room `room`
+ * @property {{room: string | null, changes: import('./types.js').RatingChange[]} | null} ratingChanges
+ *   what the rated game of room `room` did to its players' levels (`rating_changed`)
  */
 
 /** @type {Set<() => void>} */

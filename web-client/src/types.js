@@ -237,7 +237,9 @@
  *   | {type: 'match_queued', pool: MatchPool, waited_ms: number, estimate_ms?: number}
  *   | {type: 'match_proposed', match: string, pool: MatchPool, opponents: MatchOpponent[], accept_within_ms: number}
  *   | {type: 'match_found', match: string, room: string, seat: number, token: string}
- *   | {type: 'match_cancelled', reason: MatchCancelReason}} ServerMessage
+ *   | {type: 'match_cancelled', reason: MatchCancelReason}
+
+ *   | {type: 'rating_changed', changes: RatingChange[]}} ServerMessage
  */
 
 /**
@@ -302,6 +304,46 @@
  * @property {number} games
  * @property {ProfileGame[]} recent
  * @property {BotRecord[]} vs_bots
+ * @property {PoolRating[]} [ratings]
+ */
+
+/**
+ * Ratings (issue 25): `rating_changed`, GET /api/leaderboard, a profile's ratings.
+ * @typedef {'2p' | '3-4p' | 'bots'} RatingPool
+ * @typedef {object} RatingChange
+ * @property {number} seat
+ * @property {string} name
+ * @property {RatingPool} pool
+ * @property {number} level_before
+ * @property {number} level_after
+ * @property {number} rating_before
+ * @property {number} rating_after
+ * @property {number} deviation_before
+ * @property {number} deviation_after
+ * @typedef {object} LeaderboardRow
+ * @property {number} rank
+ * @property {string} name
+ * @property {number} level
+ * @property {number} rating
+ * @property {number} deviation
+ * @property {number} games
+ * @property {boolean} bot
+ * @typedef {object} Leaderboard
+ * @property {RatingPool} pool
+ * @property {number} page
+ * @property {number} pages
+ * @property {number} total
+ * @property {LeaderboardRow[]} rows
+ * @property {LeaderboardRow} [me]
+ * @property {LeaderboardRow[]} [friends]
+ * @typedef {{at: number, level: number, room: string}} RatingPoint
+ * @typedef {object} PoolRating
+ * @property {RatingPool} pool
+ * @property {number} level
+ * @property {number} rating
+ * @property {number} deviation
+ * @property {number} games
+ * @property {RatingPoint[]} history
  */
 
 /**

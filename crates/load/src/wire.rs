@@ -256,7 +256,8 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::ChatHistory { .. }
         | ServerMessage::Rematch { .. }
         | ServerMessage::Removed { .. }
-        | ServerMessage::Invited { .. } => Frame::Ignored,
+        | ServerMessage::Invited { .. }
+        | ServerMessage::RatingChanged { .. } => Frame::Ignored,
         ServerMessage::MatchQueued { .. } => Frame::MatchQueued,
         ServerMessage::MatchProposed { match_id, .. } => Frame::MatchProposed { match_id },
         ServerMessage::MatchFound { room, .. } => Frame::MatchFound { room },
@@ -293,6 +294,7 @@ const KNOWN: &[&str] = &[
     "match_proposed",
     "match_found",
     "match_cancelled",
+    "rating_changed",
 ];
 
 #[cfg(test)]

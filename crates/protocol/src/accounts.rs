@@ -124,4 +124,7 @@ pub struct Profile {
     pub recent: Vec<ProfileGame>,
     /// Results against each bot level, over the games counted.
     pub vs_bots: Vec<BotRecord>,
+    /// The player's rating in each pool they have played a rated game in.
+    #[serde(default)]
+    pub ratings: Vec<crate::PoolRating>,
 }

@@ -347,8 +347,10 @@ pub struct RoomSettings {
     /// Whether spectators read and write the room's chat (default: they do neither).
     #[serde(default)]
     pub spectator_chat: bool,
-    /// Whether the game counts for ratings (automatch rooms of pools `2p`, `3-4p` and
-    /// `bots`); default false.
+    /// Whether the game is rated (default: not). It is, at its end, only if every seat
+    /// is a signed-in account's and there are 2 to 4 players (docs/protocol.md,
+    /// "Ratings"); otherwise this changes nothing. Automatch rooms of pools `2p`, `3-4p`
+    /// and `bots` are rated.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
 }

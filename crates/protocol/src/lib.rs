@@ -22,6 +22,7 @@ mod api;
 mod client;
 mod common;
 mod error;
+mod ratings;
 mod server;
 mod social;
 
@@ -41,6 +42,7 @@ pub use common::{
     Purpose, Zone,
 };
 pub use error::{CloseCode, ErrorCode};
+pub use ratings::{Leaderboard, LeaderboardRow, PoolRating, RatingChange, RatingPoint, RatingPool};
 pub use server::{
     AccountKind, ChatLine, ChatSender, DecisionRequest, GameEvent, GameResult, GameSetup, GameView,
     Limits, MatchOpponent, NumberedReply, Occupant, PileView, Prompt, RoomStatus, RoomSummary,
@@ -79,6 +81,8 @@ pub fn json_schema() -> serde_json::Value {
     // Card preferences and friends (docs/protocol.md, "Card preferences and friends").
     generator.subschema_for::<CardPrefs>();
     generator.subschema_for::<Vec<Friend>>();
+    // Ratings (issue 25).
+    generator.subschema_for::<Leaderboard>();
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -161,6 +161,9 @@ pub enum ServerMessage {
     },
     /// A proposal or queue entry ended; `requeued` means you are queued again, first.
     MatchCancelled { reason: MatchCancelReason },
+    /// A rated game's end changed these players' ratings (sent to everyone in the room
+    /// once the game's end and its rating are stored, after `game_over`).
+    RatingChanged { changes: Vec<crate::RatingChange> },
 }
 
 /// Another player of an automatch proposal.

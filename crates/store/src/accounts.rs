@@ -89,21 +89,31 @@ pub enum Created {
 
 /// One value of a query's parameters or rows, the same on both backends.
 #[derive(Clone, Debug, PartialEq)]
-enum V {
+pub(crate) enum V {
     I(i64),
+    /// A real (ratings, schema 8).
+    F(f64),
     T(String),
     B(Vec<u8>),
     N,
 }
 
 impl V {
-    fn int(&self) -> Option<i64> {
+    /// A real, or an integer read as one (0 for anything else).
+    pub(crate) fn float(&self) -> f64 {
+        match self {
+            V::F(f) => *f,
+            V::I(i) => *i as f64,
+            _ => 0.0,
+        }
+    }
+    pub(crate) fn int(&self) -> Option<i64> {
         match self {
             V::I(i) => Some(*i),
             _ => None,
         }
     }
-    fn text(&self) -> Option<String> {
+    pub(crate) fn text(&self) -> Option<String> {
         match self {
             V::T(t) => Some(t.clone()),
             _ => None,
@@ -148,6 +158,7 @@ impl rusqlite::ToSql for V {
         use rusqlite::types::{ToSqlOutput, Value, ValueRef};
         Ok(match self {
             V::I(i) => ToSqlOutput::Owned(Value::Integer(*i)),
+            V::F(f) => ToSqlOutput::Owned(Value::Real(*f)),
             V::T(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
             V::B(b) => ToSqlOutput::Borrowed(ValueRef::Blob(b)),
             V::N => ToSqlOutput::Owned(Value::Null),
@@ -166,6 +177,7 @@ impl postgres::types::ToSql for V {
         match self {
             V::I(i) if *ty == Type::INT4 => i32::try_from(*i)?.to_sql(ty, out),
             V::I(i) => i.to_sql(ty, out),
+            V::F(f) => f.to_sql(ty, out),
             V::T(t) => t.as_str().to_sql(ty, out),
             V::B(b) => b.as_slice().to_sql(ty, out),
             V::N => Ok(IsNull::Yes),
@@ -185,7 +197,7 @@ impl postgres::types::ToSql for V {
 }
 
 /// `?1` as PostgreSQL writes it: `$1`.
-fn dollar(sql: &str) -> String {
+pub(crate) fn dollar(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut chars = sql.chars().peekable();
     while let Some(c) = chars.next() {
@@ -251,7 +263,7 @@ impl Accounts {
         Ok(client)
     }
 
-    fn exec(&mut self, sql: &str, params: &[V]) -> Result<u64> {
+    pub(crate) fn exec(&mut self, sql: &str, params: &[V]) -> Result<u64> {
         match &self.conn {
             Conn::Sqlite(c) => {
                 Ok(c.prepare_cached(sql)?
@@ -267,7 +279,7 @@ impl Accounts {
         }
     }
 
-    fn rows(&mut self, sql: &str, params: &[V]) -> Result<Vec<Vec<V>>> {
+    pub(crate) fn rows(&mut self, sql: &str, params: &[V]) -> Result<Vec<Vec<V>>> {
         match &self.conn {
             Conn::Sqlite(c) => {
                 let mut st = c.prepare_cached(sql)?;
@@ -280,7 +292,7 @@ impl Accounts {
                                 ValueRef::Integer(i) => V::I(i),
                                 ValueRef::Text(t) => V::T(String::from_utf8_lossy(t).into()),
                                 ValueRef::Blob(b) => V::B(b.to_vec()),
-                                ValueRef::Real(f) => V::I(f as i64),
+                                ValueRef::Real(f) => V::F(f),
                                 ValueRef::Null => V::N,
                             })
                         })
@@ -306,6 +318,8 @@ impl Accounts {
                             row.try_get::<_, Option<i32>>(i)?.map(|x| V::I(x.into()))
                         } else if *t == Type::BOOL {
                             row.try_get::<_, Option<bool>>(i)?.map(|x| V::I(x.into()))
+                        } else if *t == Type::FLOAT8 {
+                            row.try_get::<_, Option<f64>>(i)?.map(V::F)
                         } else if *t == Type::BYTEA {
                             row.try_get::<_, Option<Vec<u8>>>(i)?.map(V::B)
                         } else {
@@ -320,7 +334,7 @@ impl Accounts {
         }
     }
 
-    fn one(&mut self, sql: &str, params: &[V]) -> Result<Option<Vec<V>>> {
+    pub(crate) fn one(&mut self, sql: &str, params: &[V]) -> Result<Option<Vec<V>>> {
         Ok(self.rows(sql, params)?.into_iter().next())
     }
 
@@ -449,6 +463,10 @@ impl Accounts {
             )?;
             for sql in [
                 "DELETE FROM seat_accounts WHERE account_id = ?1",
+                // Its ratings go with it (they refer to the account); the other players'
+                // changes from games against it stay.
+                "DELETE FROM rating_changes WHERE account_id = ?1",
+                "DELETE FROM ratings WHERE account_id = ?1",
                 "DELETE FROM sessions WHERE account_id = ?1",
                 "DELETE FROM api_tokens WHERE account_id = ?1",
                 "DELETE FROM blocks WHERE account_id = ?1 OR blocked_id = ?1",

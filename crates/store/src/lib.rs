@@ -29,11 +29,13 @@
 mod accounts;
 mod backup;
 mod pg;
+mod ratings;
 mod sqlite;
 
 pub use accounts::social::{CardPrefs, FollowRow, Followed};
 pub use accounts::{AccountGame, AccountRow, Accounts, Created, ReportRow, SessionRow, TokenRow};
 pub use backup::{BackupReport, backup};
+pub use ratings::{LeaderRow, RatedOutcome, RatingChange, RatingRow, Recomputed};
 pub use sqlite::schema::VERSION as SCHEMA_VERSION;
 
 /// The SQL of schema version 1, as the first release created it: tests build such files
@@ -116,6 +118,10 @@ pub enum StoreError {
         token: i64,
         current: Option<i64>,
     },
+    /// A game's rated outcome that cannot be a game's (a player count outside 2–4, an
+    /// account twice, a place out of range). Nothing was written.
+    #[error("the outcome of room {room} cannot be rated: {reason}")]
+    Outcome { room: String, reason: String },
     #[error("database schema version {found} is newer than this server understands ({supported})")]
     SchemaTooNew { found: i64, supported: i64 },
     #[error("schema migration to version {version} failed: {reason}")]
@@ -396,14 +402,21 @@ pub enum Write {
         now: i64,
         command: Option<u64>,
     },
-    /// Records the end of a game and marks the room finished.
+    /// Records the end of a game and marks the room finished. With `rated`, the game is
+    /// rated in the same transaction (once: a room rated already is not rated again).
     FinishGame {
         room_id: String,
         scores: String,
         now: i64,
+        rated: Option<RatedOutcome>,
     },
-    /// Ends a game without a result and marks the room abandoned.
-    AbandonGame { room_id: String, now: i64 },
+    /// Ends a game without a result and marks the room abandoned; with `rated` (the
+    /// abandoners last), rates it in the same transaction, as [`Write::FinishGame`].
+    AbandonGame {
+        room_id: String,
+        now: i64,
+        rated: Option<RatedOutcome>,
+    },
     /// Takes back the last replies of a game (an undo): keeps replies `0..keep`, deletes
     /// the rest, and records `hash`, the state digest after reply `keep - 1` (or before
     /// any). Refuses to delete anything of a finished game, or more than 100 replies.
@@ -638,6 +651,7 @@ impl Store {
             room_id: room_id.into(),
             scores: scores.into(),
             now,
+            rated: None,
         })
     }
 
@@ -646,6 +660,7 @@ impl Store {
         self.write(Write::AbandonGame {
             room_id: room_id.into(),
             now,
+            rated: None,
         })
     }
 

@@ -198,6 +198,7 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
                     room_id: id.into(),
                     scores: "[]".into(),
                     now: if id == "g1" { 50 } else { 60 },
+                    rated: None,
                 })
                 .unwrap();
         }

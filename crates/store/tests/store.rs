@@ -300,6 +300,7 @@ fn a_batch_commits_every_write_but_the_refused_one_which_changes_nothing(db: &Db
                 room_id: "c".into(),
                 scores: "[]".into(),
                 now: 6,
+                rated: None,
             },
         ])
         .unwrap();
@@ -538,6 +539,7 @@ fn a_stale_fence_is_refused_and_changes_nothing(db: &Db) {
                     room_id: "r".into(),
                     scores: "[]".into(),
                     now: 3,
+                    rated: None,
                 },
             ),
         ])

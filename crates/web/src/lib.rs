@@ -40,7 +40,8 @@ struct Asset {
 /// is served at its path (`/src/main.js`, `/data/cards.json`, …). `GET /replay/{id}`
 /// answers `index.html` too: the client reads the game id from its path and shows that
 /// game's replay (it learns from `/api/games/{id}` whether there is one); so does
-/// `GET /players/{name}`, a player's profile page (from `/api/players/{name}`). It has
+/// `GET /players/{name}`, a player's profile page (from `/api/players/{name}`), and
+/// `GET /leaderboard` (from `/api/leaderboard`). It has
 /// explicit routes only (no fallback), so it merges into another router without
 /// shadowing its routes.
 pub fn router() -> Router {
@@ -59,6 +60,11 @@ pub fn router() -> Router {
             let index = asset.clone();
             router = router.route(
                 "/players/{name}",
+                get(move |headers: HeaderMap| serve(index, headers)),
+            );
+            let index = asset.clone();
+            router = router.route(
+                "/leaderboard",
                 get(move |headers: HeaderMap| serve(index, headers)),
             );
         }
@@ -307,6 +313,13 @@ mod tests {
         assert_eq!(profile.status(), StatusCode::OK);
         assert_eq!(
             profile.headers()[header::CONTENT_TYPE],
+            "text/html; charset=utf-8"
+        );
+        // And the leaderboard.
+        let board = get("/leaderboard", None).await;
+        assert_eq!(board.status(), StatusCode::OK);
+        assert_eq!(
+            board.headers()[header::CONTENT_TYPE],
             "text/html; charset=utf-8"
         );
         let index = std::str::from_utf8(get_file("index.html").unwrap()).unwrap();

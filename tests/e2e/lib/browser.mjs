@@ -24,6 +24,8 @@ for (const [name, min, max] of [
 ]) {
   ajv.addFormat(name, { type: 'number', validate: (n) => Number.isInteger(n) && n >= min && n <= max });
 }
+// And `f64` (levels and ratings) as `double`: any finite number.
+ajv.addFormat('double', { type: 'number', validate: (n) => Number.isFinite(n) });
 ajv.addSchema(schema, 'protocol');
 export const validateClient = ajv.compile({ $ref: 'protocol#/$defs/ClientMessage' });
 export const validateServer = ajv.compile({ $ref: 'protocol#/$defs/ServerMessage' });

@@ -29,6 +29,7 @@ pub mod admin;
 pub mod live;
 pub mod names;
 pub mod password;
+pub mod ratings;
 pub mod social;
 mod throttle;
 
@@ -735,7 +736,9 @@ impl Accounts {
         let (count, games) = self
             .db(move |s| Ok((s.game_count(id)?, s.games(id, PROFILE_GAMES)?)))
             .await?;
-        Ok(profile(&account, count, &games))
+        let mut found = profile(&account, count, &games);
+        found.ratings = self.ratings_of(id).await?;
+        Ok(found)
     }
 
     /// `DELETE /api/me`: needs the password; the account's games stay, its seats renamed
@@ -995,5 +998,6 @@ fn profile(a: &AccountRow, count: u64, games: &[dominion_store::AccountGame]) ->
         games: count,
         recent,
         vs_bots: vs,
+        ratings: Vec::new(),
     }
 }

@@ -499,3 +499,12 @@ fn destination(d: Destination) -> wire::Destination {
         Destination::Deck => wire::Destination::Deck,
     }
 }
+
+/// A rating pool (`dominion-rating`) as the wire names it.
+pub fn rating_pool(pool: dominion_rating::Pool) -> wire::RatingPool {
+    match pool {
+        dominion_rating::Pool::TwoPlayer => wire::RatingPool::TwoPlayer,
+        dominion_rating::Pool::Multiplayer => wire::RatingPool::Multiplayer,
+        dominion_rating::Pool::Bots => wire::RatingPool::Bots,
+    }
+}

@@ -58,7 +58,10 @@
 
 use crate::convert::record;
 use crate::gamelog::fence::{Fence, Fences};
-use crate::gamelog::{Commit, LogError, RoomLog, RoomRecord, SeatAccount, SeatRecord};
+use crate::gamelog::{
+    Commit, LogError, RatedEnd, RatingRead, RoomLog, RoomRecord, SeatAccount, SeatRating,
+    SeatRecord,
+};
 use crate::metrics::Metrics;
 use crate::token::TokenHash;
 use dominion_engine::{Game, Kingdom, PlayerId, Reply, Score, Setup};
@@ -74,6 +77,13 @@ use tokio::sync::oneshot;
 
 /// Most writes in one transaction: a bound on the time one batch holds the rooms in it.
 const MAX_BATCH: usize = 1024;
+
+/// A room's rated end as the store takes it.
+fn outcome(rated: RatedEnd) -> dominion_store::RatedOutcome {
+    dominion_store::RatedOutcome {
+        places: rated.places,
+    }
+}
 
 /// The prefix of a stored state digest (format version 1, docs/storage.md).
 const DIGEST_PREFIX: &str = "d1:";
@@ -742,18 +752,52 @@ impl RoomLog for DurableLog {
         })
     }
 
-    fn game_finished(&self, room: &str, scores: &[Score]) -> Commit {
+    fn game_finished(&self, room: &str, scores: &[Score], rated: Option<RatedEnd>) -> Commit {
         self.submit(Write::FinishGame {
             room_id: room.to_string(),
             scores: record::encode_scores(scores),
             now: now_secs(),
+            rated: rated.map(outcome),
         })
     }
 
-    fn game_abandoned(&self, room: &str) -> Commit {
+    fn game_abandoned(&self, room: &str, rated: Option<RatedEnd>) -> Commit {
         self.submit(Write::AbandonGame {
             room_id: room.to_string(),
             now: now_secs(),
+            rated: rated.map(outcome),
+        })
+    }
+
+    fn rating_changes(&self, room: &str) -> RatingRead {
+        let room = room.to_string();
+        let reader = self.reader.clone();
+        Box::pin(async move {
+            let (tx, rx) = oneshot::channel();
+            let query = move |view: &ReadView<'_>| {
+                let _ = tx.send(view.room_rating_changes(&room));
+            };
+            if reader.send(Box::new(query)).is_err() {
+                return Vec::new();
+            }
+            match rx.await {
+                Ok(Ok(changes)) => changes
+                    .into_iter()
+                    .map(|(seat, c)| SeatRating {
+                        seat,
+                        pool: c.pool,
+                        before: c.before,
+                        after: c.after,
+                    })
+                    .collect(),
+                Ok(Err(e)) => {
+                    // The game is rated (or not) whatever this read says: only the
+                    // message telling the room is lost.
+                    tracing::warn!("a game's rating changes could not be read: {e}");
+                    Vec::new()
+                }
+                Err(_) => Vec::new(),
+            }
         })
     }
 

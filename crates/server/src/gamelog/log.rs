@@ -83,6 +83,27 @@ impl SeatRecord {
     }
 }
 
+/// How a game's end is to be rated: each seat's place (1 is first; equal places tie).
+/// The room gives it for a room created `rated`; the store then rates the game only if
+/// every seat is an account's, in the pool the seats make (docs/storage.md, "Ratings").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RatedEnd {
+    /// (seat, place), one per seat.
+    pub places: Vec<(u8, u32)>,
+}
+
+/// One seat's rating change, as the game's end stored it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRating {
+    pub seat: u8,
+    pub pool: dominion_rating::Pool,
+    pub before: dominion_rating::Rating,
+    pub after: dominion_rating::Rating,
+}
+
+/// The rating changes of a game's end, on their way from the store.
+pub type RatingRead = Pin<Box<dyn Future<Output = Vec<SeatRating>> + Send>>;
+
 /// A log that could not record a step.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LogError {
@@ -164,10 +185,17 @@ pub trait RoomLog: Send + Sync + 'static {
     /// Replies from number `keep` on were taken back (an undo); `digest` is the state
     /// digest after the ones kept.
     fn replies_taken_back(&self, room: &str, keep: u64, digest: u64) -> Commit;
-    /// The game ended with these scores.
-    fn game_finished(&self, room: &str, scores: &[Score]) -> Commit;
-    /// The game ended without a result: no player was connected for too long.
-    fn game_abandoned(&self, room: &str) -> Commit;
+    /// The game ended with these scores; `rated`, for a room whose game is to be rated,
+    /// is rated in the same commit (if its seats qualify, see [`RatedEnd`]).
+    fn game_finished(&self, room: &str, scores: &[Score], rated: Option<RatedEnd>) -> Commit;
+    /// The game ended without a result: no player was connected for too long. `rated`
+    /// as for [`RoomLog::game_finished`], the abandoners placed last.
+    fn game_abandoned(&self, room: &str, rated: Option<RatedEnd>) -> Commit;
+    /// The rating changes the game's end made, read once that end is committed: none if
+    /// the game was not rated, or the log keeps no ratings (memory).
+    fn rating_changes(&self, _room: &str) -> RatingRead {
+        Box::pin(std::future::ready(Vec::new()))
+    }
     /// The room closed and will not be seen again.
     fn room_closed(&self, room: &str) -> Commit;
 }

@@ -21,7 +21,7 @@
 //!   [`MemoryLog::release`], as a slow disk would, so a test can look at what the room
 //!   told anyone while the step was not yet durable.
 
-use crate::gamelog::{Commit, LogError, RoomLog, RoomRecord};
+use crate::gamelog::{Commit, LogError, RatedEnd, RoomLog, RoomRecord};
 use dominion_engine::{PlayerId, Reply, Score, Setup};
 use std::sync::Mutex;
 use tokio::sync::oneshot;
@@ -53,9 +53,11 @@ pub enum Step {
     GameFinished {
         room: String,
         scores: Vec<Score>,
+        rated: Option<RatedEnd>,
     },
     GameAbandoned {
         room: String,
+        rated: Option<RatedEnd>,
     },
     RoomClosed {
         room: String,
@@ -83,7 +85,7 @@ impl Step {
             | Step::ReplyAccepted { room, .. }
             | Step::RepliesTakenBack { room, .. }
             | Step::GameFinished { room, .. }
-            | Step::GameAbandoned { room }
+            | Step::GameAbandoned { room, .. }
             | Step::RoomClosed { room } => room,
         }
     }
@@ -298,16 +300,18 @@ impl RoomLog for MemoryLog {
         })
     }
 
-    fn game_finished(&self, room: &str, scores: &[Score]) -> Commit {
+    fn game_finished(&self, room: &str, scores: &[Score], rated: Option<RatedEnd>) -> Commit {
         self.write(Step::GameFinished {
             room: room.to_string(),
             scores: scores.to_vec(),
+            rated,
         })
     }
 
-    fn game_abandoned(&self, room: &str) -> Commit {
+    fn game_abandoned(&self, room: &str, rated: Option<RatedEnd>) -> Commit {
         self.write(Step::GameAbandoned {
             room: room.to_string(),
+            rated,
         })
     }
 
@@ -338,11 +342,15 @@ mod tests {
             closed(&log, "b").await,
             Err(LogError::Failed("disk full".into()))
         );
-        assert_eq!(log.game_abandoned("b").await, Ok(()), "other kinds pass");
+        assert_eq!(
+            log.game_abandoned("b", None).await,
+            Ok(()),
+            "other kinds pass"
+        );
         log.heal();
         log.hold(None);
         let first = closed(&log, "c");
-        let second = log.game_abandoned("c");
+        let second = log.game_abandoned("c", None);
         assert_eq!(log.held().len(), 2);
         assert_eq!(log.count(StepKind::RoomClosed), 1, "not yet committed");
         log.release();

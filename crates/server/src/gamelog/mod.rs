@@ -17,4 +17,7 @@ mod log;
 #[cfg(test)]
 pub mod memory;
 
-pub use log::{Commit, LogError, RoomLog, RoomRecord, SeatAccount, SeatRecord};
+pub use log::{
+    Commit, LogError, RatedEnd, RatingRead, RoomLog, RoomRecord, SeatAccount, SeatRating,
+    SeatRecord,
+};

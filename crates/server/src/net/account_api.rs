@@ -50,6 +50,7 @@ pub fn router(accounts: Arc<Accounts>, hub: Arc<Hub>) -> Router {
         .route("/api/me/blocks", get(blocks))
         .route("/api/me/blocks/{name}", put(block).delete(unblock))
         .route("/api/players/{name}", get(player))
+        .route("/api/leaderboard", get(leaderboard))
         .route("/api/reports", post(report))
         .layer(Extension(hub))
         .with_state(accounts)
@@ -506,6 +507,47 @@ async fn player(
         ));
     }
     Ok(Json(accounts.profile(&name).await?).into_response())
+}
+
+/// `GET /api/leaderboard?pool=2p|3-4p|bots&page=N` (docs/protocol.md, "Ratings"):
+/// anyone may read it; signed in, it has the reader's own row and friends' rows too.
+async fn leaderboard(
+    State(accounts): State<Arc<Accounts>>,
+    headers: HeaderMap,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
+) -> Response {
+    let (mut pool, mut page) = (dominion_rating::Pool::TwoPlayer, 1u32);
+    for (key, value) in query
+        .as_deref()
+        .unwrap_or_default()
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+    {
+        match key {
+            "pool" => match value.replace("%2D", "-").replace("%2d", "-").parse() {
+                Ok(p) => pool = p,
+                Err(_) => return error("bad_request", "pool is one of 2p, 3-4p and bots"),
+            },
+            "page" => match value.parse::<u32>() {
+                Ok(n) if n >= 1 => page = n,
+                _ => return error("bad_request", "page is a number from 1"),
+            },
+            _ => {}
+        }
+    }
+    // Signed in or not, the board is public: a bad or expired credential only loses
+    // the reader's own rows.
+    let who = match bearer(&headers) {
+        Some(token) => accounts.by_token(token).await.ok().flatten(),
+        None => match session_cookie(&headers) {
+            Some(cookie) => accounts.by_cookie(cookie).await.ok().flatten(),
+            None => None,
+        },
+    };
+    match accounts.leaderboard(pool, page, who.as_ref()).await {
+        Ok(board) => Json(board).into_response(),
+        Err(r) => refused(r),
+    }
 }
 
 #[cfg(test)]

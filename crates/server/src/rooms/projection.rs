@@ -49,6 +49,8 @@ pub enum Topic {
     ChatLog,
     /// The rematch offered after the game, if one was (public).
     Rematch,
+    /// The rating changes of the game's end, once stored, if it was rated (public).
+    Ratings,
 }
 
 /// Most events one `history` answer carries.
@@ -187,6 +189,12 @@ pub fn project(room: &RoomState, viewer: Viewer, topic: Topic) -> Option<ServerM
             .map(|(room, seat)| ServerMessage::Rematch {
                 room: room.clone(),
                 seat: *seat,
+            }),
+        Topic::Ratings => room
+            .ratings
+            .as_ref()
+            .map(|changes| ServerMessage::RatingChanged {
+                changes: changes.clone(),
             }),
     }
 }

@@ -32,6 +32,9 @@ pub struct RoomState {
     /// The rematch offered after the game, if any: the new room and the offering seat.
     /// Kept in memory only (a restart forgets it).
     pub rematch: Option<(String, u8)>,
+    /// What rating the game's end changed, once it is stored (a rated game only; read
+    /// back from the store when a finished room reopens).
+    pub ratings: Option<Vec<wire::RatingChange>>,
 }
 
 pub enum Seat {
@@ -107,6 +110,7 @@ impl RoomState {
             creator: None,
             chat: Default::default(),
             rematch: None,
+            ratings: None,
         }
     }
 

@@ -29,6 +29,7 @@ mod process;
 mod proxy;
 mod python;
 mod python_bot;
+mod ratings;
 mod reactions;
 mod readme;
 mod reconnect;

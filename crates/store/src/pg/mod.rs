@@ -181,6 +181,122 @@ statements! {
                 WHERE room_fences.token < EXCLUDED.token";
     fence_token = "SELECT token FROM room_fences WHERE room_id = $1";
     insert_claim = "INSERT INTO room_claims (room_id, token, node, at) VALUES ($1, $2, $3, $4)";
+    // Rating a game (crate::ratings): the account is kept from deletion until commit,
+    // a default row exists before it is locked (so two writers rating the same new
+    // player wait for each other instead of both starting from the default), and the
+    // row is locked while the game is rated.
+    room_rated = "SELECT 1 FROM rating_changes WHERE room_id = $1 LIMIT 1";
+    seat_account = "SELECT a.id, a.bot FROM seat_accounts sa
+                    JOIN seats s ON s.room_id = sa.room_id AND s.seat = sa.seat
+                                AND s.name = sa.name
+                    JOIN accounts a ON a.id = sa.account_id
+                    WHERE sa.room_id = $1 AND sa.seat = $2
+                    FOR KEY SHARE OF a";
+    rating_default = "INSERT INTO ratings (account_id, pool, rating, deviation, volatility,
+                                          games, last_game_at)
+                      VALUES ($1, $2, 1500, 350, 0.06, 0, $3)
+                      ON CONFLICT (account_id, pool) DO NOTHING";
+    rating_lock = "SELECT rating, deviation, volatility, games FROM ratings
+                   WHERE account_id = $1 AND pool = $2 FOR UPDATE";
+    rating_put = "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6,
+                                     last_game_at = $7
+                  WHERE account_id = $1 AND pool = $2";
+    change_put = "INSERT INTO rating_changes (room_id, account_id, pool, rating_before,
+                      deviation_before, volatility_before, rating_after, deviation_after,
+                      volatility_after, at)
+                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+}
+
+/// A game's rating inside a batch's transaction (see `crate::ratings`).
+struct PgRating<'a, 't> {
+    tx: &'a mut Transaction<'t>,
+    st: &'a Statements,
+}
+
+impl crate::ratings::RatingTx for PgRating<'_, '_> {
+    fn room_rated(&mut self, room: &str) -> Result<bool> {
+        Ok(self.tx.query_opt(&self.st.room_rated, &[&room])?.is_some())
+    }
+
+    fn seat_account(&mut self, room: &str, seat: u8) -> Result<Option<(i64, bool)>> {
+        Ok(self
+            .tx
+            .query_opt(&self.st.seat_account, &[&room, &i64::from(seat)])?
+            .map(|r| (r.get(0), r.get::<_, i64>(1) != 0)))
+    }
+
+    fn lock_rating(
+        &mut self,
+        account: i64,
+        pool: &str,
+        now: i64,
+    ) -> Result<Option<(dominion_rating::Rating, i64)>> {
+        self.tx
+            .execute(&self.st.rating_default, &[&account, &pool, &now])?;
+        Ok(self
+            .tx
+            .query_opt(&self.st.rating_lock, &[&account, &pool])?
+            .map(|r| {
+                (
+                    dominion_rating::Rating {
+                        rating: r.get(0),
+                        deviation: r.get(1),
+                        volatility: r.get(2),
+                    },
+                    r.get(3),
+                )
+            }))
+    }
+
+    fn put_rating(
+        &mut self,
+        account: i64,
+        pool: &str,
+        r: dominion_rating::Rating,
+        games: i64,
+        now: i64,
+    ) -> Result<()> {
+        self.tx.execute(
+            &self.st.rating_put,
+            &[
+                &account,
+                &pool,
+                &r.rating,
+                &r.deviation,
+                &r.volatility,
+                &games,
+                &now,
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn put_change(
+        &mut self,
+        room: &str,
+        account: i64,
+        pool: &str,
+        before: dominion_rating::Rating,
+        after: dominion_rating::Rating,
+        now: i64,
+    ) -> Result<()> {
+        self.tx.execute(
+            &self.st.change_put,
+            &[
+                &room,
+                &account,
+                &pool,
+                &before.rating,
+                &before.deviation,
+                &before.volatility,
+                &after.rating,
+                &after.deviation,
+                &after.volatility,
+                &now,
+            ],
+        )?;
+        Ok(())
+    }
 }
 
 pub struct PgStore {
@@ -460,19 +576,30 @@ fn apply(
             room_id,
             scores,
             now,
+            rated,
         } => {
             let n = tx.execute(&st.finish_game, &[room_id, scores, now])?;
             if n == 0 {
                 return Err(StoreError::NoGame(room_id.clone()));
             }
             tx.execute(&st.mark_finished, &[room_id])?;
+            if let Some(outcome) = rated {
+                crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?;
+            }
         }
-        Write::AbandonGame { room_id, now } => {
+        Write::AbandonGame {
+            room_id,
+            now,
+            rated,
+        } => {
             let n = tx.execute(&st.abandon_game, &[room_id, now])?;
             if n == 0 {
                 return Err(StoreError::NoGame(room_id.clone()));
             }
             tx.execute(&st.mark_abandoned, &[room_id])?;
+            if let Some(outcome) = rated {
+                crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?;
+            }
         }
         Write::TruncateReplies {
             room_id,

@@ -327,6 +327,7 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
             room_id,
             scores,
             now,
+            rated,
         } => {
             let n = tx
                 .prepare_cached(
@@ -338,8 +339,15 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
             }
             tx.prepare_cached("UPDATE rooms SET status = 'finished' WHERE id = ?1")?
                 .execute(params![room_id])?;
+            if let Some(outcome) = rated {
+                crate::ratings::apply(&mut { tx }, room_id, outcome, *now)?;
+            }
         }
-        Write::AbandonGame { room_id, now } => {
+        Write::AbandonGame {
+            room_id,
+            now,
+            rated,
+        } => {
             let n = tx
                 .prepare_cached(
                     "UPDATE games SET finished_at = ?2 WHERE room_id = ?1 AND finished_at IS NULL",
@@ -350,6 +358,9 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
             }
             tx.prepare_cached("UPDATE rooms SET status = 'abandoned' WHERE id = ?1")?
                 .execute(params![room_id])?;
+            if let Some(outcome) = rated {
+                crate::ratings::apply(&mut { tx }, room_id, outcome, *now)?;
+            }
         }
         Write::TruncateReplies {
             room_id,

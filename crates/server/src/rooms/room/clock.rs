@@ -411,9 +411,14 @@ impl Room {
     /// Ends the game as abandoned: stored as such (history, never reopened), then the
     /// room closes, so it stops counting against `--max-rooms`. Spectators are told.
     pub(super) async fn abandon(&mut self) {
-        if let Err(e) = self.log.game_abandoned(&self.state.id).await {
+        let end = self.rated_end(None);
+        let rated = end.is_some();
+        if let Err(e) = self.log.game_abandoned(&self.state.id, end).await {
             self.log_failed(&e);
             return;
+        }
+        if rated {
+            self.tell_ratings().await;
         }
         self.metrics.games_abandoned.inc();
         tracing::info!(

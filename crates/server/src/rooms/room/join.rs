@@ -152,6 +152,7 @@ impl Room {
                 catch_up,
                 Topic::Decision { now },
                 Topic::GameOver,
+                Topic::Ratings,
                 Topic::Rematch,
             ] {
                 self.send_to(conn, viewer, topic);
@@ -187,6 +188,7 @@ impl Room {
         for topic in [
             Topic::Snapshot,
             Topic::GameOver,
+            Topic::Ratings,
             Topic::ChatLog,
             Topic::Rematch,
         ] {

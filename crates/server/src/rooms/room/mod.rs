@@ -40,6 +40,7 @@ mod join;
 mod open;
 mod output;
 mod play;
+mod rating;
 mod removal;
 mod shown;
 mod social;

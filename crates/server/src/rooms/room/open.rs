@@ -37,6 +37,7 @@ pub fn spawn(
         creator,
         chat: Default::default(),
         rematch: None,
+        ratings: None,
     };
     let (stored_tx, stored) = oneshot::channel();
     (launch(state, cx, on_close, Some(stored_tx)), stored)
@@ -94,6 +95,7 @@ pub fn restore(
         creator: None,
         chat: Default::default(),
         rematch: None,
+        ratings: None,
     };
     tracing::info!(room = %state.id, status = ?state.status, "room reopened from the store");
     Ok(launch(state, cx, on_close, None))
@@ -177,6 +179,7 @@ fn launch(
             }
         } else {
             room.publish().await;
+            room.load_ratings().await;
         }
         room.run(rx).await;
     });

@@ -233,10 +233,14 @@ impl Room {
         // Stored before it is told, so a player who hears `game_over` finds the game in
         // the history (/api/games) at once. A failure here loses nothing: the end follows
         // from the stored replies, and a room reopened with its game over records it again.
-        if let Some(scores) = &scores
-            && let Err(e) = self.log.game_finished(&self.state.id, scores).await
-        {
-            tracing::error!(room = %self.state.id, "{e}");
+        let mut rated = false;
+        if let Some(scores) = &scores {
+            let end = self.rated_end(Some(scores));
+            rated = end.is_some();
+            if let Err(e) = self.log.game_finished(&self.state.id, scores, end).await {
+                tracing::error!(room = %self.state.id, "{e}");
+                rated = false;
+            }
         }
         // Each viewer gets the events it may now see and has not been sent, and its own
         // new decision: while a private question is pending, the others get nothing at
@@ -258,6 +262,9 @@ impl Room {
             tracing::info!(room = %self.state.id, "game over");
             self.metrics.games_finished.inc();
             self.broadcast(Topic::Room);
+            if rated {
+                self.tell_ratings().await;
+            }
         }
     }
 }
