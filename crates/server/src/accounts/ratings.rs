@@ -31,6 +31,18 @@ fn row(r: &LeaderRow) -> wire::LeaderboardRow {
 }
 
 impl Accounts {
+    /// The account's level in the automatch pool `pool`, for pairing: the rated pool's
+    /// (`practice` pairs by the two-player level), the default 19.78 with no games.
+    pub async fn match_level(&self, account: i64, pool: wire::MatchPool) -> Result<f64, Refused> {
+        let pool = match pool {
+            wire::MatchPool::TwoPlayers | wire::MatchPool::Practice => Pool::TwoPlayer,
+            wire::MatchPool::ThreeFourPlayers => Pool::Multiplayer,
+            wire::MatchPool::Bots => Pool::Bots,
+        };
+        let row = self.db(move |s| s.rating(account, pool)).await?;
+        Ok(row.rating.level())
+    }
+
     /// The account's rating in every pool it has a rated game in, each with the level
     /// after each of its latest games (oldest first), for its profile.
     pub async fn ratings_of(&self, account: i64) -> Result<Vec<wire::PoolRating>, Refused> {

@@ -13,20 +13,10 @@
 pub mod pairing;
 pub mod queue;
 
-/// Glicko-2's scale factor (Glickman): a rating of 1500 ± 173.7178 is one unit of μ.
-const GLICKO2_SCALE: f64 = 173.7178;
-
-/// A player's level: `max(0, 50 + 7.5 (μ − 2φ))` on the Glicko-2 scale
-/// (/work/contract25.md, "Levels").
-///
-/// TODO(issue 25 contract, "Levels"): call `dominion_rating::level` once crate
-/// `dominion-rating` is in the workspace, and read each player's rating in the pool
-/// from the ratings store (`crates/store/src/ratings.rs`) instead of
-/// [`default_level`].
+/// A player's level: `max(0, 50 + 7.5 (μ − 2φ))` on the Glicko-2 scale, as the
+/// ratings compute it (`dominion_rating::level`).
 pub fn level(rating: f64, deviation: f64) -> f64 {
-    let mu = (rating - 1500.0) / GLICKO2_SCALE;
-    let phi = deviation / GLICKO2_SCALE;
-    (50.0 + 7.5 * (mu - 2.0 * phi)).max(0.0)
+    dominion_rating::level(rating, deviation)
 }
 
 /// The level of a player with no rated game in a pool (1500 / 350): about 19.78.

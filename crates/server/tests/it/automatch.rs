@@ -101,8 +101,28 @@ fn opponents(p: &Value) -> Vec<String> {
 #[tokio::test]
 async fn two_players_are_matched_seated_in_a_rated_room_and_play() {
     let addr = server(|_| {}).await;
-    let (mut ann, _) = player(addr, "Ann").await;
-    let (mut bob, _) = player(addr, "Bob").await;
+    let (mut ann, ann_cookie) = player(addr, "Ann").await;
+    let (mut bob, bob_cookie) = player(addr, "Bob").await;
+    // Their card preferences: the kingdom keeps out every ban (and here, with plenty of
+    // cards left, every dislike), and the room's name says so.
+    let bans = ["witch", "chapel", "militia"];
+    for (cookie, body) in [
+        (
+            &ann_cookie,
+            json!({"bans": ["witch", "chapel"], "dislikes": ["moat"]}),
+        ),
+        (&bob_cookie, json!({"bans": ["militia"]})),
+    ] {
+        let put = request(
+            addr,
+            "PUT",
+            "/api/me/cards",
+            &with_cookie(addr, cookie),
+            Some(body),
+        )
+        .await;
+        assert_eq!(put.status, 200, "{}", put.body);
+    }
     find(&mut ann, "2p").await;
     find(&mut bob, "2p").await;
     let pa = proposal(&mut ann).await;
@@ -131,7 +151,13 @@ async fn two_players_are_matched_seated_in_a_rated_room_and_play() {
     let settings = &room["room"]["settings"];
     assert_eq!(settings["rated"], true, "{room}");
     assert_eq!(settings["kingdom"]["type"], "cards");
-    assert_eq!(settings["kingdom"]["cards"].as_array().unwrap().len(), 10);
+    let cards = settings["kingdom"]["cards"].as_array().unwrap();
+    assert_eq!(cards.len(), 10);
+    for card in bans.iter().chain(&["moat"]) {
+        assert!(!cards.contains(&json!(card)), "{card} in {cards:?}");
+    }
+    let name = settings["name"].as_str().unwrap_or_default();
+    assert!(name.contains("banned"), "{name}");
     let mut names: Vec<&str> = room["room"]["seats"]
         .as_array()
         .unwrap()

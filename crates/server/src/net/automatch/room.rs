@@ -11,13 +11,13 @@
 
 use super::Request;
 use crate::accounts::{Accounts, SignedIn};
+use crate::convert::kingdom_prefs::{Avoided, draw_kingdom_wire};
 use crate::convert::to_wire;
 use crate::matchmaking::queue::{Entry, shared_sets};
 use crate::rooms::hub::Hub;
 use crate::rooms::outbox::{ConnHandle, Kill, OutFrame, Queued};
 use crate::rooms::room::{Join, Role, RoomMsg};
-use dominion_engine::card::Set;
-use dominion_engine::setup::{CardPool, draw_cards};
+use dominion_engine::CardId;
 use dominion_protocol::{
     self as wire, AbandonPolicy, KingdomChoice, MatchCancelReason, MatchPool, RoomSettings,
     SeatSetting, ServerMessage,
@@ -40,52 +40,48 @@ fn shuffle<T>(items: &mut [T]) {
     }
 }
 
-/// Ten kingdom cards drawn at random from `sets` (None: every set) of `edition`'s
-/// printings.
-///
-/// TODO(issue 25 contract, "Kingdom for an automatch room"): call the social helper's
-/// `draw_kingdom(edition, sets, bans, dislikes, rng)` with the players' card
-/// preferences once it is in the tree, and say in the room's name that bans were
-/// respected.
-pub fn draw_kingdom(edition: wire::Edition, sets: Option<&[wire::CardSet]>) -> Vec<String> {
-    let pool = match edition {
-        wire::Edition::First => CardPool::First,
-        wire::Edition::Second => CardPool::Second,
-    };
-    let sets: Vec<Set> = match sets {
-        Some(sets) => sets
-            .iter()
-            .map(|s| match s {
-                wire::CardSet::Base => Set::Base,
-                wire::CardSet::Intrigue => Set::Intrigue,
-            })
-            .collect(),
-        None => Set::kingdom_sets().collect(),
-    };
-    let mut cards = draw_cards(pool, &sets);
-    shuffle(&mut cards);
-    cards.truncate(10);
-    to_wire::keys(&cards)
+/// Ten kingdom cards of `edition`'s printings drawn at random from `sets` (None: every
+/// set), none of them banned by a player and none disliked while enough other cards
+/// remain (`convert::kingdom_prefs`), and what was kept out.
+pub fn draw_kingdom(
+    edition: wire::Edition,
+    sets: Option<&[wire::CardSet]>,
+    prefs: &Prefs,
+) -> Result<(Vec<String>, Avoided), String> {
+    let mut rng = rand::rng();
+    let (cards, avoided) = draw_kingdom_wire(edition, sets, &prefs.bans, &prefs.dislikes, &mut rng)
+        .map_err(|e| e.to_string())?;
+    Ok((to_wire::keys(&cards), avoided))
 }
 
-/// The settings of the room for `members`.
-pub fn settings(members: &[Entry]) -> RoomSettings {
+/// The players' card preferences together: every ban, every dislike.
+#[derive(Default)]
+pub struct Prefs {
+    pub bans: Vec<CardId>,
+    pub dislikes: Vec<CardId>,
+}
+
+/// The settings of the room for `members`, whose card preferences are `prefs`; the
+/// room's name says what the kingdom kept out for them.
+pub fn settings(members: &[Entry], prefs: &Prefs) -> Result<RoomSettings, String> {
     let first = &members[0];
     let sets = members
         .iter()
         .fold(first.sets.clone(), |acc, m| shared_sets(&acc, &m.sets));
-    RoomSettings {
-        name: None,
-        kingdom: KingdomChoice::Cards {
-            cards: draw_kingdom(first.edition, sets.as_deref()),
-        },
+    let (cards, avoided) = draw_kingdom(first.edition, sets.as_deref(), prefs)?;
+    Ok(RoomSettings {
+        name: avoided.describe().map(|kept| {
+            let name = format!("Automatch: {kept}");
+            name.chars().take(64).collect()
+        }),
+        kingdom: KingdomChoice::Cards { cards },
         edition: first.edition,
         seats: members.iter().map(|_| SeatSetting::Open {}).collect(),
         decision_seconds: None,
         abandoned: AbandonPolicy::default(),
         spectator_chat: false,
         rated: first.pool != MatchPool::Practice,
-    }
+    })
 }
 
 /// Takes a seat of `room` for `name`, signed in as `who`: its number and token.
@@ -148,9 +144,21 @@ pub async fn make(
 ) {
     shuffle(&mut players);
     let entries: Vec<Entry> = players.iter().map(|(e, _, _)| e.clone()).collect();
+    let accounts_in: Vec<i64> = entries.iter().map(|e| e.account).collect();
+    let prefs = match accounts.draw_prefs(accounts_in).await {
+        Ok((bans, dislikes)) => Prefs { bans, dislikes },
+        Err(e) => {
+            // Without their lists a kingdom could hold a banned card: no room rather
+            // than that (the players go back to the front of the queue).
+            tracing::warn!("cannot read the players' card preferences: {}", e.message);
+            requeue(&match_id, players, &service);
+            return;
+        }
+    };
     let made = async {
+        let settings = settings(&entries, &prefs)?;
         let room = hub
-            .create_room(&settings(&entries), None, None)
+            .create_room(&settings, None, None)
             .await
             .map_err(|r| r.message)?;
         let mut seats = Vec::new();
@@ -177,17 +185,28 @@ pub async fn make(
         }
         Err(why) => {
             tracing::warn!(r#match = %match_id, "cannot make an automatch room: {why}");
-            match service.upgrade() {
-                Some(service) => {
-                    let _ = service.send(Request::Requeue { players });
-                }
-                None => {
-                    for (_, conn, _) in &players {
-                        conn.send(&ServerMessage::MatchCancelled {
-                            reason: MatchCancelReason::Cancelled,
-                        });
-                    }
-                }
+            requeue(&match_id, players, &service);
+        }
+    }
+}
+
+/// A match whose room could not be made: its players go back to the front of the queue
+/// (or, with the service gone, are told it was cancelled).
+fn requeue(
+    match_id: &str,
+    players: Vec<(Entry, ConnHandle, Box<SignedIn>)>,
+    service: &mpsc::WeakUnboundedSender<Request>,
+) {
+    match service.upgrade() {
+        Some(service) => {
+            let _ = service.send(Request::Requeue { players });
+        }
+        None => {
+            tracing::info!(r#match = %match_id, "automatch stopped; its players are told");
+            for (_, conn, _) in &players {
+                conn.send(&ServerMessage::MatchCancelled {
+                    reason: MatchCancelReason::Cancelled,
+                });
             }
         }
     }
@@ -197,6 +216,7 @@ pub async fn make(
 mod tests {
     use super::*;
     use crate::convert::from_wire;
+    use dominion_engine::card::Set;
 
     fn entry(pool: MatchPool, sets: Option<Vec<wire::CardSet>>) -> Entry {
         Entry {
@@ -223,7 +243,7 @@ mod tests {
                 ),
                 entry(MatchPool::TwoPlayers, Some(vec![wire::CardSet::Intrigue])),
             ];
-            let s = settings(&members);
+            let s = settings(&members, &Prefs::default()).unwrap();
             assert!(s.rated);
             assert_eq!(s.edition, wire::Edition::First);
             assert_eq!(s.seats.len(), 3);
@@ -240,7 +260,7 @@ mod tests {
             // The room accepts them.
             assert!(from_wire::room_plan(&s).is_ok());
         }
-        let practice = settings(&[entry(MatchPool::Practice, None)]);
+        let practice = settings(&[entry(MatchPool::Practice, None)], &Prefs::default()).unwrap();
         assert!(!practice.rated);
     }
 }

@@ -70,9 +70,14 @@ impl Connection {
                         return;
                     }
                 };
-                // TODO(issue 25 contract, "Levels"): the account's level in `pool` from
-                // the ratings store.
-                let level = crate::matchmaking::default_level();
+                let level = match self.accounts.match_level(who.account.id, pool).await {
+                    Ok(level) => level,
+                    Err(e) => {
+                        // Pairing by the default level is better than not pairing.
+                        tracing::warn!("cannot read an account's rating: {}", e.message);
+                        crate::matchmaking::default_level()
+                    }
+                };
                 self.automatch.send(Request::Find {
                     conn,
                     who: Box::new(who),
