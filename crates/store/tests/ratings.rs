@@ -88,6 +88,7 @@ fn game_writes(id: &str, players: usize) -> [Write; 2] {
             token_hash: None,
             bot: None,
             last_command: 0,
+            account: None,
         })
         .collect();
     [
