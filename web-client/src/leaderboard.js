@@ -55,7 +55,7 @@ function row(r, prefix) {
     h('td', {}, String(r.rank)),
     h('th', { scope: 'row' }, h('a', { href: `/players/${encodeURIComponent(r.name)}` }, r.name), r.bot ? h('span', { class: 'badge bot-mark' }, t('account.bot_mark')) : null),
     h('td', { 'data-testid': 'board-level' }, levelText(r.level)),
-    h('td', {}, `${Math.round(r.rating)} ± ${Math.round(r.deviation)}`),
+    h('td', {}, String(Math.round(r.rating)), ' ', h('span', { class: 'rating-dev' }, `± ${Math.round(r.deviation)}`)),
     h('td', {}, String(r.games)),
   );
 }
