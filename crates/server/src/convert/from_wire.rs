@@ -64,6 +64,13 @@ pub fn room_plan(settings: &wire::RoomSettings) -> Result<RoomPlan, Refusal> {
     if !(2..=6).contains(&players) {
         return Err(invalid(format!("a room has 2 to 6 seats, not {players}")));
     }
+    if settings.rated && players > 4 {
+        // Ratings count games of 2 to 4 players: a room that could never be rated says
+        // so now rather than at its end.
+        return Err(invalid(format!(
+            "a rated room has 2 to 4 seats, not {players}: games of 5 or 6 are unrated"
+        )));
+    }
     if !settings
         .seats
         .iter()
@@ -310,6 +317,16 @@ mod tests {
             )),
             ErrorCode::UnknownBot
         );
+        // A rated room: 2 to 4 seats (5 or 6 could never be rated).
+        let rated = |n: usize| {
+            let mut s = settings(rec("base_2e/first_game"), vec![open(); n]);
+            s.rated = true;
+            s
+        };
+        assert!(room_plan(&rated(4)).is_ok());
+        let five = room_plan(&rated(5)).unwrap_err();
+        assert_eq!(five.code, ErrorCode::InvalidSettings);
+        assert!(five.message.contains("2 to 4 seats"), "{}", five.message);
         let cards = |keys: &[&str]| wire::KingdomChoice::Cards {
             cards: keys.iter().map(|k| k.to_string()).collect(),
         };
