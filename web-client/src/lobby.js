@@ -155,6 +155,7 @@ export function defaultCreateForm() {
     costFilter: '',
     timer: 0,
     spectatorChat: false,
+    rated: false,
   };
 }
 
@@ -597,6 +598,11 @@ function randomChoice(f) {
   return sets.length ? { type: 'random', pool, sets } : { type: 'random', pool };
 }
 
+/** Whether the room asked for is rated: chosen, signed in, 2 to 4 seats. @param {import('./store.js').CreateForm} f */
+function ratedChoice(f) {
+  return f.rated && !!accountName() && f.players <= 4;
+}
+
 function createForm() {
   const f = state.create;
   const ks = kingdoms();
@@ -629,6 +635,7 @@ function createForm() {
     if (f.name.trim()) settings.name = f.name.trim().slice(0, 64);
     if (f.timer > 0) settings.decision_seconds = f.timer;
     if (f.spectatorChat) settings.spectator_chat = true;
+    if (ratedChoice(f)) settings.rated = true;
     createRoom(settings, name);
   };
   return h(
@@ -792,6 +799,24 @@ function createForm() {
         ' ',
         t('create.spectator_chat'),
       ),
+      // A rated game: only a signed-in player may ask, and only for 2 to 4 seats (the
+      // server rates it if every seat ends up a signed-in player's).
+      accountName() && f.players <= 4
+        ? h(
+            'label',
+            { class: 'check field' },
+            h('input', {
+              type: 'checkbox',
+              'data-testid': 'create-rated',
+              checked: f.rated,
+              onchange: (/** @type {any} */ e) => form((c) => {
+                c.rated = e.target.checked;
+              }),
+            }),
+            ' ',
+            t('create.rated'),
+          )
+        : null,
       f.mode === 'pick' && !pickedOk ? h('p', { class: 'hint' }, t('create.pick_need')) : null,
       h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'create-submit', disabled: !canSubmit }, t('create.submit')),
     ),

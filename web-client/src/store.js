@@ -28,6 +28,7 @@
  * @property {string} costFilter
  * @property {number} timer   0 for no limit
  * @property {boolean} spectatorChat   spectators may read and write the chat
+ * @property {boolean} rated   a rated game (signed in, 2 to 4 seats)
  */
 
 /**

@@ -99,29 +99,20 @@ async function person(name, opts) {
 test('two signed-in players play a rated game: both end screens show the levels the formula gives; the leaderboard and the profile chart show them', async () => {
   const ann = await person('Ann');
   const bob = await person('Bob');
-  // A rated room (automatch makes them; the lobby's form has no such choice yet).
-  const room = await ann.page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const ws = new WebSocket(`ws://${location.host}/ws`);
-        ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', protocol: 1 }));
-        ws.onmessage = (e) => {
-          const m = JSON.parse(e.data);
-          if (m.type === 'welcome') {
-            ws.send(JSON.stringify({ type: 'create_room', id: 1, settings: { kingdom: { type: 'recommended', id: 'base_2e/first_game' }, seats: [{ type: 'open' }, { type: 'open' }], rated: true } }));
-          } else if (m.type === 'room_created') {
-            resolve(m.room.id);
-            ws.close();
-          } else if (m.type === 'error') reject(new Error(m.message));
-        };
-      }),
-  );
-  for (const p of [ann, bob]) {
-    await p.page.goto(`${server.url}/#room=${room}`);
-    await p.page.waitForSelector('[data-testid=invite-offer]');
-    await p.page.getByTestId('invite-take').click();
-    await p.page.waitForSelector('[data-testid=waiting-room]');
-  }
+  // A rated room, made with the lobby's form (its "rated" box is there for a signed-in
+  // player and 2 to 4 seats); Bob comes in through its invite link.
+  await ann.page.getByTestId('seat-select-1').selectOption('');
+  await ann.page.getByTestId('create-rated').check();
+  await ann.page.getByTestId('create-submit').click();
+  await ann.page.waitForSelector('[data-testid=waiting-room]');
+  const created = ann.rec.sent.find((m) => m.type === 'create_room');
+  assert.equal(created?.settings?.rated, true, 'the form asks for a rated room');
+  const room = last(ann.rec.received, 'room_created')?.room?.id;
+  assert.ok(room, 'the room was made');
+  await bob.page.goto(`${server.url}/#room=${room}`);
+  await bob.page.waitForSelector('[data-testid=invite-offer]');
+  await bob.page.getByTestId('invite-take').click();
+  await bob.page.waitForSelector('[data-testid=waiting-room]');
   const start = ann.page.getByTestId('start-game');
   await ann.page.waitForSelector('[data-testid=start-game]:not([disabled])');
   await start.click();

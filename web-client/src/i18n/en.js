@@ -477,6 +477,7 @@ export default {
   'lobby.invite_gone': 'The room you were invited to no longer exists.',
   'lobby.invite_dismiss': 'Not now',
   'create.spectator_chat': 'Spectators may read and write the chat',
+  'create.rated': 'Rated game (counts for ratings when every seat is a signed-in player)',
   'log.played_treasures': { one: '{name} plays {n} Treasure: {cards}.', other: '{name} plays {n} Treasures: {cards}.' },
   'log.show_earlier': { one: 'Show {n} earlier line', other: 'Show {n} earlier lines' },
   'err.chat_too_fast': 'You are writing too fast: wait a few seconds.',

@@ -475,6 +475,7 @@ export default {
   'lobby.invite_gone': 'A szoba, ahová meghívtak, már nem létezik.',
   'lobby.invite_dismiss': 'Most nem',
   'create.spectator_chat': 'A nézők olvashatják és írhatják a csevegést',
+  'create.rated': 'Értékelt játszma (beleszámít az értékelésbe, ha minden helyen bejelentkezett játékos ül)',
   'log.played_treasures': { one: '{name} kijátszik {n} kincset: {cards}.', other: '{name} kijátszik {n} kincset: {cards}.' },
   'log.show_earlier': { one: '{n} korábbi sor megjelenítése', other: '{n} korábbi sor megjelenítése' },
   'err.chat_too_fast': 'Túl gyorsan írsz: várj néhány másodpercet.',

@@ -508,6 +508,7 @@ export default {
   'lobby.invite_gone': 'Комнаты, в которую вас пригласили, больше нет.',
   'lobby.invite_dismiss': 'Не сейчас',
   'create.spectator_chat': 'Зрители могут читать чат и писать в него',
+  'create.rated': 'Рейтинговая партия (учитывается в рейтинге, если на каждом месте вошедший игрок)',
   'log.played_treasures': {
     one: '{name} играет {n} сокровище: {cards}.',
     few: '{name} играет {n} сокровища: {cards}.',

@@ -474,6 +474,7 @@ export default {
   'lobby.invite_gone': 'Rummet du bjöds in till finns inte längre.',
   'lobby.invite_dismiss': 'Inte nu',
   'create.spectator_chat': 'Åskådare får läsa och skriva i chatten',
+  'create.rated': 'Ratat parti (räknas i ratingen när varje plats har en inloggad spelare)',
   'log.played_treasures': { one: '{name} spelar {n} skatt: {cards}.', other: '{name} spelar {n} skatter: {cards}.' },
   'log.show_earlier': { one: 'Visa {n} tidigare rad', other: 'Visa {n} tidigare rader' },
   'err.chat_too_fast': 'Du skriver för snabbt: vänta några sekunder.',
