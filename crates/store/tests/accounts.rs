@@ -4,41 +4,12 @@
 //! account leaving its games readable under a placeholder name.
 
 use dominion_store::{
-    Accounts, Created, Database, Durability, RecordVersion, RoomRow, RoomStatus, SeatRow, Store,
-    Write,
+    Accounts, Created, RecordVersion, RoomRow, RoomStatus, SeatRow, Store, Write,
 };
 
-enum Db {
-    Sqlite(tempfile::TempDir),
-    Postgres(String),
-}
-
-impl Db {
-    fn database(&self) -> Database {
-        match self {
-            Db::Sqlite(dir) => Database::Sqlite {
-                dir: dir.path().to_path_buf(),
-                durability: Durability::Full,
-            },
-            Db::Postgres(url) => Database::Postgres { url: url.clone() },
-        }
-    }
-}
-
-macro_rules! on_both {
-    ($($test:ident),* $(,)?) => {
-        mod sqlite {
-            $( #[test] fn $test() { super::$test(&super::Db::Sqlite(tempfile::tempdir().unwrap())) } )*
-        }
-        mod postgres {
-            $(
-                #[test]
-                #[cfg_attr(not(have_postgres), ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh")]
-                fn $test() { super::$test(&super::Db::Postgres(dominion_testkit::TempPostgres::shared().fresh_database())) }
-            )*
-        }
-    };
-}
+#[macro_use]
+mod both;
+use both::Db;
 
 on_both!(
     a_folded_name_is_registered_once,

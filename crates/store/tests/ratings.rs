@@ -5,44 +5,16 @@
 
 use dominion_rating::{Pool, Rating, rate_game};
 use dominion_store::{
-    Accounts, Created, Database, Durability, Fence, RatedOutcome, RecordVersion, RoomRow,
-    RoomStatus, SeatRow, Store, StoreError, Write,
+    Accounts, Created, Durability, Fence, RatedOutcome, RecordVersion, RoomRow, RoomStatus,
+    SeatRow, Store, StoreError, Write,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 
-enum Db {
-    Sqlite(tempfile::TempDir),
-    Postgres(String),
-}
-
-impl Db {
-    fn database(&self) -> Database {
-        match self {
-            Db::Sqlite(dir) => Database::Sqlite {
-                dir: dir.path().to_path_buf(),
-                durability: Durability::Normal,
-            },
-            Db::Postgres(url) => Database::Postgres { url: url.clone() },
-        }
-    }
-}
-
-macro_rules! on_both {
-    ($($test:ident),* $(,)?) => {
-        mod sqlite {
-            $( #[test] fn $test() { super::$test(&super::Db::Sqlite(tempfile::tempdir().unwrap())) } )*
-        }
-        mod postgres {
-            $(
-                #[test]
-                #[cfg_attr(not(have_postgres), ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh")]
-                fn $test() { super::$test(&super::Db::Postgres(dominion_testkit::TempPostgres::shared().fresh_database())) }
-            )*
-        }
-    };
-}
+#[macro_use]
+mod both;
+use both::Db;
 
 on_both!(
     recomputed_ratings_equal_the_incremental_ones,
@@ -55,7 +27,7 @@ on_both!(
 );
 
 fn open(db: &Db) -> (Store, Accounts) {
-    let database = db.database();
+    let database = db.database_with(Durability::Normal);
     let store = Store::open_database(&database).expect("store");
     let accounts = Accounts::open(&database).expect("accounts");
     (store, accounts)

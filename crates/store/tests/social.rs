@@ -2,39 +2,11 @@
 //! whole (a refused write changes nothing), follows are listed both ways and bounded,
 //! and deleting an account takes its preferences and its follows (both ways) with it.
 
-use dominion_store::{Accounts, CardPrefs, Created, Database, Durability, Followed, Store};
+use dominion_store::{Accounts, CardPrefs, Created, Followed, Store};
 
-enum Db {
-    Sqlite(tempfile::TempDir),
-    Postgres(String),
-}
-
-impl Db {
-    fn database(&self) -> Database {
-        match self {
-            Db::Sqlite(dir) => Database::Sqlite {
-                dir: dir.path().to_path_buf(),
-                durability: Durability::Full,
-            },
-            Db::Postgres(url) => Database::Postgres { url: url.clone() },
-        }
-    }
-}
-
-macro_rules! on_both {
-    ($($test:ident),* $(,)?) => {
-        mod sqlite {
-            $( #[test] fn $test() { super::$test(&super::Db::Sqlite(tempfile::tempdir().unwrap())) } )*
-        }
-        mod postgres {
-            $(
-                #[test]
-                #[cfg_attr(not(have_postgres), ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh")]
-                fn $test() { super::$test(&super::Db::Postgres(dominion_testkit::TempPostgres::shared().fresh_database())) }
-            )*
-        }
-    };
-}
+#[macro_use]
+mod both;
+use both::Db;
 
 on_both!(
     card_lists_are_replaced_as_a_whole,
