@@ -32,7 +32,8 @@ on_both_backends!(
 );
 
 /// A server on `store` with cheap hashing and `adjust` applied.
-async fn server(store: &TestStore, adjust: impl FnOnce(&mut Config)) -> SocketAddr {
+/// A server on `store`, with cheap password hashing (hashing is not what is tested).
+pub(crate) async fn server(store: &TestStore, adjust: impl FnOnce(&mut Config)) -> SocketAddr {
     let mut c = config();
     c.data_dir = store.dir().to_path_buf();
     c.database = store.url().map(String::from);
@@ -163,6 +164,15 @@ async fn connect_with_cookie(addr: SocketAddr, cookie: &str) -> (Client, Value) 
     let welcome = c.recv().await;
     assert_eq!(welcome["type"], "welcome", "{welcome}");
     (c, welcome)
+}
+
+/// As [`connect_with_cookie`], for the account `name`: the client, named so, once its
+/// `welcome` says it is signed in as `name`.
+pub(crate) async fn signed_in(addr: SocketAddr, cookie: &str, name: &str) -> Client {
+    let (mut c, welcome) = connect_with_cookie(addr, cookie).await;
+    assert_eq!(welcome["account"]["name"], name, "{welcome}");
+    c.name = name.to_string();
+    c
 }
 
 async fn connect_with_token(addr: SocketAddr, token: &str) -> (Client, Value) {

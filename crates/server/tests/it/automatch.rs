@@ -6,14 +6,12 @@
 //! The accept timeout is shortened with `--match-accept-timeout` where a test waits
 //! for it; nothing is timed.
 
-use crate::accounts::{register, request, with_cookie};
+use crate::accounts::{register, request, signed_in, with_cookie};
 use crate::common::{Client, config, start};
 use dominion_server::Config;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 async fn server(adjust: impl FnOnce(&mut Config)) -> SocketAddr {
     let mut c = config();
@@ -28,23 +26,7 @@ async fn player(addr: SocketAddr, name: &str) -> (Client, String) {
     let answer = register(addr, name, &format!("{name}'s long password")).await;
     assert_eq!(answer.status, 201, "{}", answer.body);
     let cookie = answer.cookie();
-    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
-    let h = req.headers_mut();
-    h.insert(
-        "Origin",
-        HeaderValue::from_str(&format!("http://{addr}")).unwrap(),
-    );
-    h.insert(
-        "Cookie",
-        HeaderValue::from_str(&format!("dominion_session={cookie}")).unwrap(),
-    );
-    let (ws, _) = tokio_tungstenite::connect_async(req)
-        .await
-        .expect("upgrade");
-    let mut c = Client::over(ws, name);
-    c.send(json!({"type": "hello", "protocol": 1})).await;
-    let welcome = c.recv().await;
-    assert_eq!(welcome["account"]["name"], name, "{welcome}");
+    let c = signed_in(addr, &cookie, name).await;
     (c, cookie)
 }
 

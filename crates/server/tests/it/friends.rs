@@ -4,13 +4,11 @@
 //! signed-in connections, refused for guests, strangers, the unfollowed, the offline
 //! (and those who block the inviter, answered alike), and limited to 10 a minute.
 
-use crate::accounts::{Answer, register, request, with_cookie};
-use crate::common::{Client, config, start};
+use crate::accounts::{Answer, register, request, server, signed_in, with_cookie};
+use crate::common::{Client, config};
 use crate::process::{Backend, TestStore, on_both_backends};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 on_both_backends!(
     card_preferences_are_checked_and_replaced_whole,
@@ -18,37 +16,6 @@ on_both_backends!(
     a_followed_friend_is_seen_online_at_its_table_and_invited,
     invitations_go_only_to_friends_and_are_limited,
 );
-
-async fn server(store: &TestStore) -> SocketAddr {
-    let mut c = config();
-    c.data_dir = store.dir().to_path_buf();
-    c.database = store.url().map(String::from);
-    c.argon2_memory_kib = 256;
-    c.argon2_iterations = 1;
-    start(c).await
-}
-
-/// A WebSocket whose upgrade carries the session cookie, as a browser's.
-async fn browser(addr: SocketAddr, cookie: &str, name: &str) -> Client {
-    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
-    let h = req.headers_mut();
-    h.insert(
-        "Origin",
-        HeaderValue::from_str(&format!("http://{addr}")).unwrap(),
-    );
-    h.insert(
-        "Cookie",
-        HeaderValue::from_str(&format!("dominion_session={cookie}")).unwrap(),
-    );
-    let (ws, _) = tokio_tungstenite::connect_async(req)
-        .await
-        .expect("upgrade");
-    let mut c = Client::over(ws, name);
-    c.send(json!({"type": "hello", "protocol": 1})).await;
-    let welcome = c.recv().await;
-    assert_eq!(welcome["account"]["name"], name, "{welcome}");
-    c
-}
 
 async fn call(
     addr: SocketAddr,
@@ -82,7 +49,7 @@ async fn sit_at_new_table(c: &mut Client) -> String {
 
 async fn card_preferences_are_checked_and_replaced_whole(backend: Backend) {
     let store = TestStore::new(backend);
-    let addr = server(&store).await;
+    let addr = server(&store, |_| {}).await;
     let ann = register(addr, "Ann", "ann's password").await.cookie();
     let got = call(addr, &ann, "GET", "/api/me/cards", None).await;
     assert_eq!(got.status, 200, "{}", got.body);
@@ -188,7 +155,7 @@ async fn card_preferences_are_checked_and_replaced_whole(backend: Backend) {
 /// holds none of the bans.
 async fn an_automatch_draw_unites_its_players_lists(backend: Backend) {
     let store = TestStore::new(backend);
-    let addr = server(&store).await;
+    let addr = server(&store, |_| {}).await;
     let ann = register(addr, "Ann", "ann's password").await.cookie();
     let bob = register(addr, "Bob", "bob's password").await.cookie();
     register(addr, "Cy", "cy's password").await;
@@ -249,7 +216,7 @@ async fn an_automatch_draw_unites_its_players_lists(backend: Backend) {
 
 async fn a_followed_friend_is_seen_online_at_its_table_and_invited(backend: Backend) {
     let store = TestStore::new(backend);
-    let addr = server(&store).await;
+    let addr = server(&store, |_| {}).await;
     let ann = register(addr, "Ann", "ann's password").await.cookie();
     let bob = register(addr, "Bob", "bob's password").await.cookie();
     register(addr, "Cy", "cy's password").await;
@@ -281,8 +248,8 @@ async fn a_followed_friend_is_seen_online_at_its_table_and_invited(backend: Back
     );
 
     // Bob comes online in two tabs and sits at a table.
-    let mut bob_table = browser(addr, &bob, "Bob").await;
-    let mut bob_lobby = browser(addr, &bob, "Bob").await;
+    let mut bob_table = signed_in(addr, &bob, "Bob").await;
+    let mut bob_lobby = signed_in(addr, &bob, "Bob").await;
     let bobs_room = sit_at_new_table(&mut bob_table).await;
     let list = call(addr, &ann, "GET", "/api/me/follows", None)
         .await
@@ -298,7 +265,7 @@ async fn a_followed_friend_is_seen_online_at_its_table_and_invited(backend: Back
     );
 
     // Ann, at her own table, invites Bob: both of his connections hear of it.
-    let mut ann_ws = browser(addr, &ann, "Ann").await;
+    let mut ann_ws = signed_in(addr, &ann, "Ann").await;
     let anns_room = sit_at_new_table(&mut ann_ws).await;
     let ack = ann_ws
         .ask(json!({"type": "invite", "room": anns_room, "name": "bob"}))
@@ -363,7 +330,7 @@ async fn a_followed_friend_is_seen_online_at_its_table_and_invited(backend: Back
 
 async fn invitations_go_only_to_friends_and_are_limited(backend: Backend) {
     let store = TestStore::new(backend);
-    let addr = server(&store).await;
+    let addr = server(&store, |_| {}).await;
     let ann = register(addr, "Ann", "ann's password").await.cookie();
     let bob = register(addr, "Bob", "bob's password").await.cookie();
     register(addr, "Cy", "cy's password").await;
@@ -377,8 +344,8 @@ async fn invitations_go_only_to_friends_and_are_limited(backend: Backend) {
         .await;
     assert_eq!(refused["code"], "sign_in_required", "{refused}");
 
-    let mut ann_ws = browser(addr, &ann, "Ann").await;
-    let mut bob_ws = browser(addr, &bob, "Bob").await;
+    let mut ann_ws = signed_in(addr, &ann, "Ann").await;
+    let mut bob_ws = signed_in(addr, &bob, "Bob").await;
     // Not seated there (nor anywhere yet).
     let refused = ann_ws
         .ask(json!({"type": "invite", "room": guests_room, "name": "Bob"}))
@@ -409,7 +376,7 @@ async fn invitations_go_only_to_friends_and_are_limited(backend: Backend) {
 
     // Ten invitations a minute per account, counted whether they reached anyone or not:
     // Dee spends 10 on Bob, who hears each, and the 11th is refused.
-    let mut dee_ws = browser(addr, &dee, "Dee").await;
+    let mut dee_ws = signed_in(addr, &dee, "Dee").await;
     let dees_room = sit_at_new_table(&mut dee_ws).await;
     call(addr, &dee, "PUT", "/api/me/follows/Bob", None).await;
     for _ in 0..10 {

@@ -4,15 +4,13 @@
 //! unrated room and a room with a guest change nothing. And `kill -9` around the end of
 //! rated games: after a restart each game is rated exactly once.
 
-use crate::accounts::{register, request, with_cookie};
-use crate::common::{Client, config, simple_reply, start};
+use crate::accounts::{register, request, server, signed_in, with_cookie};
+use crate::common::{Client, simple_reply};
 use crate::process::{Backend, TestStore, on_both_backends};
 use dominion_rating::{Pool, Rating, rate_game};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 on_both_backends!(
     a_rated_game_changes_both_levels_by_the_formula,
@@ -22,42 +20,11 @@ on_both_backends!(
 /// Cheap password hashing: what is tested is ratings.
 const CHEAP: [&str; 4] = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
 
-async fn server(store: &TestStore) -> SocketAddr {
-    let mut c = config();
-    c.data_dir = store.dir().to_path_buf();
-    c.database = store.url().map(String::from);
-    c.argon2_memory_kib = 256;
-    c.argon2_iterations = 1;
-    start(c).await
-}
-
 /// Registers `name` and returns its session cookie.
 async fn account(addr: SocketAddr, name: &str) -> String {
     let created = register(addr, name, "a long password").await;
     assert_eq!(created.status, 201, "{}", created.body);
     created.cookie()
-}
-
-/// A WebSocket signed in by the session cookie, past `welcome`.
-async fn connect(addr: SocketAddr, cookie: &str, name: &str) -> Client {
-    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
-    let h = req.headers_mut();
-    h.insert(
-        "Origin",
-        HeaderValue::from_str(&format!("http://{addr}")).unwrap(),
-    );
-    h.insert(
-        "Cookie",
-        HeaderValue::from_str(&format!("dominion_session={cookie}")).unwrap(),
-    );
-    let (ws, _) = tokio_tungstenite::connect_async(req)
-        .await
-        .expect("upgrade");
-    let mut c = Client::over(ws, name);
-    c.send(json!({"type": "hello", "protocol": 1})).await;
-    let welcome = c.recv().await;
-    assert_eq!(welcome["account"]["name"], name, "{welcome}");
-    c
 }
 
 fn settings(rated: bool) -> Value {
@@ -129,10 +96,10 @@ fn check_changes(changes: &Value, before: [Rating; 2], places: &[u32], names: [&
 
 async fn a_rated_game_changes_both_levels_by_the_formula(backend: Backend) {
     let store = TestStore::new(backend);
-    let addr = server(&store).await;
+    let addr = server(&store, |_| {}).await;
     let (ann_cookie, bob_cookie) = (account(addr, "Ann").await, account(addr, "Bob").await);
-    let mut ann = connect(addr, &ann_cookie, "Ann").await;
-    let mut bob = connect(addr, &bob_cookie, "Bob").await;
+    let mut ann = signed_in(addr, &ann_cookie, "Ann").await;
+    let mut bob = signed_in(addr, &bob_cookie, "Bob").await;
 
     let (room, _, _) = seat_two(&mut ann, &mut bob, true).await;
     let (over, _) = tokio::join!(
@@ -354,8 +321,8 @@ async fn kill_9_around_the_end_of_rated_games_rates_each_once(backend: Backend) 
     let mut landed = Vec::new();
     for kill_after in 0..3u32 {
         let addr = server.addr;
-        let mut ann = connect(addr, &cookies[0], "Ann").await;
-        let mut bob = connect(addr, &cookies[1], "Bob").await;
+        let mut ann = signed_in(addr, &cookies[0], "Ann").await;
+        let mut bob = signed_in(addr, &cookies[1], "Bob").await;
         let (room, a, b) = seat_two(&mut ann, &mut bob, true).await;
         rooms.push(room.clone());
         let side = |s: &Value, c: &Client| Side {
@@ -460,8 +427,8 @@ async fn two_nodes_never_rate_the_same_game() {
         account(nodes[0].addr, "Ann").await,
         account(nodes[0].addr, "Bob").await,
     ];
-    let mut ann = connect(nodes[0].addr, &cookies[0], "Ann").await;
-    let mut bob = connect(nodes[0].addr, &cookies[1], "Bob").await;
+    let mut ann = signed_in(nodes[0].addr, &cookies[0], "Ann").await;
+    let mut bob = signed_in(nodes[0].addr, &cookies[1], "Bob").await;
     let (room, a, b) = seat_two(&mut ann, &mut bob, true).await;
     let side = |s: &Value, c: &Client| Side {
         room: room.clone(),
