@@ -315,6 +315,24 @@ impl RatingTx for &rusqlite::Transaction<'_> {
 /// `rating − 2 × deviation`, which SQL can order by.
 const KEY: &str = "(r.rating - 2 * r.deviation)";
 
+/// Leaderboard rows of the accounts `which` picks (a condition on `r`, with `?1` free
+/// for it), each with its rank among everyone on the board of pool `?2` active since
+/// `?3`, then `tail` (an order and a limit).
+fn ranked_rows(which: &str, tail: &str) -> String {
+    format!(
+        "SELECT r.rating, r.deviation, r.volatility, r.games, r.last_game_at,
+                r.account_id, a.name, a.bot,
+                1 + (SELECT COUNT(*) FROM ratings o JOIN accounts b ON b.id = o.account_id
+                     WHERE o.pool = r.pool AND o.games > 0 AND o.last_game_at >= ?3
+                       AND b.banned_at IS NULL
+                       AND (o.rating - 2 * o.deviation) > {KEY})
+         FROM ratings r JOIN accounts a ON a.id = r.account_id
+         WHERE {which} AND r.pool = ?2 AND r.games > 0
+           AND r.last_game_at >= ?3 AND a.banned_at IS NULL
+         {tail}"
+    )
+}
+
 fn rating_row(account_id: i64, pool: Pool, r: &[V]) -> RatingRow {
     RatingRow {
         account_id,
@@ -465,17 +483,7 @@ impl Accounts {
         pool: Pool,
         active_since: i64,
     ) -> Result<Option<LeaderRow>> {
-        let sql = format!(
-            "SELECT r.rating, r.deviation, r.volatility, r.games, r.last_game_at,
-                    r.account_id, a.name, a.bot,
-                    1 + (SELECT COUNT(*) FROM ratings o JOIN accounts b ON b.id = o.account_id
-                         WHERE o.pool = r.pool AND o.games > 0 AND o.last_game_at >= ?3
-                           AND b.banned_at IS NULL
-                           AND (o.rating - 2 * o.deviation) > {KEY})
-             FROM ratings r JOIN accounts a ON a.id = r.account_id
-             WHERE r.account_id = ?1 AND r.pool = ?2 AND r.games > 0
-               AND r.last_game_at >= ?3 AND a.banned_at IS NULL"
-        );
+        let sql = ranked_rows("r.account_id = ?1", "");
         Ok(self
             .one(
                 &sql,
@@ -492,18 +500,9 @@ impl Accounts {
         pool: Pool,
         active_since: i64,
     ) -> Result<Vec<LeaderRow>> {
-        let sql = format!(
-            "SELECT r.rating, r.deviation, r.volatility, r.games, r.last_game_at,
-                    r.account_id, a.name, a.bot,
-                    1 + (SELECT COUNT(*) FROM ratings o JOIN accounts b ON b.id = o.account_id
-                         WHERE o.pool = r.pool AND o.games > 0 AND o.last_game_at >= ?3
-                           AND b.banned_at IS NULL
-                           AND (o.rating - 2 * o.deviation) > {KEY})
-             FROM ratings r JOIN accounts a ON a.id = r.account_id
-             WHERE r.account_id IN (SELECT followed_id FROM follows WHERE account_id = ?1)
-               AND r.pool = ?2 AND r.games > 0
-               AND r.last_game_at >= ?3 AND a.banned_at IS NULL
-             ORDER BY {KEY} DESC, a.folded LIMIT 100"
+        let sql = ranked_rows(
+            "r.account_id IN (SELECT followed_id FROM follows WHERE account_id = ?1)",
+            &format!("ORDER BY {KEY} DESC, a.folded LIMIT 100"),
         );
         Ok(self
             .rows(
