@@ -32,6 +32,25 @@ on_both_backends!(
 );
 
 /// A server on `store` with cheap hashing and `adjust` applied.
+/// Flags for a server process whose password hashing is cheap: the tests that start
+/// processes test something else.
+pub(crate) const CHEAP: [&str; 4] = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
+
+/// A cluster of two nodes, `n0` and `n1`, with cheap hashing and `extra` flags.
+async fn two_nodes(
+    extra: &[&str],
+) -> (
+    crate::cluster::Backends,
+    crate::process::ServerProcess,
+    crate::process::ServerProcess,
+) {
+    let mut env = crate::cluster::Backends::start();
+    let flags = [CHEAP.as_slice(), extra].concat();
+    let n0 = env.node_with("n0", &flags).await;
+    let n1 = env.node_with("n1", &flags).await;
+    (env, n0, n1)
+}
+
 /// A server on `store`, with cheap password hashing (hashing is not what is tested).
 pub(crate) async fn server(store: &TestStore, adjust: impl FnOnce(&mut Config)) -> SocketAddr {
     let mut c = config();
@@ -864,10 +883,7 @@ async fn blocking_an_account_hides_its_chat(backend: Backend) {
     ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
 )]
 async fn a_signed_in_player_plays_as_the_account_through_another_node_and_a_ban_reaches_both() {
-    let mut env = crate::cluster::Backends::start();
-    let cheap = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
-    let n0 = env.node_with("n0", &cheap).await;
-    let n1 = env.node_with("n1", &cheap).await;
+    let (env, n0, n1) = two_nodes(&[]).await;
     let cookie = register(n1.addr, "Lia", "lia's password").await.cookie();
     // A room run by n0 …
     let mut host = Client::connect(n0.addr, "Host").await;
@@ -918,8 +934,7 @@ async fn a_signed_in_player_plays_as_the_account_through_another_node_and_a_ban_
 /// from `seat_accounts`); a guest's seat carries no account, a person's says `player`.
 async fn a_bot_accounts_seat_is_marked_as_a_bot_also_after_a_restart(backend: Backend) {
     let store = TestStore::new(backend);
-    let cheap = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
-    let mut first = store.start(&cheap).await;
+    let mut first = store.start(&CHEAP).await;
     let addr = first.addr;
     let robo = register(addr, "Robo", "robo's password").await.cookie();
     let token = request(
@@ -977,7 +992,7 @@ async fn a_bot_accounts_seat_is_marked_as_a_bot_also_after_a_restart(backend: Ba
     // Killed and started again on the same store: the rebuilt room still knows.
     first.kill();
     drop((bot, person));
-    let second = store.start(&cheap).await;
+    let second = store.start(&CHEAP).await;
     let mut back = Client::connect(second.addr, "Quin").await;
     let resumed = back
         .ask(json!({"type": "resume", "room": room, "token": seated["token"]}))
@@ -1000,19 +1015,13 @@ async fn a_bot_accounts_seat_is_marked_as_a_bot_also_after_a_restart(backend: Ba
     ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
 )]
 async fn sign_in_and_registration_limits_hold_across_the_nodes_of_a_cluster() {
-    let mut env = crate::cluster::Backends::start();
-    let flags = [
-        "--argon2-memory-kib",
-        "256",
-        "--argon2-iterations",
-        "1",
+    let (_env, n0, n1) = two_nodes(&[
         "--sign-ins-per-account",
         "3",
         "--registrations-per-address",
         "2",
-    ];
-    let n0 = env.node_with("n0", &flags).await;
-    let n1 = env.node_with("n1", &flags).await;
+    ])
+    .await;
     assert_eq!(register(n0.addr, "Max", "max's password").await.status, 201);
     for _ in 0..3 {
         assert_eq!(sign_in(n0.addr, "Max", "not max's one").await.status, 401);
@@ -1043,10 +1052,7 @@ async fn sign_in_and_registration_limits_hold_across_the_nodes_of_a_cluster() {
     ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
 )]
 async fn a_chat_line_is_reported_through_another_node() {
-    let mut env = crate::cluster::Backends::start();
-    let cheap = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
-    let n0 = env.node_with("n0", &cheap).await;
-    let n1 = env.node_with("n1", &cheap).await;
+    let (env, n0, n1) = two_nodes(&[]).await;
     let cookie = register(n1.addr, "Uma", "uma's password").await.cookie();
     let mut zed = Client::connect(n0.addr, "Zed").await;
     let room = zed

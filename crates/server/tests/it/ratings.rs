@@ -4,7 +4,7 @@
 //! unrated room and a room with a guest change nothing. And `kill -9` around the end of
 //! rated games: after a restart each game is rated exactly once.
 
-use crate::accounts::{register, request, server, signed_in, with_cookie};
+use crate::accounts::{CHEAP, register, request, server, signed_in, with_cookie};
 use crate::common::{Client, simple_reply};
 use crate::process::{Backend, TestStore, on_both_backends};
 use dominion_rating::{Pool, Rating, rate_game};
@@ -16,9 +16,6 @@ on_both_backends!(
     a_rated_game_changes_both_levels_by_the_formula,
     kill_9_around_the_end_of_rated_games_rates_each_once,
 );
-
-/// Cheap password hashing: what is tested is ratings.
-const CHEAP: [&str; 4] = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
 
 /// Registers `name` and returns its session cookie.
 async fn account(addr: SocketAddr, name: &str) -> String {
