@@ -295,26 +295,9 @@ async fn play(args: PlayArgs) -> ExitCode {
         stall: args.stall,
         think: args.think,
     };
-    let summary = match play::run(plan).await {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("dominion-load: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if args.common.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&summary).expect("plain data")
-        );
-    } else {
-        print_play(&summary);
-    }
-    if summary.rooms_failed > 0 || summary.decisions == 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    finish(play::run(plan).await, args.common.json, print_play, |s| {
+        s.rooms_failed > 0 || s.decisions == 0
+    })
 }
 
 async fn idle(args: IdleArgs) -> ExitCode {
@@ -331,26 +314,9 @@ async fn idle(args: IdleArgs) -> ExitCode {
         hold: args.hold,
         pid: args.pid,
     };
-    let summary = match idle::run(plan).await {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("dominion-load: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if args.common.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&summary).expect("plain data")
-        );
-    } else {
-        print_idle(&summary);
-    }
-    if summary.greeted < summary.requested || summary.dropped > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    finish(idle::run(plan).await, args.common.json, print_idle, |s| {
+        s.greeted < s.requested || s.dropped > 0
+    })
 }
 
 async fn bots(args: BotsArgs) -> ExitCode {
@@ -382,29 +348,9 @@ async fn bots(args: BotsArgs) -> ExitCode {
         healthz_every: args.healthz_every,
         pid: args.pid,
     };
-    let summary = match bots::run(plan).await {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("dominion-load: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if args.common.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&summary).expect("plain data")
-        );
-    } else {
-        print_bots(&summary);
-    }
-    if summary.measured.rooms_failed > 0
-        || summary.measured.decisions == 0
-        || summary.healthz.failed > 0
-    {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    finish(bots::run(plan).await, args.common.json, print_bots, |s| {
+        s.measured.rooms_failed > 0 || s.measured.decisions == 0 || s.healthz.failed > 0
+    })
 }
 
 async fn automatch(args: AutomatchArgs) -> ExitCode {
@@ -426,52 +372,63 @@ async fn automatch(args: AutomatchArgs) -> ExitCode {
         register_concurrency: args.register_concurrency as usize,
         timeout: args.timeout,
     };
-    let summary = match automatch::run(plan).await {
+    finish(
+        automatch::run(plan).await,
+        args.common.json,
+        print_automatch,
+        |s| s.matched == 0 || !s.failures.is_empty(),
+    )
+}
+
+/// The end of a run: its summary as JSON or as text, and failure when the run could not
+/// be made or `failed` says its figures do not hold.
+fn finish<S: serde::Serialize, E: std::fmt::Display>(
+    run: Result<S, E>,
+    json: bool,
+    print: fn(&S),
+    failed: fn(&S) -> bool,
+) -> ExitCode {
+    let summary = match run {
         Ok(s) => s,
         Err(e) => {
             eprintln!("dominion-load: {e}");
             return ExitCode::FAILURE;
         }
     };
-    if args.common.json {
+    if json {
         println!(
             "{}",
             serde_json::to_string_pretty(&summary).expect("plain data")
         );
     } else {
-        let l = &summary.find_to_found;
-        println!(
-            "automatch: {} clients in pool {} on {}; {} signed in ({:.1} s), {} greeted",
-            summary.clients,
-            summary.pool,
-            summary.target,
-            summary.signed_in,
-            summary.sign_in_s,
-            summary.greeted
-        );
-        println!(
-            "  {} matched into {} rooms in {:.2} s: {:.0} matches/s; {} requeues",
-            summary.matched,
-            summary.matches,
-            summary.match_s,
-            summary.matches_per_s,
-            summary.requeued
-        );
-        println!(
-            "  find_match → match_found: p50 {}  p90 {}  p99 {}  max {}",
-            stats::ms(l.p50_us),
-            stats::ms(l.p90_us),
-            stats::ms(l.p99_us),
-            stats::ms(l.max_us)
-        );
-        for (reason, n) in &summary.failures {
-            println!("    {n} × {reason}");
-        }
+        print(&summary);
     }
-    if summary.matched == 0 || !summary.failures.is_empty() {
+    if failed(&summary) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+fn print_automatch(s: &automatch::Summary) {
+    let l = &s.find_to_found;
+    println!(
+        "automatch: {} clients in pool {} on {}; {} signed in ({:.1} s), {} greeted",
+        s.clients, s.pool, s.target, s.signed_in, s.sign_in_s, s.greeted
+    );
+    println!(
+        "  {} matched into {} rooms in {:.2} s: {:.0} matches/s; {} requeues",
+        s.matched, s.matches, s.match_s, s.matches_per_s, s.requeued
+    );
+    println!(
+        "  find_match → match_found: p50 {}  p90 {}  p99 {}  max {}",
+        stats::ms(l.p50_us),
+        stats::ms(l.p90_us),
+        stats::ms(l.p99_us),
+        stats::ms(l.max_us)
+    );
+    for (reason, n) in &s.failures {
+        println!("    {n} × {reason}");
     }
 }
 
