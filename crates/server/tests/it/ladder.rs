@@ -210,6 +210,16 @@ async fn bot_accounts_meet_each_other_and_a_lone_one_plays_a_rated_house_bot(bac
         "{}",
         board.body
     );
+    // The house bot's profile: a bot, with its `bots` rating and the game.
+    let profile = request(addr, "GET", "/api/players/house-easy", &[], None).await;
+    let p = profile.json();
+    assert_eq!(
+        (p["bot"].clone(), p["games"].clone()),
+        (json!(true), json!(1)),
+        "{p}"
+    );
+    assert_eq!(p["ratings"][0]["pool"], "bots", "{p}");
+    assert_eq!(p["ratings"][0]["games"], 1, "{p}");
     for pool in ["2p", "3-4p"] {
         let other = request(
             addr,
