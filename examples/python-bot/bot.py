@@ -10,7 +10,12 @@ If the connection drops it comes back with its seat token (`resume`).
 
 With an account's API token (`--token dmn_…`, or the environment variable
 DOMINION_TOKEN; made on your profile page) it plays as that account: its games then
-appear on the account's profile.
+appear on the account's profile. With the token of a bot account and `--ladder N` it
+joins the rated bot ladder instead: it asks to be matched in the `bots` pool, accepts
+each proposal, plays N games against whoever the server pairs it with (another bot
+account, or one of the server's own bots), and prints its record and level changes.
+
+    python3 bot.py --ladder 20 --token dmn_…
 """
 
 import argparse
@@ -41,6 +46,8 @@ class Player:
         self.view = None  # the latest `view`
         self.names = {}
         self.decisions = 0
+        self.room_state = None  # the latest `room`
+        self.rating = None  # our entry of the latest `rating_changed`
 
     # --- the wire -----------------------------------------------------------------
 
@@ -96,6 +103,7 @@ class Player:
             self.last_event = msg["next_event"] - 1 if msg["next_event"] > 0 else None
             self.view = msg["view"]
         elif kind == "room":
+            self.room_state = msg["room"]
             for seat in msg["room"]["seats"]:
                 occupant = seat["occupant"]
                 if occupant["type"] == "human":
@@ -131,6 +139,10 @@ class Player:
                 raise ProtocolError(f"{msg['code']}: {msg['message']}")
         elif msg["type"] == "game_over":
             return msg
+        elif msg["type"] == "rating_changed":
+            for change in msg["changes"]:
+                if change["seat"] == self.seat:
+                    self.rating = change
         return None
 
     def cost(self, card):
@@ -225,6 +237,91 @@ class Player:
                 self.next_id = max(self.next_id, seated["last_command"])
 
 
+    # --- the rated bot ladder (docs/protocol.md, "The bot ladder") -------------------
+
+    async def ladder_match(self):
+        """Queues in the `bots` pool and accepts proposals until a match is found; then
+        enters the room with the seat token, as after a reconnect."""
+        # Answered by `match_queued`, which carries no `re`.
+        await self.command({"type": "find_match", "pool": "bots"})
+        while True:
+            msg = await self.recv()
+            kind = msg["type"]
+            if kind == "match_queued":
+                if not self.args.quiet and msg["waited_ms"] > 0:
+                    print(f"  waiting for an opponent ({msg['waited_ms'] // 1000} s)")
+            elif kind == "match_proposed":
+                if not self.args.quiet:
+                    names = ", ".join(o["name"] for o in msg["opponents"])
+                    print(f"  proposed: against {names}; accepting")
+                await self.command({"type": "accept_match", "match": msg["match"]})
+            elif kind == "match_cancelled":
+                # `requeued`: the other side declined; we are back at the front.
+                if msg["reason"] != "requeued":
+                    raise ProtocolError(f"the match was cancelled ({msg['reason']})")
+            elif kind == "match_found":
+                break
+            elif kind == "error":
+                raise ProtocolError(f"{msg['code']}: {msg['message']}")
+        self.room, self.token = msg["room"], msg["token"]
+        self.seat, self.last_event, self.view = msg["seat"], None, None
+        self.names, self.room_state, self.rating = {}, None, None
+        await self.ask({"type": "resume", "room": self.room, "token": self.token})
+
+    async def start_when_ready(self):
+        """The host starts the game once every seat is filled (another bot account may
+        still be on its way to its seat)."""
+        room = self.room_state or {}
+        if (
+            room.get("status") == "lobby"
+            and room.get("host") == self.seat
+            and all(s["occupant"]["type"] != "empty" for s in room["seats"])
+        ):
+            try:
+                await self.ask({"type": "start"})
+            except ProtocolError as e:
+                if "game_already_started" not in str(e):
+                    raise
+
+    async def ladder_game(self):
+        """One ladder game: matched, played to the end, its rating change read, left."""
+        await self.ladder_match()
+        await self.start_when_ready()
+        while True:
+            msg = await self.recv()
+            result = await self.handle(msg)
+            if result:
+                break
+            if msg["type"] == "room":
+                await self.start_when_ready()
+        # The rating changes once the game's end is stored: `rating_changed` follows.
+        try:
+            while self.rating is None:
+                await self.handle(await asyncio.wait_for(self.recv(), timeout=10))
+        except asyncio.TimeoutError:
+            pass
+        await self.ask({"type": "leave"})
+        return result
+
+    async def ladder(self, games):
+        """Plays `games` ladder games; returns (won, tied, lost)."""
+        await self.connect()
+        record = [0, 0, 0]
+        for n in range(1, games + 1):
+            result = await self.ladder_game()
+            ours = next(s for s in result["scores"] if s["seat"] == self.seat)
+            winners = sum(1 for s in result["scores"] if s["winner"])
+            outcome = 0 if ours["winner"] and winners == 1 else 1 if ours["winner"] else 2
+            record[outcome] += 1
+            others = ", ".join(self.name(s["seat"]) for s in result["scores"] if s["seat"] != self.seat)
+            level = ""
+            if self.rating:
+                r = self.rating
+                level = f"; {r['pool']} level {r['level_before']:.2f} -> {r['level_after']:.2f}"
+            print(f"game {n}/{games} in room {self.room} vs {others}: {['won', 'tied', 'lost'][outcome]}{level}", flush=True)
+        return tuple(record)
+
+
 def report(player, result):
     print(f"Game over after {player.decisions} decisions of ours.")
     for line in result["scores"]:
@@ -252,8 +349,27 @@ async def main():
         default=os.environ.get("DOMINION_TOKEN"),
         help="an account's API token (dmn_…): play as that account (default: $DOMINION_TOKEN)",
     )
+    parser.add_argument(
+        "--ladder",
+        type=int,
+        metavar="N",
+        help="with a bot account's token: play N games on the rated bot ladder (pool bots)",
+    )
     args = parser.parse_args()
     player = Player(args)
+    if args.ladder is not None:
+        if not args.token or args.ladder < 1:
+            print("error: --ladder N needs N >= 1 and a bot account's token (--token)", file=sys.stderr)
+            return 2
+        try:
+            won, tied, lost = await player.ladder(args.ladder)
+        except (ProtocolError, OSError, websockets.WebSocketException) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        level = f", level {player.rating['level_after']:.2f}" if player.rating else ""
+        print(f"Ladder: {won} won, {tied} tied, {lost} lost{level}")
+        await player.ws.close()
+        return 0
     try:
         result = await player.play()
     except (ProtocolError, OSError, websockets.WebSocketException) as e:

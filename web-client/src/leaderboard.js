@@ -92,6 +92,7 @@ export function leaderboardView() {
         ),
       ),
       h('p', { class: 'muted' }, t('board.note')),
+      L.pool === 'bots' ? h('p', { class: 'muted', 'data-testid': 'board-bots-note' }, t('board.bots_note')) : null,
       L.error ? h('p', { role: 'alert' }, L.error) : null,
       !b ? (L.error ? null : h('p', { class: 'muted' }, t('app.loading'))) : b.rows.length ? table(b.rows, '', 'board-rows') : h('p', { class: 'muted', 'data-testid': 'board-empty' }, t('board.empty')),
       b && b.pages > 1

@@ -234,6 +234,19 @@ pub struct Config {
     #[arg(long, env = "DOMINION_MATCH_TABLE_WAIT", default_value = "10s", value_parser = parse_duration)]
     pub match_table_wait: Duration,
 
+    /// How long a bot account waits in the `bots` queue for another bot account before
+    /// it is proposed a game against one of our bots (the bot ladder's house bots).
+    #[arg(long, env = "DOMINION_LADDER_HOUSE_WAIT", default_value = "5s", value_parser = parse_duration)]
+    pub ladder_house_wait: Duration,
+
+    /// Playouts per decision of the searching house bot (`search`) in a rated room, the
+    /// bot ladder: a fixed count, with no clock and no downgrade when the thinkers are
+    /// busy (it waits for one), so its strength — and so the ladder's ratings — does not
+    /// depend on the machine's load.
+    #[arg(long, env = "DOMINION_LADDER_SEARCH_PLAYOUTS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub ladder_search_playouts: u32,
+
     // ---- several nodes (issue 14): docs/operations.md#several-nodes ----
     /// Join a cluster of nodes sharing this Redis (`redis://host:6379/0`): one lobby,
     /// each room run by one node under a lease, clients of any node play in any room,
@@ -523,6 +536,8 @@ mod tests {
         assert_eq!(c.sqlite_sync, SqliteSync::Full);
         assert_eq!(c.abandon_after, Duration::from_secs(3600));
         assert_eq!(c.bot_think_ms, 200);
+        assert_eq!(c.ladder_house_wait, Duration::from_secs(5));
+        assert_eq!(c.ladder_search_playouts, 1000);
         assert_eq!(c.bot_threads, None);
         assert_eq!(c.outbound_bytes, 1 << 20);
         assert_eq!(c.header_timeout, Duration::from_secs(10));

@@ -531,7 +531,9 @@ impl Accounts {
     }
 
     /// Replays every stored rating change from the default ratings, game by game in the
-    /// order they were rated (time, then room id), and returns the ratings that gives;
+    /// order they were rated (time; within one second — bots on the ladder finish games
+    /// that fast — the order in which the stored ratings follow on from each other, then
+    /// room id: [`in_rated_order`]), and returns the ratings that gives;
     /// nothing is written. Equal to the stored ratings unless something other than the
     /// games' writer changed them. See the module's doc for how each game's result is
     /// recovered.
@@ -545,7 +547,7 @@ impl Accounts {
             .collect();
         let mut current: HashMap<(i64, Pool), RatingRow> = HashMap::new();
         let mut unexplained = Vec::new();
-        for game in changes.chunk_by(|a, b| a.room_id == b.room_id) {
+        for game in in_rated_order(changes.chunk_by(|a, b| a.room_id == b.room_id).collect()) {
             let pool = game[0].pool;
             let Some(places) = infer_places(game) else {
                 unexplained.push(game[0].room_id.clone());
@@ -589,6 +591,44 @@ impl Accounts {
     }
 }
 
+/// Whether two stored ratings are the same to a millionth of each value.
+fn fits(a: Rating, b: Rating) -> bool {
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-6 * x.abs().max(1.0);
+    close(a.rating, b.rating)
+        && close(a.deviation, b.deviation)
+        && close(a.volatility, b.volatility)
+}
+
+/// Games (each its rows, in time order) in the order they were rated. `at` is in whole
+/// seconds, so games rated within one second are put in the order their stored ratings
+/// chain: next is the first (by room id) whose every player's rating before is the one
+/// the games so far left them with; if none is, the first.
+fn in_rated_order(games: Vec<&[RatingChange]>) -> Vec<&[RatingChange]> {
+    let mut left: HashMap<(i64, Pool), Rating> = HashMap::new();
+    let mut out = Vec::with_capacity(games.len());
+    let mut rest = games.as_slice();
+    while let Some(first) = rest.first() {
+        let at = first[0].at;
+        let n = rest.iter().take_while(|g| g[0].at == at).count();
+        let mut batch = rest[..n].to_vec();
+        rest = &rest[n..];
+        while !batch.is_empty() {
+            let follows = |g: &&[RatingChange]| {
+                g.iter().all(|c| {
+                    let had = left.get(&(c.account_id, c.pool)).copied();
+                    fits(c.before, had.unwrap_or(Rating::DEFAULT))
+                })
+            };
+            let next = batch.remove(batch.iter().position(follows).unwrap_or(0));
+            for c in next {
+                left.insert((c.account_id, c.pool), c.after);
+            }
+            out.push(next);
+        }
+    }
+    out
+}
+
 fn leader_row(pool: Pool, r: &[V]) -> LeaderRow {
     LeaderRow {
         rank: r[8].int().unwrap_or_default().max(1) as u64,
@@ -606,12 +646,6 @@ fn infer_places(game: &[RatingChange]) -> Option<Vec<u32>> {
     if !(2..=MAX_PLAYERS).contains(&n) || game.iter().any(|c| c.pool != game[0].pool) {
         return None;
     }
-    let fits = |a: Rating, b: Rating| {
-        let close = |x: f64, y: f64| (x - y).abs() <= 1e-6 * x.abs().max(1.0);
-        close(a.rating, b.rating)
-            && close(a.deviation, b.deviation)
-            && close(a.volatility, b.volatility)
-    };
     let mut places = vec![1u32; n];
     loop {
         let input: Vec<(Rating, u32)> = game

@@ -24,6 +24,7 @@ on_both!(
     only_games_of_accounts_are_rated,
     the_leaderboard_ranks_filters_and_pages,
     a_deleted_account_takes_its_ratings_and_leaves_games_unrated,
+    games_rated_within_one_second_recompute_in_the_order_rated,
 );
 
 fn open(db: &Db) -> (Store, Accounts) {
@@ -535,4 +536,31 @@ fn a_deleted_account_takes_its_ratings_and_leaves_games_unrated(db: &Db) {
     assert_eq!(a.rating(ann, Pool::TwoPlayer).unwrap().games, 1);
     // Ann's game against the deleted account cannot be replayed any more.
     assert_eq!(a.recompute_ratings().unwrap().unexplained, ["one"]);
+}
+
+/// Bot ladder games can end several a second (`at` is in seconds): recomputing follows
+/// the order they were rated in, not their room ids.
+fn games_rated_within_one_second_recompute_in_the_order_rated(db: &Db) {
+    let (mut store, mut a) = open(db);
+    let (p, q) = (account(&mut a, "P", true), account(&mut a, "Q", true));
+    // Rated in this order, all in second 5000; room ids sort the other way round.
+    for (id, places) in [
+        ("z9", [1, 2]),
+        ("m5", [2, 1]),
+        ("a1", [1, 2]),
+        ("a0", [1, 1]),
+    ] {
+        start(&mut store, &mut a, id, &[p, q]);
+        for r in store.write_batch(&[finish(id, 5_000, &places)]).unwrap() {
+            r.unwrap();
+        }
+    }
+    let stored = a.all_ratings().unwrap();
+    let recomputed = a.recompute_ratings().unwrap();
+    assert!(recomputed.unexplained.is_empty(), "{recomputed:?}");
+    assert_eq!(recomputed.ratings.len(), 2);
+    for (re, st) in recomputed.ratings.iter().zip(&stored) {
+        assert_eq!((re.account_id, re.games), (st.account_id, 4));
+        assert!(close(re.rating, st.rating), "{re:?} vs {st:?}");
+    }
 }

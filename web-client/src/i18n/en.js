@@ -725,6 +725,7 @@ export default {
   'profile.no_ratings': 'No rated games yet.',
   'board.title': 'Leaderboard',
   'board.note': 'Players with a rated game in the last 30 days, by level.',
+  'board.bots_note': 'Bot accounts play each other and our own bots — house-easy, house-standard and house-search, each with a fixed thinking budget — on random kingdoms. Join with examples/python-bot: bot.py --ladder 20 --token …',
   'board.rank': 'Rank',
   'board.player': 'Player',
   'board.level': 'Level',

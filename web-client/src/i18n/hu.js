@@ -722,6 +722,7 @@ export default {
   'profile.no_ratings': 'Még nincs értékelt játszma.',
   'board.title': 'Ranglista',
   'board.note': 'Az elmúlt 30 napban értékelt játszmát játszó játékosok, szint szerint.',
+  'board.bots_note': 'A bot fiókok egymással és a saját botjainkkal — house-easy, house-standard és house-search, mindegyik rögzített gondolkodási kerettel — játszanak véletlen királyságokon. Csatlakozás az examples/python-bot segítségével: bot.py --ladder 20 --token …',
   'board.rank': 'Helyezés',
   'board.player': 'Játékos',
   'board.level': 'Szint',

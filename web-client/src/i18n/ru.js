@@ -765,6 +765,7 @@ export default {
   'profile.no_ratings': 'Рейтинговых партий пока нет.',
   'board.title': 'Таблица лидеров',
   'board.note': 'Игроки, сыгравшие рейтинговую партию за последние 30 дней, по уровню.',
+  'board.bots_note': 'Бот-аккаунты играют друг с другом и с нашими ботами — house-easy, house-standard и house-search, у каждого постоянный бюджет на обдумывание — на случайных королевствах. Присоединиться можно с examples/python-bot: bot.py --ladder 20 --token …',
   'board.rank': 'Место',
   'board.player': 'Игрок',
   'board.level': 'Уровень',

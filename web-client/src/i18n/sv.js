@@ -721,6 +721,7 @@ export default {
   'profile.no_ratings': 'Inga ratade partier än.',
   'board.title': 'Topplista',
   'board.note': 'Spelare med ett ratat parti de senaste 30 dagarna, efter nivå.',
+  'board.bots_note': 'Botkonton spelar mot varandra och mot våra egna botar — house-easy, house-standard och house-search, var och en med en fast tankebudget — på slumpade kungadömen. Gå med via examples/python-bot: bot.py --ladder 20 --token …',
   'board.rank': 'Placering',
   'board.player': 'Spelare',
   'board.level': 'Nivå',

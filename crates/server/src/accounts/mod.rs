@@ -26,6 +26,7 @@
 //! `dmn_`), stored as their SHA-256 only. No secret, hash or password is ever logged.
 
 pub mod admin;
+pub mod house;
 pub mod live;
 pub mod names;
 pub mod password;
@@ -136,6 +137,8 @@ pub struct Accounts {
     pub live: Arc<Live>,
     /// Card preferences, follows and invitations (`social`).
     social: social::Social,
+    /// The house bots' accounts (`house`: the bot ladder), made at start-up.
+    house: Vec<house::HouseAccount>,
 }
 
 pub(crate) fn now_secs() -> i64 {
@@ -185,6 +188,14 @@ impl Accounts {
         opened
             .recv()
             .map_err(|_| "the accounts thread died".to_string())??;
+        let (made_tx, made) = std::sync::mpsc::sync_channel(1);
+        db.send(Box::new(move |store| {
+            let _ = made_tx.send(house::ensure(store));
+        }))
+        .map_err(|_| "the accounts thread died".to_string())?;
+        let house = made
+            .recv()
+            .map_err(|_| "the accounts thread died".to_string())?;
         let cost = password::Cost {
             memory_kib: config.argon2_memory_kib,
             iterations: config.argon2_iterations,
@@ -218,6 +229,7 @@ impl Accounts {
             shared: OnceLock::new(),
             live: Arc::default(),
             social: social::Social::default(),
+            house,
             config,
             db,
         }))
@@ -346,7 +358,7 @@ impl Accounts {
             let folded = folded.clone();
             self.db(move |s| s.account_by_folded(&folded)).await?
         };
-        if taken.is_some() {
+        if taken.is_some() || house::reserved(&folded) {
             return Err(name_taken(&name));
         }
         if let Some(key) = key {
@@ -412,8 +424,10 @@ impl Accounts {
             let folded = folded.clone();
             self.db(move |s| s.account_by_folded(&folded)).await?
         };
+        // A house bot's account has no password: the same work as for an unknown name.
         let stored = account
             .as_ref()
+            .filter(|a| !house::is_house(a))
             .map_or_else(|| self.dummy_hash.clone(), |a| a.password_hash.clone());
         let password = if password.len() > password::MAX_BYTES {
             String::new()

@@ -5,6 +5,7 @@
 //!
 //! - `pairing`: the suitability formulas and the threshold a group must reach.
 //! - `queue`: entries in order, proposals, accept/decline/timeout, requeue-first.
+//! - `queue/house`: the bot ladder's house bots, offered to a lone `bots` entry.
 //!
 //! A Redis queue for a cluster would implement the same operations ([`queue::Matcher`]'s
 //! `enqueue`, `cancel`, `accept`, `decline`, `tick`) over shared state, with each

@@ -13,9 +13,13 @@
 //! decliner out (and out of the queue); a timeout takes out everyone who had not
 //! accepted; the others are requeued at the front. Time is the caller's (milliseconds
 //! from any fixed origin), so tests are exact.
+//!
+//! A `bots` entry left without a bot account to play gets one of our own bots after a
+//! wait (`house`: the bot ladder).
 
 use super::pairing;
 use dominion_protocol::{CardSet, Edition, MatchCancelReason, MatchPool};
+pub use house::{House, HouseBot, HouseEffect};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Milliseconds since the caller's origin.
@@ -93,6 +97,8 @@ pub enum Effect {
     /// `key` is out of the queue (declined, timed out, cancelled) or back at its front
     /// (`Requeued`).
     Cancelled { key: u64, reason: MatchCancelReason },
+    /// A game against one of our bots on the bot ladder (`house`).
+    House(HouseEffect),
 }
 
 #[derive(Debug)]
@@ -100,6 +106,8 @@ struct Proposal {
     members: Vec<Entry>,
     accepted: BTreeSet<u64>,
     deadline: Millis,
+    /// The house bot the (single) member would play (`house`).
+    house: Option<HouseBot>,
 }
 
 /// The proposal named does not exist or does not include the player.
@@ -114,6 +122,9 @@ pub struct Matcher {
     /// Which proposal a player is in.
     proposed: HashMap<u64, u64>,
     next_id: u64,
+    /// The bot ladder's house bots (`house`), and each account's next one.
+    house: House,
+    house_turn: HashMap<i64, usize>,
 }
 
 impl Matcher {
@@ -186,6 +197,13 @@ impl Matcher {
         for m in &proposal.members {
             self.proposed.remove(&m.key);
         }
+        if let (Some(house), Some(member)) = (proposal.house, proposal.members.first()) {
+            return Ok(vec![Effect::House(HouseEffect::Found {
+                id,
+                member: member.clone(),
+                house,
+            })]);
+        }
         Ok(vec![Effect::Found {
             id,
             members: proposal.members,
@@ -253,6 +271,7 @@ impl Matcher {
             effects.extend(self.fall_through(id, &silent, MatchCancelReason::Timeout));
         }
         effects.extend(self.pair(now));
+        effects.extend(self.pair_house(now));
         effects
     }
 
@@ -296,6 +315,7 @@ impl Matcher {
                     members: members.clone(),
                     accepted: BTreeSet::new(),
                     deadline: now.saturating_add(self.settings.accept_ms),
+                    house: None,
                 },
             );
             effects.push(Effect::Proposed { id, members });
@@ -360,5 +380,6 @@ impl Matcher {
     }
 }
 
+mod house;
 #[cfg(test)]
 mod tests;

@@ -14,7 +14,11 @@
 //! logs that once and counts every such decision in
 //! `dominion_bot_decisions_downgraded_total`). At most `--bot-threads` decisions think
 //! at any moment, each for at most `--bot-think-ms`: that is the whole budget, whatever
-//! the number of rooms.
+//! the number of rooms. The one exception is a rated room — the bot ladder, where a
+//! house bot's strength must not depend on the load — whose searching bot waits for a
+//! free thinker ([`Thinkers::reserve_waiting`]) and then thinks a fixed number of
+//! playouts (`--ladder-search-playouts`); the budget still holds, since it thinks only
+//! on a thinker.
 //!
 //! The engine stays pure: it gets a job to run and knows nothing of threads or clocks.
 
@@ -22,7 +26,7 @@ use crate::metrics::Metrics;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -34,6 +38,8 @@ pub struct Thinkers {
     /// Thinkers taken: reserved, or running a job. Never above `size`.
     busy: Arc<AtomicUsize>,
     metrics: Arc<Metrics>,
+    /// Told whenever a thinker is freed (for [`Thinkers::reserve_waiting`]).
+    freed: Arc<Notify>,
 }
 
 /// How much nicer than the runtime's workers a thinker is (Linux only), besides
@@ -80,6 +86,7 @@ impl Thinkers {
             size: started,
             busy: Arc::new(AtomicUsize::new(0)),
             metrics,
+            freed: Arc::new(Notify::new()),
         })
     }
 
@@ -117,8 +124,25 @@ impl Thinkers {
             slot: Slot {
                 busy: self.busy.clone(),
                 metrics: self.metrics.clone(),
+                freed: self.freed.clone(),
             },
         })
+    }
+
+    /// Takes a free thinker, waiting for one when every one is busy (a rated room's
+    /// searching bot: see the module's doc); None only with no thinkers at all.
+    pub async fn reserve_waiting(&self) -> Option<Reserved<'_>> {
+        self.jobs.as_ref()?;
+        loop {
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            // Registered before looking, so a thinker freed in between is not missed.
+            freed.as_mut().enable();
+            if let Some(reserved) = self.reserve() {
+                return Some(reserved);
+            }
+            freed.await;
+        }
     }
 }
 
@@ -154,12 +178,14 @@ impl Reserved<'_> {
 struct Slot {
     busy: Arc<AtomicUsize>,
     metrics: Arc<Metrics>,
+    freed: Arc<Notify>,
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         self.busy.fetch_sub(1, Ordering::SeqCst);
         self.metrics.bot_thinkers_busy.dec();
+        self.freed.notify_waiters();
     }
 }
 
@@ -240,6 +266,35 @@ mod tests {
         drop(pool.reserve().expect("free"));
         assert_eq!(pool.busy(), 0);
         assert_eq!(think(&pool, || 8).expect("free").await.unwrap(), 8);
+    }
+
+    #[tokio::test]
+    async fn a_rated_rooms_reservation_waits_for_a_freed_thinker() {
+        let metrics = Arc::new(Metrics::new());
+        let pool = Arc::new(Thinkers::new(1, metrics));
+        let (go_tx, go_rx) = mpsc::channel::<()>();
+        let busy = think(&pool, move || {
+            let _ = go_rx.recv_timeout(Duration::from_secs(10));
+            1
+        })
+        .expect("free");
+        let waiter = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                let reserved = pool.reserve_waiting().await.expect("a thinker, in time");
+                reserved.run(|| 2).await.unwrap()
+            })
+        };
+        tokio::task::yield_now().await;
+        assert!(!waiter.is_finished(), "every thinker is busy: it waits");
+        go_tx.send(()).unwrap();
+        assert_eq!(busy.await.unwrap(), 1);
+        assert_eq!(waiter.await.unwrap(), 2);
+        let none = Thinkers::new(0, Arc::new(Metrics::new()));
+        assert!(
+            none.reserve_waiting().await.is_none(),
+            "no thinkers: no wait"
+        );
     }
 
     #[tokio::test]

@@ -22,6 +22,7 @@ mod friends;
 mod game;
 mod history;
 mod invalid;
+mod ladder;
 mod levels;
 mod limits;
 mod logs;

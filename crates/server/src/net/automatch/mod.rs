@@ -2,7 +2,8 @@
 //! the queue (`crate::matchmaking::queue::Matcher`, pure logic) in memory, hears the
 //! connections' `find_match`, `cancel_match`, `accept_match`, `decline_match` and their
 //! disconnects, ticks the queue every [`TICK`], tells players what the queue decided,
-//! and makes the room of an accepted match (`room`).
+//! and makes the room of an accepted match (`room`; a bot ladder game against one of our
+//! bots: `house`).
 //!
 //! Connections reach the task through [`Automatch`], a channel that never blocks them
 //! (unbounded: one message per command, and commands are rate limited per connection).
@@ -15,6 +16,7 @@
 //! atomically in Redis and its effects delivered to whichever node holds each
 //! connection.
 
+mod house;
 mod room;
 
 use crate::accounts::{Accounts, SignedIn};
@@ -84,8 +86,10 @@ impl Automatch {
             accept_ms: hub.config.match_accept_timeout.as_millis() as Millis,
             table_wait_ms: hub.config.match_table_wait.as_millis() as Millis,
         };
+        let mut matcher = Matcher::new(settings);
+        matcher.set_house(house::house(&hub, &accounts));
         let service = Service {
-            matcher: Matcher::new(settings),
+            matcher,
             players: HashMap::new(),
             origin: Instant::now(),
             hub,
@@ -332,6 +336,7 @@ impl Service {
                         self.tx.clone(),
                     ));
                 }
+                Effect::House(effect) => house::apply(self, effect),
                 Effect::Cancelled { key, reason } => {
                     let Some(p) = self.players.get_mut(&key) else {
                         continue;

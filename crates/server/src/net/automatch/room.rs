@@ -31,7 +31,7 @@ static STAND_IN: AtomicU64 = AtomicU64::new(1 << 60);
 
 /// Fisher–Yates with the OS's randomness (a u64 per step: the bias of `% n` is nil for
 /// lists this short).
-fn shuffle<T>(items: &mut [T]) {
+pub(super) fn shuffle<T>(items: &mut [T]) {
     for i in (1..items.len()).rev() {
         let mut bytes = [0u8; 8];
         let _ = getrandom::fill(&mut bytes);
@@ -85,7 +85,12 @@ pub fn settings(members: &[Entry], prefs: &Prefs) -> Result<RoomSettings, String
 }
 
 /// Takes a seat of `room` for `name`, signed in as `who`: its number and token.
-async fn seat(hub: &Hub, room: &str, name: &str, who: &SignedIn) -> Result<(u8, String), String> {
+pub(super) async fn seat(
+    hub: &Hub,
+    room: &str,
+    name: &str,
+    who: &SignedIn,
+) -> Result<(u8, String), String> {
     let handle = hub.room(room).ok_or("the room closed")?;
     let (tx, mut rx) = mpsc::channel(64);
     let id = STAND_IN.fetch_add(1, Ordering::Relaxed);
@@ -192,7 +197,7 @@ pub async fn make(
 
 /// A match whose room could not be made: its players go back to the front of the queue
 /// (or, with the service gone, are told it was cancelled).
-fn requeue(
+pub(super) fn requeue(
     match_id: &str,
     players: Vec<(Entry, ConnHandle, Box<SignedIn>)>,
     service: &mpsc::WeakUnboundedSender<Request>,

@@ -199,7 +199,8 @@ impl Room {
             if let Some(h) = self.state.human_mut(i) {
                 h.bot_playing = Some(bot_name.clone());
             }
-            self.agents[i] = bot_agent(&self.config, &bot_name, i as u64);
+            self.agents[i] =
+                bot_agent(&self.config, &bot_name, i as u64, self.state.settings.rated);
             changed = true;
             tracing::info!(room = %self.state.id, seat = i, bot = %bot_name, "a bot takes over an abandoned seat");
         }
@@ -256,8 +257,8 @@ impl Room {
             None
         } {
             Some(agent) => agent,
-            None => match bot_agent(&self.config, &name, seat as u64)
-                .or_else(|| bot_agent(&self.config, FALLBACK_BOT, seat as u64))
+            None => match bot_agent(&self.config, &name, seat as u64, self.state.settings.rated)
+                .or_else(|| bot_agent(&self.config, FALLBACK_BOT, seat as u64, false))
             {
                 Some(agent) => agent,
                 None => {
@@ -332,7 +333,14 @@ impl Room {
             let reply = here(game, &mut agent, false).map(|(r, _)| r);
             return Some((agent, reply, false));
         }
-        let Some(thinker) = self.thinkers.reserve() else {
+        // In a rated room (the bot ladder) a house bot's strength must not depend on the
+        // load: it waits for a thinker rather than answer as `standard`.
+        let thinker = if self.state.settings.rated {
+            self.thinkers.reserve_waiting().await
+        } else {
+            self.thinkers.reserve()
+        };
+        let Some(thinker) = thinker else {
             // No thinker free: answer at once, as `standard` would.
             let game = self.state.game.as_ref()?;
             let (reply, skipped) = match here(game, &mut agent, true) {

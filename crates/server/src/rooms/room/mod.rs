@@ -33,7 +33,9 @@
 //!
 //! Bots answer in the room's task, except a bot that thinks (`search`): it thinks on one
 //! of the server's few bot thinkers (`rooms::thinkers`), and answers as `standard` at
-//! once when every thinker is busy.
+//! once when every thinker is busy — except in a `rated` room (the bot ladder), where it
+//! thinks a fixed number of playouts and waits for a thinker instead, so that its
+//! strength does not depend on the load.
 
 mod clock;
 mod join;
@@ -461,8 +463,15 @@ fn broken() -> Refusal {
 }
 
 /// Builds the named bot with the server's thinking budget: `--bot-think-ms` of wall
-/// clock per decision (the engine has no clock, so the server lends it one).
-fn bot_agent(config: &Config, name: &str, seed: u64) -> Option<Box<dyn Agent + Send>> {
+/// clock per decision (the engine has no clock, so the server lends it one) — or, in a
+/// `rated` room (the bot ladder's house bots: docs/protocol.md, "The bot ladder"), a
+/// fixed `--ladder-search-playouts` and no clock, so that a house bot plays as well
+/// whatever the machine's load and its rating means the same at any hour.
+fn bot_agent(config: &Config, name: &str, seed: u64, rated: bool) -> Option<Box<dyn Agent + Send>> {
+    if rated {
+        let thinking = bots::Thinking::playouts(config.ladder_search_playouts);
+        return bots::by_name_thinking(name, seed, &thinking);
+    }
     let start = std::time::Instant::now();
     let thinking = bots::Thinking {
         max_playouts: u32::MAX,

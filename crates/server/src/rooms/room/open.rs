@@ -160,7 +160,12 @@ fn launch(
         let seed = game.seed();
         for (i, seat) in room.state.seats.iter().enumerate() {
             if let Seat::Bot { bot } = seat {
-                room.agents[i] = bot_agent(&room.config, bot, bot_seed(seed, i));
+                room.agents[i] = bot_agent(
+                    &room.config,
+                    bot,
+                    bot_seed(seed, i),
+                    room.state.settings.rated,
+                );
             }
         }
     }

@@ -77,7 +77,12 @@ impl Room {
         }
         for (i, seat) in self.state.seats.iter().enumerate() {
             if let Seat::Bot { bot } = seat {
-                self.agents[i] = bot_agent(&self.config, bot, bot_seed(seed, i));
+                self.agents[i] = bot_agent(
+                    &self.config,
+                    bot,
+                    bot_seed(seed, i),
+                    self.state.settings.rated,
+                );
             }
         }
         self.state.game = Some(game);

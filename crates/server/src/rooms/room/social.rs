@@ -110,6 +110,14 @@ impl Room {
                     format!("seat {seat} is a player's: only open and bot seats change"),
                 ));
             }
+            // The bot ladder rates a house bot's seat under that bot's account: another
+            // bot must not play it.
+            Some(Seat::Bot { .. }) if self.state.settings.rated => {
+                return Err(Refusal::new(
+                    ErrorCode::SeatUnavailable,
+                    format!("seat {seat} is a bot's in a rated room: it does not change"),
+                ));
+            }
             Some(_) => {}
         }
         let new = match &occupant {
