@@ -85,8 +85,14 @@ pub fn settings(members: &[Entry], prefs: &Prefs) -> Result<RoomSettings, String
 }
 
 /// Takes a seat of `room` for `name`, signed in as `who`: its number and token.
-async fn seat(hub: &Hub, room: &str, name: &str, who: &SignedIn) -> Result<(u8, String), String> {
+async fn seat(
+    (hub, accounts): (&Hub, &Accounts),
+    room: &str,
+    name: &str,
+    who: &SignedIn,
+) -> Result<(u8, String), String> {
     let handle = hub.room(room).ok_or("the room closed")?;
+    let levels = crate::net::connection::seat_levels(accounts, who.account.id).await;
     let (tx, mut rx) = mpsc::channel(64);
     let id = STAND_IN.fetch_add(1, Ordering::Relaxed);
     let conn = ConnHandle::new(
@@ -109,6 +115,7 @@ async fn seat(hub: &Hub, room: &str, name: &str, who: &SignedIn) -> Result<(u8, 
                     id: who.account.id,
                     bot: who.account.bot,
                 }),
+                levels,
             },
             from: None,
             done,
@@ -163,7 +170,7 @@ pub async fn make(
             .map_err(|r| r.message)?;
         let mut seats = Vec::new();
         for (entry, _, who) in &players {
-            let (seat, token) = seat(&hub, &room.id, &entry.name, who).await?;
+            let (seat, token) = seat((&hub, &accounts), &room.id, &entry.name, who).await?;
             accounts.link_seat(room.id.clone(), seat, who).await;
             seats.push((seat, token));
         }

@@ -64,10 +64,15 @@ impl Connection {
                     id: w.account.id,
                     bot: w.account.bot,
                 });
+                let levels = match &self.signed_in {
+                    Some(who) => seat_levels(&self.accounts, who.account.id).await,
+                    None => SeatLevels::default(),
+                };
                 let join = Join::TakeSeat {
                     seat,
                     name,
                     account,
+                    levels,
                 };
                 self.join(id, room, join, &frame).await;
                 if let (
@@ -447,5 +452,21 @@ impl Connection {
 
     pub(super) fn refuse(&self, re: Option<u64>, refusal: Refusal) {
         self.send(&refusal.to_message(re));
+    }
+}
+
+/// The account's levels for the seat it takes (shown in the lobby); none when the
+/// ratings cannot be read just now (the seat is taken all the same).
+pub(crate) async fn seat_levels(accounts: &Accounts, account: i64) -> SeatLevels {
+    match accounts.levels_of(account).await {
+        Ok([two, multi, bots]) => SeatLevels {
+            two: Some(two),
+            multi: Some(multi),
+            bots: Some(bots),
+        },
+        Err(e) => {
+            tracing::warn!("cannot read an account's levels: {}", e.message);
+            SeatLevels::default()
+        }
     }
 }

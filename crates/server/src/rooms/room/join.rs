@@ -20,7 +20,7 @@ impl Room {
         cmd: u64,
         seat: Option<u8>,
         name: &str,
-        account: Option<SeatAccount>,
+        (account, levels): (Option<SeatAccount>, SeatLevels),
     ) -> Result<Role, Refusal> {
         if self.state.status == wire::RoomStatus::Broken {
             return Err(broken());
@@ -63,6 +63,9 @@ impl Room {
         let mut human = HumanSeat::new(name, hash);
         human.last_command = cmd;
         human.account = account;
+        if account.is_some() {
+            human.levels = levels;
+        }
         self.state.seats[idx] = Seat::Human(human);
         let host_before = self.state.host;
         let creator = (self.state.creator == Some(conn.id)).then_some(idx);

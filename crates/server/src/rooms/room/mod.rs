@@ -59,7 +59,7 @@ use crate::metrics::Metrics;
 use crate::rooms::chat;
 use crate::rooms::outbox::ConnHandle;
 use crate::rooms::projection::{self, Topic};
-use crate::rooms::state::{HumanSeat, RoomState, Seat};
+use crate::rooms::state::{HumanSeat, RoomState, Seat, SeatLevels};
 use crate::rooms::thinkers::Thinkers;
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
@@ -121,6 +121,8 @@ pub enum Join {
         name: String,
         /// The account the connection is signed in as (None: a guest).
         account: Option<SeatAccount>,
+        /// That account's levels, as the connection read them (shown in the lobby).
+        levels: SeatLevels,
     },
     Resume {
         token: String,
@@ -342,8 +344,12 @@ impl Room {
                         seat,
                         name,
                         account,
+                        levels,
                     } => match self.barred.check(from, &name) {
-                        Ok(()) => self.take_seat(&conn, cmd, seat, &name, account).await,
+                        Ok(()) => {
+                            self.take_seat(&conn, cmd, seat, &name, (account, levels))
+                                .await
+                        }
                         Err(refusal) => Err(refusal),
                     },
                     Join::Resume { token, last_event } => {

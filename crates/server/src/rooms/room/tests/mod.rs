@@ -260,6 +260,7 @@ impl Harness {
                 seat,
                 name,
                 account: None,
+                levels: Default::default(),
             },
         )
         .await
