@@ -87,6 +87,22 @@ impl SeatLevels {
         level.is_finite().then(|| level.max(0.0).floor() as u32)
     }
 
+    /// The levels an account's ratings give in the pools `2p`, `3-4p` and `bots`; none
+    /// when they could not be read (the seat is taken all the same, without a level).
+    pub fn read<E: std::fmt::Debug>(levels: Result<[f64; 3], E>) -> SeatLevels {
+        match levels {
+            Ok([two, multi, bots]) => SeatLevels {
+                two: Some(two),
+                multi: Some(multi),
+                bots: Some(bots),
+            },
+            Err(e) => {
+                tracing::warn!("cannot read an account's levels: {e:?}");
+                SeatLevels::default()
+            }
+        }
+    }
+
     /// Records the level after a rated game in `pool`.
     pub fn set(&mut self, pool: wire::RatingPool, level: f64) {
         match pool {

@@ -92,7 +92,7 @@ async fn seat(
     who: &SignedIn,
 ) -> Result<(u8, String), String> {
     let handle = hub.room(room).ok_or("the room closed")?;
-    let levels = crate::net::connection::seat_levels(accounts, who.account.id).await;
+    let levels = crate::rooms::state::SeatLevels::read(accounts.levels_of(who.account.id).await);
     let (tx, mut rx) = mpsc::channel(64);
     let id = STAND_IN.fetch_add(1, Ordering::Relaxed);
     let conn = ConnHandle::new(

@@ -65,7 +65,7 @@ impl Connection {
                     bot: w.account.bot,
                 });
                 let levels = match &self.signed_in {
-                    Some(who) => seat_levels(&self.accounts, who.account.id).await,
+                    Some(who) => SeatLevels::read(self.accounts.levels_of(who.account.id).await),
                     None => SeatLevels::default(),
                 };
                 let join = Join::TakeSeat {
@@ -452,21 +452,5 @@ impl Connection {
 
     pub(super) fn refuse(&self, re: Option<u64>, refusal: Refusal) {
         self.send(&refusal.to_message(re));
-    }
-}
-
-/// The account's levels for the seat it takes (shown in the lobby); none when the
-/// ratings cannot be read just now (the seat is taken all the same).
-pub(crate) async fn seat_levels(accounts: &Accounts, account: i64) -> SeatLevels {
-    match accounts.levels_of(account).await {
-        Ok([two, multi, bots]) => SeatLevels {
-            two: Some(two),
-            multi: Some(multi),
-            bots: Some(bots),
-        },
-        Err(e) => {
-            tracing::warn!("cannot read an account's levels: {}", e.message);
-            SeatLevels::default()
-        }
     }
 }

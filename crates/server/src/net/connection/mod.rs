@@ -35,8 +35,6 @@ mod commands;
 mod invite;
 mod write;
 
-pub(crate) use commands::seat_levels;
-
 use write::write_loop;
 
 use crate::accounts::live::{Blocked, LiveGuard};
