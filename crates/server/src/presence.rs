@@ -21,11 +21,15 @@ pub trait SharedPresence: Send + Sync {
     -> BoxFuture<'static, Result<(), String>>;
 }
 
+/// Lists the accounts signed in on this node now.
+pub type ListLocal = Box<dyn Fn() -> Vec<i64> + Send + Sync>;
+/// Delivers a frame (JSON) to an account's connections on this node: how many took it.
+pub type Deliver = Box<dyn Fn(i64, &str) -> usize + Send + Sync>;
+
 /// What a node tells the shared presence about itself.
 pub struct Local {
     /// The accounts signed in on this node now (read at each refresh).
-    pub accounts: Box<dyn Fn() -> Vec<i64> + Send + Sync>,
-    /// Delivers a frame another node sent to the account's connections here: how many
-    /// took it.
-    pub deliver: Box<dyn Fn(i64, &str) -> usize + Send + Sync>,
+    pub accounts: ListLocal,
+    /// Delivers a frame another node sent to the account's connections here.
+    pub deliver: Deliver,
 }
