@@ -297,7 +297,8 @@ pub enum Occupant {
         /// this room would be rated in: `bots` for a bot account, else `2p` for a room
         /// of two seats and `3-4p` for more (also in unrated rooms). Absent for a
         /// guest, and while the room's node has not read it (a room reopened after a
-        /// restart learns it again when the player takes a seat or a rated game ends).
+        /// restart learns it again when the account resumes its seat or a rated game
+        /// ends).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         level: Option<u32>,
     },

@@ -1,16 +1,20 @@
 //! Levels next to names in the lobby (issue 25), over real sockets on SQLite and
 //! PostgreSQL: an account's seat carries its level in the pool the room would be rated
 //! in, read when the seat is taken; a guest's carries none; after a rated game the room
-//! shows each player's level after it, and a seat taken later reads it from the store.
+//! shows each player's level after it, and a seat taken later reads it from the store; a
+//! room reopened after a restart learns a seat's level again when its account resumes.
 
-use crate::accounts::{register, server, signed_in};
+use crate::accounts::{CHEAP, register, server, signed_in};
 use crate::common::Client;
 use crate::process::{Backend, TestStore, on_both_backends};
 use dominion_rating::Rating;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-on_both_backends!(a_seat_shows_its_accounts_level_and_the_level_after_a_rated_game,);
+on_both_backends!(
+    a_seat_shows_its_accounts_level_and_the_level_after_a_rated_game,
+    a_room_reopened_after_a_restart_learns_a_level_when_its_account_resumes,
+);
 
 fn levels(room: &Value) -> Vec<Value> {
     room["seats"]
@@ -100,4 +104,43 @@ async fn a_seat_shows_its_accounts_level_and_the_level_after_a_rated_game(backen
         .until(|v| v["type"] == "room" && v["room"]["id"] == next.as_str())
         .await;
     assert_eq!(levels(&room["room"])[0], after[0], "{room}");
+}
+
+async fn a_room_reopened_after_a_restart_learns_a_level_when_its_account_resumes(backend: Backend) {
+    let store = TestStore::new(backend);
+    let mut first = store.start(&CHEAP).await;
+    let cookie = register(first.addr, "Ann", "a long password")
+        .await
+        .cookie();
+    let mut ann = signed_in(first.addr, &cookie, "Ann").await;
+    let room = ann
+        .create_room(json!([{"type": "open"}, {"type": "open"}]))
+        .await;
+    let seated = ann.ask(json!({"type": "take_seat", "room": room})).await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    let listed = ann.ask(json!({"type": "list_rooms"})).await;
+    assert_eq!(levels(&listed["rooms"][0]), [json!(19), Value::Null]);
+
+    // Killed and started again: the reopened room knows the account, not its level.
+    first.kill();
+    drop(ann);
+    let second = store.start(&CHEAP).await;
+    let mut look = Client::connect(second.addr, "Gus").await;
+    let listed = look.ask(json!({"type": "list_rooms"})).await;
+    assert_eq!(listed["rooms"][0]["id"], room.as_str(), "{listed}");
+    assert_eq!(
+        listed["rooms"][0]["seats"][0]["occupant"]["account"],
+        "player"
+    );
+    assert_eq!(levels(&listed["rooms"][0]), [Value::Null, Value::Null]);
+    // Ann comes back: her connection brings the level.
+    let mut ann = signed_in(second.addr, &cookie, "Ann").await;
+    let resumed = ann
+        .ask(json!({"type": "resume", "room": room, "token": seated["token"]}))
+        .await;
+    assert_eq!(resumed["type"], "seated", "{resumed}");
+    let frame = ann
+        .until(|v| v["type"] == "room" && v["room"]["seats"][0]["occupant"]["connected"] == true)
+        .await;
+    assert_eq!(levels(&frame["room"]), [json!(19), Value::Null], "{frame}");
 }

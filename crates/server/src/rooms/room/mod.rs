@@ -127,6 +127,9 @@ pub enum Join {
     Resume {
         token: String,
         last_event: Option<u64>,
+        /// The connection's account and its levels, when the lobby showed the seat of
+        /// that account without one (a room reopened after a restart or taken over).
+        levels: Option<(i64, SeatLevels)>,
     },
     /// `name` is what the spectator's chat lines carry.
     Spectate { name: String },
@@ -352,9 +355,11 @@ impl Room {
                         }
                         Err(refusal) => Err(refusal),
                     },
-                    Join::Resume { token, last_event } => {
-                        self.resume(&conn, cmd, &token, last_event)
-                    }
+                    Join::Resume {
+                        token,
+                        last_event,
+                        levels,
+                    } => self.resume(&conn, cmd, (&token, last_event), levels),
                     Join::Spectate { name } => match self.barred.check(from, &name) {
                         Ok(()) => self.spectate(&conn, cmd, name),
                         Err(refusal) => Err(refusal),
