@@ -48,7 +48,22 @@ async function shot(page, name, opts = {}) {
   const file = path.join(out, `${name}.png`);
   await page.screenshot({ path: file, fullPage: !!opts.full });
   saved.push(file);
-  console.log(`saved ${file}`);
+  // Anything cut off at the right edge (the page itself never scrolls sideways), other
+  // than inside a part that scrolls sideways on purpose (the VP table on a phone).
+  const cut = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (/** @type {Element} */ el) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > width + 1 && !scrolls(el))
+      .slice(0, 3)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className} (right ${Math.round(el.getBoundingClientRect().right)} > ${width})`);
+  });
+  console.log(`saved ${file}${cut.length ? ` — cut off: ${cut.join('; ')}` : ''}`);
 }
 
 /** @param {any[]} frames @param {string} type */
