@@ -3,11 +3,19 @@
 // proposal shows the opponents, Accept and Decline and a countdown of its 20 s; once
 // everyone accepted the server has seated us, and we enter the room with the seat
 // token like a resumed seat (seat 0's page starts the game).
+//
+// While queued, "Play a bot while you wait" starts an unrated game against the Standard
+// bot on the same connection (the server keeps a queued connection queued when it takes
+// a seat): the queue's status and a proposal show over the game (`matchOverlay`), and on
+// `match_found` the page leaves the bot's room before it enters the match's.
 import { accountName } from './account.js';
 import { h } from './dom.js';
 import { t } from './i18n/index.js';
-import { command, enterMatch } from './session.js';
+import { command, enterMatch, forgetSeat, leaveRoom, quickPlay } from './session.js';
 import { state, update, notify } from './store.js';
+
+/** The bot a player meets while waiting for a match. */
+const WAITING_BOT = 'standard';
 
 /**
  * The panel's state: idle, queued (since when), or proposed (which match, until when).
@@ -78,7 +86,7 @@ export function onMatchMessage(msg) {
       return true;
     case 'match_found':
       set({ phase: 'idle' });
-      enterMatch({ room: msg.room, token: msg.token, seat: msg.seat });
+      enterFound({ room: msg.room, token: msg.token, seat: msg.seat });
       return true;
     case 'match_cancelled':
       if (msg.reason === 'requeued') {
@@ -98,6 +106,27 @@ export function onMatchMessage(msg) {
     default:
       return false;
   }
+}
+
+/**
+ * Enters the match's room, leaving first the room this page is in (a game against a
+ * bot played while waiting): a connection is in one room at a time.
+ * @param {{room: string, token: string, seat: number}} seat
+ */
+async function enterFound(seat) {
+  const current = state.roomId;
+  if (current && current !== seat.room) {
+    await leaveRoom();
+    forgetSeat(current);
+  }
+  await enterMatch(seat);
+}
+
+/** "Play a bot while you wait": an unrated game against the Standard bot, still queued. */
+async function playWhileWaiting() {
+  const name = accountName();
+  if (!name || state.roomId) return;
+  await quickPlay(name, WAITING_BOT, state.create.edition);
 }
 
 /** The connection dropped: the server forgot the queue entry. */
@@ -135,12 +164,29 @@ export function matchPanel() {
       ),
       h('button', { type: 'button', class: 'btn primary', 'data-testid': 'match-find', disabled: !online, onclick: () => find() }, t('match.find')),
     ];
-  } else if (phase.phase === 'queued') {
+  } else {
+    body = waitingBody();
+  }
+  return h('section', { class: 'panel automatch', 'aria-labelledby': 'match-h', 'data-testid': 'automatch' }, h('h2', { id: 'match-h' }, t('match.heading')), ...body);
+}
+
+/** The queue's status or the proposal, in the lobby's panel or over a game. @returns {any[]} */
+function waitingBody() {
+  /** @type {any[]} */
+  let body;
+  if (phase.phase === 'queued') {
     body = [
       h('p', { role: 'status', 'data-testid': 'match-status' }, t('match.waiting', { seconds: seconds(Date.now() - phase.since) })),
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'match-cancel', onclick: () => cancel() }, t('match.cancel')),
+      h(
+        'div',
+        { class: 'lobby-actions' },
+        h('button', { type: 'button', class: 'btn', 'data-testid': 'match-cancel', onclick: () => cancel() }, t('match.cancel')),
+        state.roomId
+          ? null
+          : h('button', { type: 'button', class: 'btn', 'data-testid': 'match-play-bot', disabled: state.conn !== 'online', onclick: () => playWhileWaiting() }, t('match.play_bot')),
+      ),
     ];
-  } else {
+  } else if (phase.phase === 'proposed') {
     const names = phase.opponents.map((o) => (o.level != null ? `${o.name} (${t('match.level', { level: o.level })})` : o.name)).join(', ');
     body = [
       h('p', { role: 'alert', 'data-testid': 'match-proposed' }, t('match.proposed', { names })),
@@ -154,6 +200,22 @@ export function matchPanel() {
             h('button', { type: 'button', class: 'btn', 'data-testid': 'match-decline', onclick: () => answer(false) }, t('match.decline')),
           ),
     ];
+  } else {
+    body = [];
   }
-  return h('section', { class: 'panel automatch', 'aria-labelledby': 'match-h', 'data-testid': 'automatch' }, h('h2', { id: 'match-h' }, t('match.heading')), ...body);
+  return body;
+}
+
+/**
+ * Over a game (one played while waiting, or any room this page is in): the queue's
+ * status as a thin bar, a proposal as a box on top with Accept and Decline.
+ */
+export function matchOverlay() {
+  if (phase.phase === 'idle' || !state.roomId) return null;
+  const proposed = phase.phase === 'proposed';
+  return h(
+    'section',
+    { class: ['match-overlay', proposed ? 'match-overlay-proposed' : 'match-overlay-queued'], 'aria-label': t('match.heading'), 'data-testid': 'match-overlay' },
+    ...waitingBody(),
+  );
 }

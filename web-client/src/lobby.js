@@ -5,7 +5,7 @@ import { matchPanel } from './automatch.js';
 import { h } from './dom.js';
 import { allCards, printedCost as cardCost, cardName, onlyEdition, setEdition, typeClass, typeLabel } from './cards.js';
 import { has, t } from './i18n/index.js';
-import { botAccountMark, botLabel } from './names.js';
+import { botAccountMark, botLabel, levelMark } from './names.js';
 import { clearInvite, createRoom, keptSeats, quickPlay, resumeRoom, resumeStored, spectate, storedSeat, takeSeat } from './session.js';
 import { state, update, notify } from './store.js';
 import { typeMarks } from './cardview.js';
@@ -234,6 +234,7 @@ function roomItem(room) {
         {},
         o.name,
         botAccountMark(o),
+        levelMark(o),
         !o.connected ? h('span', { class: 'muted' }, ` (${t('room.offline')})`) : null,
         o.bot_playing ? h('span', { class: 'muted' }, ` (${t('room.bot_playing')})`) : null,
       );

@@ -13,6 +13,7 @@ import { replayId, replayView, startReplay } from './replay.js';
 import { accountDialogShown, authDialog, checkMe, reportDialog } from './account.js';
 import { profileName, profileView, startProfile } from './profile.js';
 import { invitedNotices, loadFriends, startFriends } from './friends.js';
+import { matchOverlay } from './automatch.js';
 import { isLeaderboard, leaderboardView, startLeaderboard } from './leaderboard.js';
 import { answer, requestUndo, retryNow, startSession, takeBack } from './session.js';
 import { confirmingEnd, continuePendingBuy, endPhase } from './buying.js';
@@ -105,6 +106,7 @@ function view() {
     header(),
     notice(),
     invitedNotices(),
+    replayId() ? null : matchOverlay(),
     h('main', { id: 'main', tabindex: -1 }, replayId() ? replayView() : profileName() ? profileView() : isLeaderboard() ? leaderboardView() : state.roomId ? tableView() : lobbyView()),
     state.roomId && !replayId() ? helpDialog() : null,
     infoDialog(),

@@ -22,6 +22,16 @@ export function botAccountMark(occ) {
 }
 
 /**
+ * A seated account's level ("level 23") beside its name in the lobby and the waiting
+ * room: the pool the room would be rated in (docs/protocol.md); null for guests.
+ * @param {import('./types.js').Occupant} occ
+ */
+export function levelMark(occ) {
+  if (occ.type !== 'human' || occ.level == null) return null;
+  return h('span', { class: 'muted seat-level', 'data-testid': 'seat-level' }, ` (${t('match.level', { level: occ.level })})`);
+}
+
+/**
  * @param {import('./store.js').State} s @param {number} seat
  */
 export function seatName(s, seat) {

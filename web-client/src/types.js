@@ -80,7 +80,7 @@
  */
 
 /**
- * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string, account?: AccountKind} | {type: 'bot', bot: string}} Occupant
+ * @typedef {{type: 'empty'} | {type: 'human', name: string, connected: boolean, bot_playing?: string, account?: AccountKind, level?: number} | {type: 'bot', bot: string}} Occupant
  * @typedef {'player' | 'bot'} AccountKind
  * @typedef {{seat: number, occupant: Occupant}} SeatInfo
  * @typedef {'lobby' | 'playing' | 'finished' | 'broken'} RoomStatus

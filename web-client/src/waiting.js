@@ -6,7 +6,7 @@ import { cardName, printedCost } from './cards.js';
 import { cardDetails } from './cardview.js';
 import { chatPanel } from './chat.js';
 import { t } from './i18n/index.js';
-import { botAccountMark, botLabel } from './names.js';
+import { botAccountMark, botLabel, levelMark } from './names.js';
 import { roomName } from './lobby.js';
 import { inviteLink, leaveRoom, removeSeat, setSeat, startGame } from './session.js';
 import { state, update } from './store.js';
@@ -84,7 +84,7 @@ function seatRow(s, host) {
       ? h('span', { class: 'muted' }, t('room.empty_seat'))
       : o.type === 'bot'
         ? `⚙ ${botLabel(o.bot)}`
-        : [o.name, botAccountMark(o), s.seat === state.seat && !state.spectating ? ` (${t('common.you')})` : '', s.seat === state.room?.host ? ` — ${t('wait.host')}` : '', !o.connected ? ` — ${t('room.offline')}` : ''];
+        : [o.name, botAccountMark(o), levelMark(o), s.seat === state.seat && !state.spectating ? ` (${t('common.you')})` : '', s.seat === state.room?.host ? ` — ${t('wait.host')}` : '', !o.connected ? ` — ${t('room.offline')}` : ''];
   const control =
     host && o.type !== 'human'
       ? h(

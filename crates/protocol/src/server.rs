@@ -293,6 +293,14 @@ pub enum Occupant {
         /// Absent for a guest.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         account: Option<AccountKind>,
+        /// The account's level, rounded down to a whole number, in the pool a game of
+        /// this room would be rated in: `bots` for a bot account, else `2p` for a room
+        /// of two seats and `3-4p` for more (also in unrated rooms). Absent for a
+        /// guest, and while the room's node has not read it (a room reopened after a
+        /// restart learns it again when the account resumes its seat or a rated game
+        /// ends).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<u32>,
     },
     Bot {
         bot: String,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first, and the leaves every layer may use. A layer may name its
 /// own modules, the leaves and the layers below it; `cluster` plugs into `rooms` from
 /// the side (nothing names it but `lib.rs`, which wires the layers together).
-const LEAVES: &[&str] = &["budget", "config", "metrics", "random", "token"];
+const LEAVES: &[&str] = &["budget", "config", "metrics", "presence", "random", "token"];
 const ALLOWED: &[(&str, &[&str])] = &[
     ("convert", &[]),
     ("matchmaking", &[]),

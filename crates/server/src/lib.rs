@@ -47,6 +47,7 @@ pub mod gamelog;
 pub mod matchmaking;
 pub mod metrics;
 pub mod net;
+pub mod presence;
 pub mod random;
 pub mod rooms;
 pub mod token;
@@ -174,6 +175,17 @@ pub async fn serve(
     if let Some(cluster) = &cluster {
         // Sign-in and registration limits hold across the cluster, not once per node.
         accounts.share_windows(cluster.shared_windows());
+        // Friends online and invitations across the nodes.
+        let (listed, delivering) = (accounts.live.clone(), accounts.live.clone());
+        accounts.share_presence(cluster.presence(presence::Local {
+            accounts: Box::new(move || listed.direct_accounts()),
+            deliver: Box::new(move |account, frame| {
+                match serde_json::from_str::<dominion_protocol::ServerMessage>(frame) {
+                    Ok(msg) => delivering.notify_direct(account, &msg),
+                    Err(_) => 0,
+                }
+            }),
+        }));
         cluster.start();
     }
     for b in &broken {

@@ -529,6 +529,7 @@ export default {
   'match.find': "Find a match",
   'match.waiting': "Looking for opponents… {seconds} s",
   'match.cancel': "Stop looking",
+  'match.play_bot': "Play a bot while you wait",
   'match.proposed': "Match found: {names}",
   'match.level': "level {level}",
   'match.countdown': "Accept within {seconds} s",

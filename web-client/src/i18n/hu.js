@@ -527,6 +527,7 @@ export default {
   'match.find': "Ellenfél keresése",
   'match.waiting': "Ellenfelet keresünk… {seconds} mp",
   'match.cancel': "Keresés leállítása",
+  'match.play_bot': "Játssz egy bottal, amíg vársz",
   'match.proposed': "Találtunk ellenfelet: {names}",
   'match.level': "{level}. szint",
   'match.countdown': "Fogadd el {seconds} mp-en belül",

@@ -570,6 +570,7 @@ export default {
   'match.find': "Найти игру",
   'match.waiting': "Ищем соперников… {seconds} с",
   'match.cancel': "Прекратить поиск",
+  'match.play_bot': "Сыграть с ботом, пока ждёте",
   'match.proposed': "Игра найдена: {names}",
   'match.level': "уровень {level}",
   'match.countdown': "Примите в течение {seconds} с",

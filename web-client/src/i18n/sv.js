@@ -526,6 +526,7 @@ export default {
   'match.find': "Hitta ett parti",
   'match.waiting': "Letar efter motståndare… {seconds} s",
   'match.cancel': "Sluta leta",
+  'match.play_bot': "Spela mot en bot medan du väntar",
   'match.proposed': "Parti hittat: {names}",
   'match.level': "nivå {level}",
   'match.countdown': "Godkänn inom {seconds} s",

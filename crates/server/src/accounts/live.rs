@@ -159,12 +159,38 @@ impl Live {
     /// Sends `msg` to each of the account's live connections here that can be sent
     /// frames; how many took it.
     pub fn notify(&self, account: i64, msg: &dominion_protocol::ServerMessage) -> usize {
+        self.notify_where(account, msg, |_| true)
+    }
+
+    /// As [`Live::notify`], to the client's own connections only, not to links from
+    /// other nodes (in a cluster the client's own node delivers to it).
+    pub fn notify_direct(&self, account: i64, msg: &dominion_protocol::ServerMessage) -> usize {
+        self.notify_where(account, msg, |c| c != Credential::Link)
+    }
+
+    fn notify_where(
+        &self,
+        account: i64,
+        msg: &dominion_protocol::ServerMessage,
+        which: impl Fn(Credential) -> bool,
+    ) -> usize {
         self.lock()
             .get(&account)
             .into_iter()
             .flatten()
+            .filter(|e| which(e.credential))
             .filter_map(|e| e.notify.as_ref())
             .filter(|notify| notify(msg))
             .count()
+    }
+
+    /// The accounts with a client's own connection here (a link from another node
+    /// does not count: that client's node counts it), what a cluster's presence writes.
+    pub fn direct_accounts(&self) -> Vec<i64> {
+        self.lock()
+            .iter()
+            .filter(|(_, list)| list.iter().any(|e| e.credential != Credential::Link))
+            .map(|(a, _)| *a)
+            .collect()
     }
 }

@@ -134,6 +134,8 @@ pub struct Accounts {
     registrations: Limit<AddressKey>,
     /// In a cluster, the counting windows every node shares (set once it has joined).
     shared: OnceLock<Arc<dyn SharedWindows>>,
+    /// In a cluster, who is signed in on the other nodes (set once it has joined).
+    presence: OnceLock<Arc<dyn crate::presence::SharedPresence>>,
     pub live: Arc<Live>,
     /// Card preferences, follows and invitations (`social`).
     social: social::Social,
@@ -227,6 +229,7 @@ impl Accounts {
                 THROTTLE_KEPT,
             ),
             shared: OnceLock::new(),
+            presence: OnceLock::new(),
             live: Arc::default(),
             social: social::Social::default(),
             house,
@@ -239,6 +242,30 @@ impl Accounts {
     /// shares, beside this node's own counts (called once the node has joined).
     pub fn share_windows(&self, shared: Arc<dyn SharedWindows>) {
         let _ = self.shared.set(shared);
+    }
+
+    /// Lets friends lists and invitations see the accounts signed in on the other nodes
+    /// of the cluster (called once the node has joined).
+    pub fn share_presence(&self, presence: Arc<dyn crate::presence::SharedPresence>) {
+        let _ = self.presence.set(presence);
+    }
+
+    /// Of `accounts`, those signed in on another node of the cluster: none on a single
+    /// node, or when the cluster's presence cannot be read just now.
+    pub async fn online_elsewhere(&self, accounts: Vec<i64>) -> std::collections::HashSet<i64> {
+        let Some(presence) = self.presence.get() else {
+            return Default::default();
+        };
+        if accounts.is_empty() {
+            return Default::default();
+        }
+        match presence.online_elsewhere(accounts).await {
+            Ok(online) => online,
+            Err(e) => {
+                tracing::warn!("cannot read who is online on the other nodes: {e}");
+                Default::default()
+            }
+        }
     }
 
     /// Runs `query` on the accounts' connection.

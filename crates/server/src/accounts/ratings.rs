@@ -43,6 +43,20 @@ impl Accounts {
         Ok(row.rating.level())
     }
 
+    /// The account's levels in the pools `2p`, `3-4p` and `bots` (the default 19.78
+    /// where it has no game), in that order: what a seat it takes shows in the lobby.
+    /// One read when a seat is taken, never per lobby list.
+    pub async fn levels_of(&self, account: i64) -> Result<[f64; 3], Refused> {
+        self.db(move |s| {
+            Ok([
+                s.rating(account, Pool::TwoPlayer)?.rating.level(),
+                s.rating(account, Pool::Multiplayer)?.rating.level(),
+                s.rating(account, Pool::Bots)?.rating.level(),
+            ])
+        })
+        .await
+    }
+
     /// The account's rating in every pool it has a rated game in, each with the level
     /// after each of its latest games (oldest first), for its profile.
     pub async fn ratings_of(&self, account: i64) -> Result<Vec<wire::PoolRating>, Refused> {

@@ -8,7 +8,9 @@
 //! [`Accounts::draw_prefs`] for its players' lists together.
 //!
 //! **Invitations.** An invitation goes only to an account the inviter follows, reaches
-//! each of its signed-in connections on this node (`live::Live::notify`), and says only
+//! each of its signed-in connections on this node (`live::Live::notify`) — in a cluster
+//! also on the other nodes, relayed through the cluster's presence
+//! (`crate::presence`, `cluster::presence`) — and says only
 //! who invites and to which room. An account that blocks the inviter is answered as if
 //! it were offline, so an invitation never tells anyone they are blocked. Each account
 //! may send [`INVITES`] per [`INVITE_WINDOW`], counted whether they reach anyone or not
@@ -190,14 +192,35 @@ impl Accounts {
         if other.banned_at.is_some() || blocked_by.contains(&who.account.name) {
             return Err(offline());
         }
-        let sent = self.live.notify(
-            other.id,
-            &wire::ServerMessage::Invited {
-                from: who.account.name.clone(),
-                room: room.to_string(),
-            },
-        );
-        if sent == 0 {
+        let invited = wire::ServerMessage::Invited {
+            from: who.account.name.clone(),
+            room: room.to_string(),
+        };
+        let Some(presence) = self.presence.get() else {
+            if self.live.notify(other.id, &invited) == 0 {
+                return Err(offline());
+            }
+            return Ok(());
+        };
+        // In a cluster: the friend's connections here, and those of the other nodes it
+        // is signed in on, through the node that holds them.
+        let here = self.live.notify_direct(other.id, &invited);
+        let elsewhere = self
+            .online_elsewhere(vec![other.id])
+            .await
+            .contains(&other.id);
+        let relayed = elsewhere
+            && match serde_json::to_string(&invited) {
+                Ok(frame) => match presence.send_elsewhere(other.id, frame).await {
+                    Ok(()) => true,
+                    Err(e) => {
+                        tracing::warn!("cannot relay an invitation to another node: {e}");
+                        false
+                    }
+                },
+                Err(_) => false,
+            };
+        if here == 0 && !relayed {
             return Err(offline());
         }
         Ok(())

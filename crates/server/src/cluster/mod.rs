@@ -24,6 +24,9 @@
 //!   the public protocol, so B's per-viewer projection and limits apply unchanged.
 //! - **Lobby** ([`lobby`]): the owners write their rooms' summaries to Redis; every node
 //!   lists every room.
+//! - **Presence** ([`presence`]): each node writes its signed-in accounts to Redis with
+//!   an expiry, so a friend on another node shows `online`, and relays `invited` frames
+//!   to the node holding the friend's connections.
 //! - **Drain**: on SIGTERM a node stops taking rooms, withdraws its address, evicts
 //!   each of its rooms (their clients get 1012 and resume elsewhere; a room's task ends
 //!   after the message it is handling, whose write is committed or fenced), releases
@@ -59,6 +62,7 @@
 pub mod lease;
 mod ledger;
 pub mod lobby;
+pub mod presence;
 mod windows;
 
 use crate::gamelog::LogError;
@@ -308,6 +312,23 @@ impl Cluster {
         Arc::new(windows::RedisWindows {
             redis: self.redis(),
         })
+    }
+
+    /// The presence every node shares (friends online, invitations across nodes): starts
+    /// writing this node's signed-in accounts, as `local` lists them, and delivering
+    /// invitations other nodes relay for them.
+    pub fn presence(
+        &self,
+        local: crate::presence::Local,
+    ) -> Arc<dyn crate::presence::SharedPresence> {
+        let presence = Arc::new(presence::RedisPresence {
+            redis: self.redis(),
+            node: self.node.clone(),
+        });
+        let local = Arc::new(local);
+        tokio::spawn(presence.clone().publish_loop(local.clone()));
+        tokio::spawn(presence.clone().listen_loop(self.client.clone(), local));
+        presence
     }
 
     fn owned(&self) -> MutexGuard<'_, HashMap<String, i64>> {

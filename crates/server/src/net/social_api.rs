@@ -10,7 +10,8 @@
 //! `account_api::status_of`).
 //!
 //! A friend is `online` when the account has a signed-in WebSocket on the node that
-//! answers (in a cluster, another node's connections are not seen); its `tables` are the
+//! answers or, in a cluster, on another node (the cluster's presence in Redis,
+//! `cluster::presence`, up to a few seconds behind); its `tables` are the
 //! rooms not started yet where a seat is taken under its name, from the lobby (which in
 //! a cluster lists every node's rooms). An account that blocks you is shown offline and
 //! at no table, as `invite` answers it. A signed-in seat always carries its account's
@@ -61,6 +62,15 @@ async fn follows(
     Signed(who): Signed,
 ) -> Result<Response, Refused> {
     let rows = accounts.following(&who).await?;
+    // In a cluster, friends signed in on another node are online too (one read for all).
+    let elsewhere = accounts
+        .online_elsewhere(
+            rows.iter()
+                .filter(|f| !f.blocks && !accounts.live.is_online(f.account_id))
+                .map(|f| f.account_id)
+                .collect(),
+        )
+        .await;
     let open: Vec<wire::RoomSummary> = hub
         .list()
         .into_iter()
@@ -70,7 +80,8 @@ async fn follows(
     let friends: Vec<wire::Friend> = rows
         .into_iter()
         .map(|f| wire::Friend {
-            online: !f.blocks && accounts.live.is_online(f.account_id),
+            online: !f.blocks
+                && (accounts.live.is_online(f.account_id) || elsewhere.contains(&f.account_id)),
             tables: open
                 .iter()
                 .filter(|_| !f.blocks)

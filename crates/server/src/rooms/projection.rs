@@ -258,6 +258,9 @@ pub fn summary(room: &RoomState) -> wire::RoomSummary {
                                 wire::AccountKind::Player
                             }
                         }),
+                        level: h
+                            .account
+                            .and_then(|a| h.levels.shown(a.bot, room.seats.len())),
                     },
                 },
             })

@@ -57,6 +57,60 @@ pub struct HumanSeat {
     pub bot_playing: Option<String>,
     /// The registered account sitting here (None: a guest).
     pub account: Option<SeatAccount>,
+    /// The account's levels as last learned (memory only): when the seat was taken,
+    /// then from each rated game's end here. What the lobby shows next to the name.
+    pub levels: SeatLevels,
+}
+
+/// A seated account's level in each rating pool, where known (`max(0, 50 + 7.5 × (μ −
+/// 2φ))`). The room learns them when an account takes a seat (the connection reads
+/// them once) and from a rated game's `rating_changed`, so the lobby's summary stays
+/// a function of the room's state, with no store read per list.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SeatLevels {
+    pub two: Option<f64>,
+    pub multi: Option<f64>,
+    pub bots: Option<f64>,
+}
+
+impl SeatLevels {
+    /// The level shown for a seat of a room of `seats` seats, rounded down: the `bots`
+    /// pool's for a bot account, else `2p` for two seats and `3-4p` for more.
+    pub fn shown(&self, bot: bool, seats: usize) -> Option<u32> {
+        let level = if bot {
+            self.bots
+        } else if seats <= 2 {
+            self.two
+        } else {
+            self.multi
+        }?;
+        level.is_finite().then(|| level.max(0.0).floor() as u32)
+    }
+
+    /// The levels an account's ratings give in the pools `2p`, `3-4p` and `bots`; none
+    /// when they could not be read (the seat is taken all the same, without a level).
+    pub fn read<E: std::fmt::Debug>(levels: Result<[f64; 3], E>) -> SeatLevels {
+        match levels {
+            Ok([two, multi, bots]) => SeatLevels {
+                two: Some(two),
+                multi: Some(multi),
+                bots: Some(bots),
+            },
+            Err(e) => {
+                tracing::warn!("cannot read an account's levels: {e:?}");
+                SeatLevels::default()
+            }
+        }
+    }
+
+    /// Records the level after a rated game in `pool`.
+    pub fn set(&mut self, pool: wire::RatingPool, level: f64) {
+        match pool {
+            wire::RatingPool::TwoPlayer => self.two = Some(level),
+            wire::RatingPool::Multiplayer => self.multi = Some(level),
+            wire::RatingPool::Bots => self.bots = Some(level),
+        }
+    }
 }
 
 impl HumanSeat {
@@ -70,6 +124,7 @@ impl HumanSeat {
             left: false,
             bot_playing: None,
             account: None,
+            levels: SeatLevels::default(),
         }
     }
 }
@@ -178,5 +233,32 @@ impl RoomState {
                 })
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod level_tests {
+    use super::SeatLevels;
+    use dominion_protocol as wire;
+
+    #[test]
+    fn a_seat_shows_the_level_of_the_pool_its_room_would_be_rated_in() {
+        let mut l = SeatLevels {
+            two: Some(23.9),
+            multi: Some(-3.0),
+            bots: None,
+        };
+        assert_eq!(l.shown(false, 2), Some(23), "2p, rounded down");
+        assert_eq!(l.shown(false, 3), Some(0), "3-4p, never below 0");
+        assert_eq!(l.shown(false, 6), Some(0), "five or six seats: 3-4p too");
+        assert_eq!(
+            l.shown(true, 2),
+            None,
+            "a bot account's bots level is not known"
+        );
+        l.set(wire::RatingPool::Bots, 41.2);
+        l.set(wire::RatingPool::TwoPlayer, 30.0);
+        assert_eq!((l.shown(true, 2), l.shown(false, 2)), (Some(41), Some(30)));
+        assert_eq!(SeatLevels::default().shown(false, 2), None);
     }
 }

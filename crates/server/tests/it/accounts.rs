@@ -37,7 +37,7 @@ on_both_backends!(
 pub(crate) const CHEAP: [&str; 4] = ["--argon2-memory-kib", "256", "--argon2-iterations", "1"];
 
 /// A cluster of two nodes, `n0` and `n1`, with cheap hashing and `extra` flags.
-async fn two_nodes(
+pub(crate) async fn two_nodes(
     extra: &[&str],
 ) -> (
     crate::cluster::Backends,

@@ -153,7 +153,7 @@ async fn make(
             .link_house_seat(room.id.clone(), house_seat, house.account)
             .await
             .map_err(|r| r.message)?;
-        let (seat, token) = seat(&hub, &room.id, &entry.name, &who).await?;
+        let (seat, token) = seat((&hub, &accounts), &room.id, &entry.name, &who).await?;
         accounts.link_seat(room.id.clone(), seat, &who).await;
         Ok::<_, String>((room.id, seat, token))
     }

@@ -86,12 +86,13 @@ pub fn settings(members: &[Entry], prefs: &Prefs) -> Result<RoomSettings, String
 
 /// Takes a seat of `room` for `name`, signed in as `who`: its number and token.
 pub(super) async fn seat(
-    hub: &Hub,
+    (hub, accounts): (&Hub, &Accounts),
     room: &str,
     name: &str,
     who: &SignedIn,
 ) -> Result<(u8, String), String> {
     let handle = hub.room(room).ok_or("the room closed")?;
+    let levels = crate::rooms::state::SeatLevels::read(accounts.levels_of(who.account.id).await);
     let (tx, mut rx) = mpsc::channel(64);
     let id = STAND_IN.fetch_add(1, Ordering::Relaxed);
     let conn = ConnHandle::new(
@@ -114,6 +115,7 @@ pub(super) async fn seat(
                     id: who.account.id,
                     bot: who.account.bot,
                 }),
+                levels,
             },
             from: None,
             done,
@@ -168,7 +170,7 @@ pub async fn make(
             .map_err(|r| r.message)?;
         let mut seats = Vec::new();
         for (entry, _, who) in &players {
-            let (seat, token) = seat(&hub, &room.id, &entry.name, who).await?;
+            let (seat, token) = seat((&hub, &accounts), &room.id, &entry.name, who).await?;
             accounts.link_seat(room.id.clone(), seat, who).await;
             seats.push((seat, token));
         }

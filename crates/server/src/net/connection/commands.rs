@@ -64,10 +64,15 @@ impl Connection {
                     id: w.account.id,
                     bot: w.account.bot,
                 });
+                let levels = match &self.signed_in {
+                    Some(who) => SeatLevels::read(self.accounts.levels_of(who.account.id).await),
+                    None => SeatLevels::default(),
+                };
                 let join = Join::TakeSeat {
                     seat,
                     name,
                     account,
+                    levels,
                 };
                 self.join(id, room, join, &frame).await;
                 if let (
@@ -88,8 +93,13 @@ impl Connection {
                 last_event,
                 ..
             } => {
-                self.join(id, room, Join::Resume { token, last_event }, frame)
-                    .await
+                let levels = self.levels_to_bring(&room).await;
+                let join = Join::Resume {
+                    token,
+                    last_event,
+                    levels,
+                };
+                self.join(id, room, join, frame).await
             }
             ClientMessage::Spectate { room, name, .. } => {
                 // Signed in: the account's name; a guest: not a registered one.
@@ -447,5 +457,25 @@ impl Connection {
 
     pub(super) fn refuse(&self, re: Option<u64>, refusal: Refusal) {
         self.send(&refusal.to_message(re));
+    }
+}
+
+impl Connection {
+    /// For `resume`: the account's levels, read only when the room lists this account's
+    /// seat without a level (reopened after a restart, or taken over by this node), so
+    /// that the lobby shows them again; None otherwise (no read).
+    async fn levels_to_bring(&self, room: &str) -> Option<(i64, SeatLevels)> {
+        let who = self.signed_in.as_ref()?;
+        let missing = self.hub.summary_of(room).is_some_and(|r| {
+            r.seats.iter().any(|s| {
+                matches!(&s.occupant, wire::Occupant::Human { name, account: Some(_), level: None, .. }
+                    if *name == who.account.name)
+            })
+        });
+        if !missing {
+            return None;
+        }
+        let levels = SeatLevels::read(self.accounts.levels_of(who.account.id).await);
+        Some((who.account.id, levels))
     }
 }

@@ -49,6 +49,7 @@ use crate::rooms::chat;
 use crate::rooms::hub::{Admission, Hub, ROOM_WINDOW};
 use crate::rooms::outbox::{ConnHandle, Kill, OutFrame, Queued};
 use crate::rooms::room::{Command, Join, Role, RoomHandle, RoomMsg};
+use crate::rooms::state::SeatLevels;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use dominion_protocol::{
     self as wire, ClientMessage, CloseCode, ErrorCode, Limits, PROTOCOL_VERSION,

@@ -20,7 +20,7 @@ impl Room {
         cmd: u64,
         seat: Option<u8>,
         name: &str,
-        account: Option<SeatAccount>,
+        (account, levels): (Option<SeatAccount>, SeatLevels),
     ) -> Result<Role, Refusal> {
         if self.state.status == wire::RoomStatus::Broken {
             return Err(broken());
@@ -63,6 +63,9 @@ impl Room {
         let mut human = HumanSeat::new(name, hash);
         human.last_command = cmd;
         human.account = account;
+        if account.is_some() {
+            human.levels = levels;
+        }
         self.state.seats[idx] = Seat::Human(human);
         let host_before = self.state.host;
         let creator = (self.state.creator == Some(conn.id)).then_some(idx);
@@ -92,8 +95,8 @@ impl Room {
         &mut self,
         conn: &ConnHandle,
         cmd: u64,
-        token: &str,
-        last_event: Option<u64>,
+        (token, last_event): (&str, Option<u64>),
+        levels: Option<(i64, SeatLevels)>,
     ) -> Result<Role, Refusal> {
         let bad_token =
             || Refusal::new(ErrorCode::BadToken, "this token holds no seat in this room");
@@ -118,6 +121,14 @@ impl Room {
             h.away_since = None;
             h.left = false;
             h.bot_playing = None;
+            // Levels the room did not know (reopened): the account's own connection
+            // brought them.
+            if let Some((account, levels)) = levels
+                && h.account.is_some_and(|a| a.id == account)
+                && h.levels == SeatLevels::default()
+            {
+                h.levels = levels;
+            }
             h.last_command
         };
         self.agents[idx] = None;

@@ -61,7 +61,7 @@ use crate::metrics::Metrics;
 use crate::rooms::chat;
 use crate::rooms::outbox::ConnHandle;
 use crate::rooms::projection::{self, Topic};
-use crate::rooms::state::{HumanSeat, RoomState, Seat};
+use crate::rooms::state::{HumanSeat, RoomState, Seat, SeatLevels};
 use crate::rooms::thinkers::Thinkers;
 use crate::token::{self, TokenHash};
 use dominion_engine::view::Observation;
@@ -123,10 +123,15 @@ pub enum Join {
         name: String,
         /// The account the connection is signed in as (None: a guest).
         account: Option<SeatAccount>,
+        /// That account's levels, as the connection read them (shown in the lobby).
+        levels: SeatLevels,
     },
     Resume {
         token: String,
         last_event: Option<u64>,
+        /// The connection's account and its levels, when the lobby showed the seat of
+        /// that account without one (a room reopened after a restart or taken over).
+        levels: Option<(i64, SeatLevels)>,
     },
     /// `name` is what the spectator's chat lines carry.
     Spectate { name: String },
@@ -344,13 +349,19 @@ impl Room {
                         seat,
                         name,
                         account,
+                        levels,
                     } => match self.barred.check(from, &name) {
-                        Ok(()) => self.take_seat(&conn, cmd, seat, &name, account).await,
+                        Ok(()) => {
+                            self.take_seat(&conn, cmd, seat, &name, (account, levels))
+                                .await
+                        }
                         Err(refusal) => Err(refusal),
                     },
-                    Join::Resume { token, last_event } => {
-                        self.resume(&conn, cmd, &token, last_event)
-                    }
+                    Join::Resume {
+                        token,
+                        last_event,
+                        levels,
+                    } => self.resume(&conn, cmd, (&token, last_event), levels),
                     Join::Spectate { name } => match self.barred.check(from, &name) {
                         Ok(()) => self.spectate(&conn, cmd, name),
                         Err(refusal) => Err(refusal),

@@ -97,11 +97,18 @@ impl Room {
                 deviation_before: c.before.deviation,
                 deviation_after: c.after.deviation,
             })
-            .collect();
+            .collect::<Vec<wire::RatingChange>>();
+        // The lobby shows the levels after the game from now on.
+        for c in &changes {
+            if let Some(Seat::Human(h)) = self.state.seats.get_mut(c.seat as usize) {
+                h.levels.set(c.pool, c.level_after);
+            }
+        }
         self.state.ratings = Some(changes);
         for (viewer, conn) in self.viewers() {
             self.send_to(&conn, viewer, Topic::Ratings);
         }
+        self.broadcast(Topic::Room);
     }
 
     /// A finished rated room reopened after a restart reads its ratings back, for

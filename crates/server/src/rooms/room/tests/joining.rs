@@ -35,6 +35,7 @@ async fn a_seat_is_stored_with_its_token_hash_before_the_token_is_told() {
             connected: true,
             bot_playing: None,
             account: None,
+            level: None,
         }
     );
     assert_eq!(room.seats[1].occupant, wire::Occupant::Empty);

@@ -260,6 +260,7 @@ impl Harness {
                 seat,
                 name,
                 account: None,
+                levels: Default::default(),
             },
         )
         .await
@@ -274,6 +275,7 @@ impl Harness {
         let join = Join::Resume {
             token: token.to_string(),
             last_event,
+            levels: None,
         };
         self.join(c, join).await
     }

@@ -146,6 +146,7 @@ async fn a_bot_plays_a_seat_away_too_long_until_its_player_resumes() {
             connected: false,
             bot_playing: Some("big_money".into()),
             account: None,
+            level: None,
         }
     );
     // The bot answers at once (the decision has waited longer than the bot delay)...
