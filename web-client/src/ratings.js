@@ -50,15 +50,22 @@ function s(tag, attrs, ...kids) {
   return el;
 }
 
+/** Every account's level before its first rated game in a pool (1500 ± 350). */
+export const START_LEVEL = 19.7786;
+
 /**
- * The level after each rated game, oldest first, as a line chart.
- * @param {import('./types.js').RatingPoint[]} points
+ * The level after each rated game, oldest first, as a line chart. With `fromStart`
+ * (the history holds every game of the pool) the line begins at the level every new
+ * player has, drawn as a hollow point, so even one game shows where it went.
+ * @param {import('./types.js').RatingPoint[]} games
  * @param {string} label   what the chart shows, for screen readers
+ * @param {boolean} [fromStart]
  */
-export function levelChart(points, label) {
+export function levelChart(games, label, fromStart = false) {
   const W = 320;
   const H = 120;
   const PAD = 24;
+  const points = fromStart ? [{ at: 0, level: START_LEVEL, room: '' }, ...games] : games;
   const levels = points.map((p) => p.level);
   const lo = Math.floor(Math.min(...levels, 20) / 5) * 5;
   const hi = Math.ceil(Math.max(...levels, lo + 5) / 5) * 5;
@@ -69,13 +76,21 @@ export function levelChart(points, label) {
     s('text', { x: tx, y: ty, 'font-size': 10, fill: 'currentColor' }, document.createTextNode(v));
   return s(
     'svg',
-    { viewBox: `0 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': label, class: 'level-chart', 'data-testid': 'level-chart', 'data-points': points.length },
+    { viewBox: `0 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': label, class: 'level-chart', 'data-testid': 'level-chart', 'data-points': games.length, 'data-from-start': String(fromStart) },
     s('line', { x1: PAD, y1: H - PAD, x2: W - PAD, y2: H - PAD, stroke: 'currentColor', 'stroke-opacity': 0.3 }),
     s('line', { x1: PAD, y1: PAD, x2: PAD, y2: H - PAD, stroke: 'currentColor', 'stroke-opacity': 0.3 }),
     text(2, y(hi) + 4, String(hi)),
     text(2, y(lo) + 4, String(lo)),
     s('polyline', { points: line, fill: 'none', stroke: '#2b6cb0', 'stroke-width': 2 }),
-    ...points.map((p, i) => s('circle', { cx: x(i).toFixed(1), cy: y(p.level).toFixed(1), r: 3, fill: '#2b6cb0' }, s('title', {}, document.createTextNode(levelText(p.level))))),
+    ...points.map((p, i) =>
+      s(
+        'circle',
+        fromStart && i === 0
+          ? { cx: x(i).toFixed(1), cy: y(p.level).toFixed(1), r: 3, fill: 'none', stroke: '#2b6cb0', 'data-testid': 'level-chart-start' }
+          : { cx: x(i).toFixed(1), cy: y(p.level).toFixed(1), r: 3, fill: '#2b6cb0' },
+        s('title', {}, document.createTextNode(levelText(p.level))),
+      ),
+    ),
   );
 }
 
@@ -101,7 +116,7 @@ export function ratingsPanel(ratings) {
               ' · ',
               t('profile.rating_line', { rating: Math.round(r.rating), deviation: Math.round(r.deviation), n: r.games }),
             ),
-            r.history.length ? levelChart(r.history, t('profile.chart_label', { pool: poolLabel(r.pool) })) : null,
+            r.history.length ? levelChart(r.history, t('profile.chart_label', { pool: poolLabel(r.pool) }), r.history.length === r.games) : null,
           ),
         )
       : h('p', { class: 'muted' }, t('profile.no_ratings')),

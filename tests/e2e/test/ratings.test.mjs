@@ -181,7 +181,10 @@ test('two signed-in players play a rated game: both end screens show the levels 
   await ann.page.goto(`${server.url}/players/Bob`);
   await ann.page.waitForSelector('[data-testid=profile-ratings] [data-testid=level-chart]');
   assert.equal(await ann.page.getByTestId('level-chart').getAttribute('data-points'), '1');
-  assert.equal(await ann.page.locator('[data-testid=level-chart] circle').count(), 1);
+  // The line starts at every new player's level (a hollow point), then the game's.
+  assert.equal(await ann.page.getByTestId('level-chart').getAttribute('data-from-start'), 'true');
+  assert.equal(await ann.page.locator('[data-testid=level-chart] circle').count(), 2);
+  assert.equal(await ann.page.locator('[data-testid=level-chart-start] title').textContent(), '19.8');
   await screenshot(ann.page, 'profile-chart-en.png');
 
   for (const p of [ann, bob, eve]) {
