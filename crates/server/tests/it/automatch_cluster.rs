@@ -8,7 +8,7 @@
 
 use crate::accounts::{CHEAP, register, signed_in};
 use crate::cluster::Backends;
-use crate::common::Client;
+use crate::common::{Client, Closed};
 use crate::process::ServerProcess;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -112,8 +112,8 @@ async fn matched(
     loop {
         let v = match c.recv_or_closed().await {
             Ok(v) => v,
-            Err(_) => {
-                c = signed_in(fallback, cookie, &name).await;
+            Err(closed) => {
+                c = reconnect(fallback, cookie, &name, closed).await;
                 c.command(json!({"type": "find_match", "pool": "2p"})).await;
                 continue;
             }
@@ -134,6 +134,38 @@ async fn matched(
             _ => {}
         }
     }
+}
+
+/// Signs in again at `addr` after the connection closed (`why`), retrying while the
+/// node turns the upgrade down (a burst of reconnections from a killed node).
+async fn reconnect(addr: SocketAddr, cookie: &str, name: &str, why: Closed) -> Client {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    use tokio_tungstenite::tungstenite::http::HeaderValue;
+    let mut last = String::new();
+    for _ in 0..50 {
+        let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+        let h = req.headers_mut();
+        h.insert(
+            "Origin",
+            HeaderValue::from_str(&format!("http://{addr}")).unwrap(),
+        );
+        h.insert(
+            "Cookie",
+            HeaderValue::from_str(&format!("dominion_session={cookie}")).unwrap(),
+        );
+        match tokio_tungstenite::connect_async(req).await {
+            Ok((ws, _)) => {
+                let mut c = Client::over(ws, name);
+                c.send(json!({"type": "hello", "protocol": 1})).await;
+                let welcome = c.recv().await;
+                assert_eq!(welcome["account"]["name"], name, "{welcome}");
+                return c;
+            }
+            Err(e) => last = e.to_string(),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{name} (closed: {why:?}) cannot reconnect at {addr}: {last}")
 }
 
 /// Resumes a seat given by `match_found` at `addr`: the room's seat names once both
@@ -240,7 +272,13 @@ async fn two_hundred_players_on_three_nodes_are_each_matched_once_across_a_leade
             .zip(cookies.clone())
             .map(|(c, cookie)| {
                 let found = found.clone();
-                tokio::spawn(async move { matched(c, &cookie, fallback, &found).await })
+                let name = c.name.clone();
+                tokio::spawn(async move {
+                    let waiting = matched(c, &cookie, fallback, &found);
+                    tokio::time::timeout(HANG_STOP - Duration::from_secs(30), waiting)
+                        .await
+                        .unwrap_or_else(|_| panic!("{name} was never matched"))
+                })
             })
             .collect();
         // Kill the leader once a third are matched: the rest are queued or proposed.
