@@ -378,3 +378,64 @@ async fn two_hundred_players_on_three_nodes_are_each_matched_once_across_a_leade
     .await
     .expect("hang stop");
 }
+
+/// Three pairs matched (six waits recorded, five needed), then a seventh player is told
+/// an estimate at once: the pool's median wait (nothing waited yet).
+async fn an_estimate_after_enough_matches(addrs: &[SocketAddr]) {
+    let mut players = Vec::new();
+    for i in 0..7 {
+        let addr = addrs[i % addrs.len()];
+        let name = format!("e{i}");
+        let cookie = account(addr, &name).await;
+        players.push((signed_in(addr, &cookie, &name).await, cookie));
+    }
+    let (mut seventh, _) = players.pop().unwrap();
+    let found = AtomicUsize::new(0);
+    while players.len() >= 2 {
+        let (a, ca) = players.remove(0);
+        let (b, cb) = players.remove(0);
+        // The first waits for its match_queued, so the two are matched in one tick.
+        let ((_, fa), (_, fb)) = tokio::join!(
+            matched(a, &ca, addrs[0], &found),
+            matched(b, &cb, addrs[0], &found)
+        );
+        assert_eq!(fa["room"], fb["room"]);
+    }
+    seventh
+        .command(json!({"type": "find_match", "pool": "2p"}))
+        .await;
+    let queued = seventh.until(|v| v["type"] == "match_queued").await;
+    let estimate = queued["estimate_ms"].as_u64();
+    assert!(estimate.is_some_and(|e| e < 120_000), "{queued}");
+}
+
+#[tokio::test]
+async fn the_queue_status_estimates_the_wait_on_one_node() {
+    let addr = crate::common::start({
+        let mut c = crate::common::config();
+        c.argon2_memory_kib = 256;
+        c.argon2_iterations = 1;
+        c.registrations_per_address = 1000;
+        c
+    })
+    .await;
+    tokio::time::timeout(HANG_STOP, an_estimate_after_enough_matches(&[addr]))
+        .await
+        .expect("hang stop");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
+async fn the_queue_status_estimates_the_wait_on_a_cluster() {
+    tokio::time::timeout(HANG_STOP, async {
+        let mut env = Backends::start();
+        let nodes = nodes(&mut env, 2).await;
+        let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+        an_estimate_after_enough_matches(&addrs).await;
+    })
+    .await
+    .expect("hang stop");
+}

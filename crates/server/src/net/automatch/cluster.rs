@@ -28,6 +28,11 @@
 //! `match_found` it already delivered). A room the old leader was making when it died
 //! may stay behind with its seats held for nobody: the players never heard of it.
 //!
+//! The messages of a step are committed with it, so that a leader dying between its
+//! commit and their publication loses none: a `match_found` (with its seat token) is
+//! thus in Redis from one step's commit to the next, a tick later, and nowhere else but
+//! on its way to the player.
+//!
 //! Time is the wall clock's (milliseconds since 1970), so that waits and deadlines
 //! mean the same on the next leader.
 
@@ -55,6 +60,8 @@ use tokio::time::Instant;
 const STEP_REQUESTS: usize = 2000;
 /// Bits of a key that hold the connection's id on its node.
 const CONN_BITS: u32 = 40;
+/// How often a relay tries to hand requests on before it gives them up.
+const PUSH_TRIES: usize = 10;
 /// How often the leader looks for players of instances no longer announced.
 const ALIVE_EVERY: Duration = Duration::from_secs(1);
 
@@ -179,8 +186,9 @@ struct Relay {
     instance: u64,
     /// This node's connections that asked something, by key.
     conns: HashMap<u64, ConnHandle>,
-    /// `match_found` texts delivered (a new leader publishes the last step again).
-    delivered: HashSet<String>,
+    /// Hashes of the `match_found` messages delivered (a new leader publishes the last
+    /// step again).
+    delivered: HashSet<u64>,
 }
 
 impl Relay {
@@ -213,11 +221,7 @@ impl Relay {
                     while let Ok(request) = rx.try_recv() {
                         batch.extend(self.wire(request));
                     }
-                    if !batch.is_empty()
-                        && let Err(e) = self.shared.push(batch).await
-                    {
-                        tracing::warn!("automatch: a request was lost: {e}");
-                    }
+                    self.push(batch).await;
                 }
                 text = next => match text {
                     Some(text) => self.deliver(&text),
@@ -233,6 +237,22 @@ impl Relay {
                 }
             }
         }
+    }
+
+    /// Pushes requests, trying again for a few seconds while Redis does not answer.
+    async fn push(&self, batch: Vec<String>) {
+        if batch.is_empty() {
+            return;
+        }
+        let mut last = String::new();
+        for _ in 0..PUSH_TRIES {
+            match self.shared.push(batch.clone()).await {
+                Ok(()) => return,
+                Err(e) => last = e,
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        tracing::warn!(requests = batch.len(), "automatch: requests lost: {last}");
     }
 
     /// A connection's request as text for the leader (None: nothing to ask).
@@ -296,7 +316,9 @@ impl Relay {
             return;
         };
         if text.contains(r#""type":"match_found""#) {
-            if !self.delivered.insert(message.to_string()) {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            std::hash::Hash::hash(message, &mut hasher);
+            if !self.delivered.insert(std::hash::Hasher::finish(&hasher)) {
                 return;
             }
             if self.delivered.len() > 100_000 {
@@ -359,7 +381,9 @@ async fn lead(
         match current.step().await {
             Ok(()) => term = Some(current),
             Err(e) => {
+                // Let whoever is quickest lead on from the last commit, this node too.
                 tracing::warn!(instance, "automatch: step not committed ({e}); the term ends");
+                let _ = shared.resign(instance, token).await;
             }
         }
     }
@@ -587,7 +611,9 @@ impl Term {
             .commit(self.token, commit)
             .await?
             .map_err(|refused| format!("refused: {refused:?}"))?;
-        self.dirty = false;
+        // Messages kept in the committed state (a `match_found` holds a seat token) are
+        // dropped from it by the next step's commit.
+        self.dirty = !messages.is_empty();
         if let Err(e) = self.shared.publish(messages).await {
             tracing::warn!("automatch: messages not sent: {e}");
         }
