@@ -29,9 +29,12 @@
 //! may stay behind with its seats held for nobody: the players never heard of it.
 //!
 //! The messages of a step are committed with it, so that a leader dying between its
-//! commit and their publication loses none: a `match_found` (with its seat token) is
-//! thus in Redis from one step's commit to the next, a tick later, and nowhere else but
-//! on its way to the player.
+//! commit and their publication loses none. A node dying may still lose a
+//! `match_found` on its way to its player; so the leader keeps each account's latest
+//! `match_found` for a minute, and a `find_match` from that account on another node,
+//! while the node it was sent to is no longer announced, is answered with it again
+//! (re-addressed) instead of a second match. A seat token is therefore in Redis — the
+//! cluster's own store, like the room leases — for at most a minute, and in no log.
 //!
 //! Time is the wall clock's (milliseconds since 1970), so that waits and deadlines
 //! mean the same on the next leader.
@@ -60,6 +63,8 @@ use tokio::time::Instant;
 const STEP_REQUESTS: usize = 2000;
 /// Bits of a key that hold the connection's id on its node.
 const CONN_BITS: u32 = 40;
+/// How long a `match_found` is kept for a player whose node died before telling them.
+const RECENT_MS: u64 = 60_000;
 /// How often a relay tries to hand requests on before it gives them up.
 const PUSH_TRIES: usize = 10;
 /// How often the leader looks for players of instances no longer announced.
@@ -150,6 +155,18 @@ struct State {
     estimates: Estimates,
     /// The step's messages: (instance, "key text").
     pending: Vec<(u64, String)>,
+    /// The latest `match_found` of each account, for [`RECENT_MS`].
+    #[serde(default)]
+    recent: Vec<(i64, Recent)>,
+}
+
+/// A `match_found` sent lately, and where to.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Recent {
+    instance: u64,
+    /// "key text", as published.
+    message: String,
+    at: u64,
 }
 
 /// Starts this node's relay and its bid for the lead.
@@ -403,6 +420,8 @@ struct Term {
     done_tx: mpsc::UnboundedSender<u64>,
     done_rx: mpsc::UnboundedReceiver<u64>,
     alive_checked: Instant,
+    /// The latest `match_found` of each account (see [`Term::told_again`]).
+    recent: HashMap<i64, Recent>,
     /// Something changed that the next commit must carry.
     dirty: bool,
 }
@@ -475,6 +494,7 @@ impl Term {
             done_tx,
             done_rx,
             alive_checked: Instant::now(),
+            recent: state.recent.into_iter().collect(),
             dirty: true,
         })
     }
@@ -520,6 +540,33 @@ impl Term {
         }
     }
 
+    /// A `find_match` from a player whose match was made within [`RECENT_MS`] but sent
+    /// to a node that has died since (maybe before it told them): that `match_found`
+    /// again, to the new connection, instead of a second match.
+    async fn told_again(&mut self, wire: &Wire) -> Result<bool, String> {
+        let Wire::Find { key, who, .. } = wire else {
+            return Ok(false);
+        };
+        let Some(recent) = self.recent.get(&who.id) else {
+            return Ok(false);
+        };
+        if recent.instance == instance_of(*key) || self.shared.alive(vec![recent.instance]).await?[..] != [false] {
+            return Ok(false);
+        }
+        let Some(recent) = self.recent.remove(&who.id) else {
+            return Ok(false);
+        };
+        let Some((_, text)) = recent.message.split_once(' ') else {
+            return Ok(false);
+        };
+        self.out
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((instance_of(*key), format!("{key} {text}")));
+        self.dirty = true;
+        Ok(true)
+    }
+
     /// Players whose node is no longer announced leave the queue.
     async fn drop_the_dead(&mut self) -> Result<(), String> {
         let keys: Vec<u64> = self.service.players.keys().copied().collect();
@@ -548,6 +595,9 @@ impl Term {
         for text in texts {
             match serde_json::from_str::<Wire>(&text) {
                 Ok(wire) => {
+                    if self.told_again(&wire).await? {
+                        continue;
+                    }
                     let request = self.request(wire);
                     self.service.on_request(request);
                 }
@@ -558,8 +608,11 @@ impl Term {
             self.service.on_request(request);
             self.dirty = true;
         }
+        let mut seated = HashMap::new();
         while let Ok(id) = self.done_rx.try_recv() {
-            self.making.remove(&id);
+            for (entry, _) in self.making.remove(&id).unwrap_or_default() {
+                seated.insert(entry.key, entry.account);
+            }
             self.dirty = true;
         }
         self.service.on_tick();
@@ -569,6 +622,26 @@ impl Term {
         }
         let found = std::mem::take(self.service.deferred.get_or_insert_with(Vec::new));
         let messages = std::mem::take(&mut *self.out.lock().unwrap_or_else(|e| e.into_inner()));
+        // Each match_found just made is kept a while, for its player's next node.
+        let now = self.service.now();
+        for (instance, message) in &messages {
+            if let Some((key, _)) = message.split_once(' ')
+                && let Some(account) = key.parse().ok().and_then(|k: u64| seated.remove(&k))
+            {
+                self.recent.insert(
+                    account,
+                    Recent {
+                        instance: *instance,
+                        message: message.clone(),
+                        at: now,
+                    },
+                );
+            }
+        }
+        let before = self.recent.len();
+        self.recent
+            .retain(|_, r| now.saturating_sub(r.at) < RECENT_MS);
+        self.dirty |= self.recent.len() != before;
         if consumed == 0 && messages.is_empty() && found.is_empty() && !self.dirty {
             return Ok(());
         }
@@ -598,6 +671,7 @@ impl Term {
                 .collect(),
             estimates: self.service.estimates.clone(),
             pending: messages.clone(),
+            recent: self.recent.iter().map(|(a, r)| (*a, r.clone())).collect(),
         };
         let mut keys = self.service.matcher.keys();
         keys.extend(self.making.values().flatten().map(|(e, _)| e.key));
