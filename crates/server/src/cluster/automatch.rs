@@ -225,10 +225,7 @@ impl SharedQueue for RedisQueue {
                 .arg(commit.claims.len())
                 .arg(commit.claims)
                 .arg(commit.keys);
-            let n: i64 = invocation
-                .invoke_async(&mut redis)
-                .await
-                .map_err(text)?;
+            let n: i64 = invocation.invoke_async(&mut redis).await.map_err(text)?;
             Ok(match n {
                 1 => Ok(()),
                 0 => Err(Refused::Fenced),

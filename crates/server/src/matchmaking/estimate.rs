@@ -77,10 +77,18 @@ mod tests {
         // 1000, 2000, 3000, 9000, 600000: the median is 3000, the outlier ignored.
         assert_eq!(e.estimate(MatchPool::TwoPlayers, 0), Some(3000));
         assert_eq!(e.estimate(MatchPool::TwoPlayers, 1200), Some(1800));
-        assert_eq!(e.estimate(MatchPool::TwoPlayers, 5000), Some(0), "never below 0");
+        assert_eq!(
+            e.estimate(MatchPool::TwoPlayers, 5000),
+            Some(0),
+            "never below 0"
+        );
         assert_eq!(e.estimate(MatchPool::ThreeFourPlayers, 0), None, "per pool");
         e.record(MatchPool::TwoPlayers, 4000);
-        assert_eq!(e.median(MatchPool::TwoPlayers), Some(3500), "even: the middle two");
+        assert_eq!(
+            e.median(MatchPool::TwoPlayers),
+            Some(3500),
+            "even: the middle two"
+        );
         // Only the latest KEPT count.
         for _ in 0..KEPT {
             e.record(MatchPool::TwoPlayers, 10);

@@ -71,8 +71,6 @@ pub trait SharedQueue: Send + Sync + 'static {
     /// Sends each text to its instance's channel.
     fn publish(&self, messages: Vec<(u64, String)>) -> BoxFuture<'_, Result<(), String>>;
     /// The texts published for `instance`, from now on.
-    fn subscribe(
-        &self,
-        instance: u64,
-    ) -> BoxFuture<'_, Result<BoxStream<'static, String>, String>>;
+    fn subscribe(&self, instance: u64)
+    -> BoxFuture<'_, Result<BoxStream<'static, String>, String>>;
 }

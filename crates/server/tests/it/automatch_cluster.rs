@@ -183,7 +183,12 @@ async fn seat_names(c: &mut Client, found: &Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| s["occupant"]["name"].as_str().unwrap_or_default().to_string())
+        .map(|s| {
+            s["occupant"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
         .collect();
     names.sort();
     names
@@ -251,14 +256,10 @@ async fn two_hundred_players_on_three_nodes_are_each_matched_once_across_a_leade
         // Accounts, made 20 at a time, spread over the nodes.
         let mut cookies = Vec::new();
         for chunk in (0..PLAYERS).collect::<Vec<_>>().chunks(20) {
-            let made = futures_util::future::join_all(
-                chunk
-                    .iter()
-                    .map(|&i| {
-                        let addr = addrs[i % 3];
-                        async move { account(addr, &format!("p{i:03}")).await }
-                    }),
-            )
+            let made = futures_util::future::join_all(chunk.iter().map(|&i| {
+                let addr = addrs[i % 3];
+                async move { account(addr, &format!("p{i:03}")).await }
+            }))
             .await;
             cookies.extend(made);
         }
@@ -314,7 +315,11 @@ async fn two_hundred_players_on_three_nodes_are_each_matched_once_across_a_leade
         // No second match_found: nothing of the kind reached a client before its pong.
         let mut clients: Vec<(Client, Value)> = Vec::new();
         for (i, (mut c, f)) in results.into_iter().enumerate() {
-            let alive = if i % 3 == lead { fallback } else { addrs[i % 3] };
+            let alive = if i % 3 == lead {
+                fallback
+            } else {
+                addrs[i % 3]
+            };
             let mut open = true;
             if crate::process::try_send(&mut c, &json!({"type": "ping", "id": 1_000_000}))
                 .await
@@ -359,8 +364,7 @@ async fn two_hundred_players_on_three_nodes_are_each_matched_once_across_a_leade
             }
             let checked = futures_util::future::join_all(batch.into_iter().map(
                 |(room, mut pair)| async move {
-                    let mut told: Vec<String> =
-                        pair.iter().map(|(c, _)| c.name.clone()).collect();
+                    let mut told: Vec<String> = pair.iter().map(|(c, _)| c.name.clone()).collect();
                     told.sort();
                     let (c, f) = &mut pair[0];
                     let names = seat_names(c, f).await;

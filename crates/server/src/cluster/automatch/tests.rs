@@ -106,7 +106,11 @@ async fn two_matchers_making_the_same_match_at_the_same_moment_make_it_once() {
             b.commit(tb, commit_of(&mb, cb))
         );
         let (ra, rb) = (ra.unwrap(), rb.unwrap());
-        assert_eq!(ra, Err(Refused::Fenced), "round {round}: the old leader is fenced");
+        assert_eq!(
+            ra,
+            Err(Refused::Fenced),
+            "round {round}: the old leader is fenced"
+        );
         assert_eq!(rb, Ok(()), "round {round}");
 
         // Two matchers under the same (newest) token — two steps of one leader racing
@@ -119,7 +123,10 @@ async fn two_matchers_making_the_same_match_at_the_same_moment_make_it_once() {
         let mut m1 = proposed(&a, t).await;
         let mut m2 = restored(a.load().await.unwrap());
         let (c1, c2) = (found(&mut m1), found(&mut m2));
-        let (r1, r2) = tokio::join!(a.commit(t, commit_of(&m1, c1)), b.commit(t, commit_of(&m2, c2)));
+        let (r1, r2) = tokio::join!(
+            a.commit(t, commit_of(&m1, c1)),
+            b.commit(t, commit_of(&m2, c2))
+        );
         let mut results = [r1.unwrap(), r2.unwrap()];
         results.sort_by_key(|r| r.is_err());
         assert_eq!(

@@ -82,7 +82,12 @@ impl Matcher {
     /// The entry of `key`, queued or proposed.
     pub fn entry(&self, key: u64) -> Option<&Entry> {
         if let Some(id) = self.proposed.get(&key) {
-            return self.proposals.get(id)?.members.iter().find(|m| m.key == key);
+            return self
+                .proposals
+                .get(id)?
+                .members
+                .iter()
+                .find(|m| m.key == key);
         }
         self.queue.iter().find(|e| e.key == key)
     }
@@ -163,6 +168,10 @@ mod tests {
         assert_eq!(m.accept(1, 1), Err(super::super::UnknownMatch));
         // Matched again, under new ids.
         let again = m.tick(20);
-        assert!(again.iter().any(|e| matches!(e, Effect::Proposed { id: 3, .. })));
+        assert!(
+            again
+                .iter()
+                .any(|e| matches!(e, Effect::Proposed { id: 3, .. }))
+        );
     }
 }

@@ -383,7 +383,7 @@ async fn lead(
         };
         let mut current = match term.take() {
             Some(t) => t,
-            None => match Term::begin(&hub, &accounts, shared.clone(), instance, token).await {
+            None => match Term::begin(&hub, &accounts, shared.clone(), token).await {
                 Ok(t) => {
                     tracing::info!(instance, token, "automatch: this node leads the queue");
                     t
@@ -399,7 +399,10 @@ async fn lead(
             Ok(()) => term = Some(current),
             Err(e) => {
                 // Let whoever is quickest lead on from the last commit, this node too.
-                tracing::warn!(instance, "automatch: step not committed ({e}); the term ends");
+                tracing::warn!(
+                    instance,
+                    "automatch: step not committed ({e}); the term ends"
+                );
                 let _ = shared.resign(instance, token).await;
             }
         }
@@ -431,14 +434,14 @@ impl Term {
         hub: &Arc<Hub>,
         accounts: &Arc<Accounts>,
         shared: Arc<dyn SharedQueue>,
-        instance: u64,
         token: u64,
     ) -> Result<Term, String> {
-        let _ = instance;
         let state: State = match shared.load().await? {
             None => State::default(),
             Some(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
-                tracing::error!("automatch: the committed state is unreadable ({e}); starting empty");
+                tracing::error!(
+                    "automatch: the committed state is unreadable ({e}); starting empty"
+                );
                 State::default()
             }),
         };
@@ -550,7 +553,9 @@ impl Term {
         let Some(recent) = self.recent.get(&who.id) else {
             return Ok(false);
         };
-        if recent.instance == instance_of(*key) || self.shared.alive(vec![recent.instance]).await?[..] != [false] {
+        if recent.instance == instance_of(*key)
+            || self.shared.alive(vec![recent.instance]).await?[..] != [false]
+        {
             return Ok(false);
         }
         let Some(recent) = self.recent.remove(&who.id) else {
@@ -664,11 +669,7 @@ impl Term {
                 .iter()
                 .map(|(k, p)| (*k, Account::of(&p.who)))
                 .collect(),
-            making: self
-                .making
-                .iter()
-                .map(|(id, m)| (*id, m.clone()))
-                .collect(),
+            making: self.making.iter().map(|(id, m)| (*id, m.clone())).collect(),
             estimates: self.service.estimates.clone(),
             pending: messages.clone(),
             recent: self.recent.iter().map(|(a, r)| (*a, r.clone())).collect(),

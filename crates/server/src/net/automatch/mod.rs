@@ -103,6 +103,9 @@ impl Automatch {
     }
 }
 
+/// A match's players as the room maker takes them.
+type Seated = Vec<(Entry, Peer, Box<SignedIn>)>;
+
 /// A queued (or proposed) player's connection and account.
 struct Player {
     conn: Peer,
@@ -121,7 +124,7 @@ struct Service {
     estimates: Estimates,
     /// A cluster's leader makes rooms only once its step is committed: the matches
     /// found wait here (None: one node, rooms made at once).
-    deferred: Option<Vec<(u64, Vec<(Entry, Peer, Box<SignedIn>)>)>>,
+    deferred: Option<Vec<(u64, Seated)>>,
     hub: Arc<Hub>,
     accounts: Arc<Accounts>,
     /// For room makers to put players back when a room cannot be made.
@@ -320,7 +323,7 @@ impl Service {
 
     /// Makes the room of match `id` now, or (a cluster's leader) once the step that
     /// found it is committed.
-    fn make_room(&mut self, id: u64, seated: Vec<(Entry, Peer, Box<SignedIn>)>) {
+    fn make_room(&mut self, id: u64, seated: Seated) {
         if let Some(deferred) = &mut self.deferred {
             deferred.push((id, seated));
             return;
@@ -375,8 +378,7 @@ impl Service {
                 }
                 Effect::Found { id, members } => {
                     for m in &members {
-                        self.estimates
-                            .record(m.pool, now.saturating_sub(m.since));
+                        self.estimates.record(m.pool, now.saturating_sub(m.since));
                     }
                     let seated: Vec<(Entry, Peer, Box<SignedIn>)> = members
                         .into_iter()
