@@ -381,9 +381,11 @@ async fn lead(
                 continue;
             }
         };
+        // A token other than the term's: the lead was lost and taken again meanwhile
+        // (Redis restarted, say); start over from what Redis holds.
         let mut current = match term.take() {
-            Some(t) => t,
-            None => match Term::begin(&hub, &accounts, shared.clone(), token).await {
+            Some(t) if t.token == token => t,
+            _ => match Term::begin(&hub, &accounts, shared.clone(), token).await {
                 Ok(t) => {
                     tracing::info!(instance, token, "automatch: this node leads the queue");
                     t
