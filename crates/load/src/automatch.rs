@@ -6,7 +6,8 @@
 //! /api/session` when a previous run made them), `--register-concurrency` at a time;
 //! then every client opens its WebSocket with the session cookie and says hello; then,
 //! all greeted, every client sends `find_match` at once. Loopback only, bounded by
-//! `--clients` (at most 20,000) and `--timeout`.
+//! `--clients` (at most 20,000) and `--timeout`. With several servers (a cluster's
+//! nodes), client i signs up and plays at server i modulo their number.
 
 use crate::stats::{self, Latency};
 use crate::wire::{self, Frame, Ws};
@@ -25,7 +26,8 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 #[derive(Clone, Debug)]
 pub struct Plan {
-    pub addr: SocketAddr,
+    /// The servers; client i uses `addrs[i % addrs.len()]`.
+    pub addrs: Vec<SocketAddr>,
     pub clients: usize,
     pub pool: MatchPool,
     /// Account names are `{prefix}{i}`.
@@ -228,7 +230,7 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
     for i in 0..plan.clients {
         let gate = gate.clone();
         let name = format!("{}{i}", plan.prefix);
-        let addr = plan.addr;
+        let addr = plan.addrs[i % plan.addrs.len()];
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await;
             account(addr, &name).await
@@ -236,9 +238,9 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
     }
     let mut failures: BTreeMap<String, usize> = BTreeMap::new();
     let mut cookies = Vec::new();
-    for t in tasks {
+    for (i, t) in tasks.into_iter().enumerate() {
         match t.await.map_err(|e| e.to_string()).and_then(|r| r) {
-            Ok(cookie) => cookies.push(cookie),
+            Ok(cookie) => cookies.push((plan.addrs[i % plan.addrs.len()], cookie)),
             Err(e) => *failures.entry(e).or_insert(0) += 1,
         }
     }
@@ -247,9 +249,8 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
     // Connections.
     let gate = Arc::new(Semaphore::new(128));
     let mut tasks = Vec::with_capacity(signed_in);
-    for cookie in cookies {
+    for (addr, cookie) in cookies {
         let gate = gate.clone();
-        let addr = plan.addr;
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await;
             connect(addr, &cookie).await
@@ -305,7 +306,12 @@ pub async fn run(plan: Plan) -> Result<Summary, String> {
     let match_s = last.as_secs_f64();
     Ok(Summary {
         mode: "automatch",
-        target: plan.addr.to_string(),
+        target: plan
+            .addrs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
         pool: plan.pool.as_str(),
         clients: plan.clients,
         signed_in,

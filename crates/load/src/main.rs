@@ -74,7 +74,8 @@ enum Mode {
 struct AutomatchArgs {
     #[command(flatten)]
     common: Common,
-    /// The server, HOST:PORT; must be a loopback address.
+    /// The server, HOST:PORT; must be a loopback address. Several, comma-separated (the
+    /// nodes of a cluster): client i signs up and plays at the i-th modulo their number.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
     /// Clients (accounts) queued at once.
@@ -354,10 +355,16 @@ async fn bots(args: BotsArgs) -> ExitCode {
 }
 
 async fn automatch(args: AutomatchArgs) -> ExitCode {
-    let addr = match target::loopback(&args.addr).await {
-        Ok(addr) => addr,
-        Err(e) => return refused(&e),
-    };
+    let mut addrs = Vec::new();
+    for one in args.addr.split(',').filter(|a| !a.trim().is_empty()) {
+        match target::loopback(one.trim()).await {
+            Ok(addr) => addrs.push(addr),
+            Err(e) => return refused(&e),
+        }
+    }
+    if addrs.is_empty() {
+        return refused("--addr: name at least one server");
+    }
     if args.timeout > MAX_TIME || args.timeout.is_zero() {
         return refused("--timeout must be above 0 and at most 10m");
     }
@@ -365,7 +372,7 @@ async fn automatch(args: AutomatchArgs) -> ExitCode {
         return refused("--pool bots needs bot accounts; use 2p, 3-4p or practice");
     }
     let plan = automatch::Plan {
-        addr,
+        addrs,
         clients: args.clients as usize,
         pool: args.pool,
         prefix: args.prefix,

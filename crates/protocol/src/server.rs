@@ -134,7 +134,8 @@ pub enum ServerMessage {
     Invited { from: String, room: String },
     /// You are in the automatch queue of `pool` and have waited `waited_ms`. Sent after
     /// `find_match` and again every ~5 s while queued; no position is given. `estimate_ms`
-    /// is a guess at the time left, when the server has one.
+    /// is a guess at the time left: the median wait of the pool's last 50 matched
+    /// players less `waited_ms` (never below 0); absent until 5 were matched.
     MatchQueued {
         pool: MatchPool,
         waited_ms: u64,

@@ -19,7 +19,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("gamelog", &["convert"]),
     ("rooms", &["gamelog", "convert"]),
     ("accounts", &["convert"]),
-    ("cluster", &["rooms", "gamelog", "convert"]),
+    ("cluster", &["rooms", "gamelog", "convert", "matchmaking"]),
     (
         "net",
         &["rooms", "gamelog", "convert", "accounts", "matchmaking"],

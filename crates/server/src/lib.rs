@@ -226,7 +226,9 @@ pub async fn serve(
         Err(e) => tracing::warn!("listening, address unknown: {e}"),
     }
     let grace = hub.config.shutdown_grace;
-    let app = net::http::router(hub.clone(), accounts.clone());
+    // In a cluster, one automatch queue for every node.
+    let shared_queue = cluster.as_ref().map(|c| c.shared_queue());
+    let app = net::http::router(hub.clone(), accounts.clone(), shared_queue);
     let closing = hub.clone();
     let (down_tx, down_rx) = tokio::sync::watch::channel(false);
     if let Some(listener) = metrics_listener {

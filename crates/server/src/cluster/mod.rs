@@ -38,6 +38,9 @@
 //!   their rooms and take them over again; a claim refused because Redis's counter
 //!   restarted below the database's token raises the counter, and the next attempt
 //!   claims a newer one. Every player resumes once; nothing is lost.
+//! - **Automatch** ([`automatch`]): one queue for every node, run by one leader at a
+//!   time under a fenced lease, mirrored in Redis after every step (see
+//!   `net::automatch::cluster`).
 //! - **Key**: a forwarding node presents the cluster's key with its client's address,
 //!   and the owner counts the client under that address. The key is kept in the
 //!   database ([`Ledger::cluster_key`], read when a node joins), not in Redis: there, a
@@ -59,6 +62,7 @@
 //! May not touch: sockets (forwarding is `crate::net::forward`'s), the hub itself (only
 //! `rooms::placement`). Nothing names the cluster but `lib.rs`, which wires it in.
 
+pub mod automatch;
 pub mod lease;
 mod ledger;
 pub mod lobby;
@@ -329,6 +333,14 @@ impl Cluster {
         tokio::spawn(presence.clone().publish_loop(local.clone()));
         tokio::spawn(presence.clone().listen_loop(self.client.clone(), local));
         presence
+    }
+
+    /// The automatch queue every node shares (`automatch`), in the cluster's Redis.
+    pub fn shared_queue(&self) -> Arc<dyn crate::matchmaking::shared::SharedQueue> {
+        Arc::new(automatch::RedisQueue {
+            redis: self.redis(),
+            client: self.client.clone(),
+        })
     }
 
     fn owned(&self) -> MutexGuard<'_, HashMap<String, i64>> {

@@ -4,15 +4,19 @@
 //! [`queue::Effect`]s returned, so every rule here is tested exactly.
 //!
 //! - `pairing`: the suitability formulas and the threshold a group must reach.
-//! - `queue`: entries in order, proposals, accept/decline/timeout, requeue-first.
+//! - `queue`: entries in order, proposals, accept/decline/timeout, requeue-first;
+//!   `queue::snapshot` its state as data, for a cluster's next leader.
 //! - `queue/house`: the bot ladder's house bots, offered to a lone `bots` entry.
-//!
-//! A Redis queue for a cluster would implement the same operations ([`queue::Matcher`]'s
-//! `enqueue`, `cancel`, `accept`, `decline`, `tick`) over shared state, with each
-//! proposal made under a lock or a Lua script so that it happens exactly once.
+//! - `estimate`: the wait a queued player is told to expect.
+//! - `shared`: what a queue shared by a cluster's nodes needs (a leader's lease with a
+//!   fencing token, one request list, commits that claim each match's members once),
+//!   implemented over Redis by `cluster::automatch`. The same [`queue::Matcher`] runs
+//!   on one node in memory and on a cluster's leader: only the transport differs.
 
+pub mod estimate;
 pub mod pairing;
 pub mod queue;
+pub mod shared;
 
 /// A player's level: `max(0, 50 + 7.5 (μ − 2φ))` on the Glicko-2 scale, as the
 /// ratings compute it (`dominion_rating::level`).

@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub type Millis = u64;
 
 /// One player waiting: `key` is their connection (unique while queued).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     pub key: u64,
     pub account: i64,
@@ -381,5 +381,6 @@ impl Matcher {
 }
 
 mod house;
+pub mod snapshot;
 #[cfg(test)]
 mod tests;

@@ -60,7 +60,12 @@ const WRITE_BUFFER: usize = 64 * 1024;
 /// (then the connection ends): at least one frame of the largest kind.
 const WRITE_BUFFER_MAX: usize = 4 << 20;
 
-pub fn router(hub: Arc<Hub>, accounts: Arc<Accounts>) -> Router {
+/// `shared`: a cluster's automatch queue (None: this node's own, in memory).
+pub fn router(
+    hub: Arc<Hub>,
+    accounts: Arc<Accounts>,
+    shared: Option<Arc<dyn crate::matchmaking::shared::SharedQueue>>,
+) -> Router {
     // With --metrics-addr, /metrics is served there only.
     let metrics_here = hub.config.metrics_addr.as_deref().is_none_or(str::is_empty);
     let router = Router::new();
@@ -84,6 +89,7 @@ pub fn router(hub: Arc<Hub>, accounts: Arc<Accounts>) -> Router {
         .layer(Extension(crate::net::automatch::Automatch::start(
             hub.clone(),
             accounts.clone(),
+            shared,
         )))
         .with_state(hub.clone())
         .merge(crate::net::social_api::router(

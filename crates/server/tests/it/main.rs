@@ -4,6 +4,7 @@
 mod abuse;
 mod accounts;
 mod automatch;
+mod automatch_cluster;
 mod backup;
 mod budgets;
 mod catalogue;

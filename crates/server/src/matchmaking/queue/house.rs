@@ -21,7 +21,7 @@ use dominion_protocol::MatchPool;
 use std::collections::BTreeSet;
 
 /// One of our bots as a ladder opponent.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HouseBot {
     /// The server bot that plays the seat (`easy`, `standard`, `search`).
     pub bot: String,

@@ -13,13 +13,18 @@
 //! random, and an absent player's seat waits for them (`abandoned: wait`): no stand-in
 //! bot plays for a ladder bot, and a game nobody plays ends abandoned after
 //! `--abandon-after`, lost by the ladder bot (our bot never leaves).
+//!
+//! In a cluster the matcher leader makes the room, as for any match, but at once rather
+//! than after its step's commit (`cluster`): its `match_found` still leaves only with a
+//! commit, and a leader fenced before that commit leaves a room nobody is told of while
+//! its player is matched again by the next leader — a lost room, never a double match.
 
+use super::peer::Peer;
 use super::room::{Prefs, draw_kingdom, requeue, seat, shuffle};
 use super::{Service, match_name};
 use crate::accounts::{Accounts, SignedIn};
 use crate::matchmaking::queue::{Entry, House, HouseBot, HouseEffect, Millis};
 use crate::rooms::hub::Hub;
-use crate::rooms::outbox::ConnHandle;
 use dominion_protocol::{
     AbandonPolicy, KingdomChoice, MatchOpponent, MatchPool, RoomSettings, SeatSetting,
     ServerMessage,
@@ -123,7 +128,7 @@ async fn make(
     hub: Arc<Hub>,
     accounts: Arc<Accounts>,
     match_id: String,
-    player: (Entry, ConnHandle, Box<SignedIn>),
+    player: (Entry, Peer, Box<SignedIn>),
     house: HouseBot,
     service: mpsc::WeakUnboundedSender<super::Request>,
 ) {

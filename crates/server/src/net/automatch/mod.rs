@@ -1,29 +1,33 @@
-//! The automatch service of one node (docs/protocol.md, "Automatch"): a task that owns
-//! the queue (`crate::matchmaking::queue::Matcher`, pure logic) in memory, hears the
-//! connections' `find_match`, `cancel_match`, `accept_match`, `decline_match` and their
+//! The automatch service (docs/protocol.md, "Automatch"): a task that owns the queue
+//! (`crate::matchmaking::queue::Matcher`, pure logic), hears the connections'
+//! `find_match`, `cancel_match`, `accept_match`, `decline_match` and their
 //! disconnects, ticks the queue every [`TICK`], tells players what the queue decided,
 //! and makes the room of an accepted match (`room`; a bot ladder game against one of our
 //! bots: `house`).
 //!
-//! Connections reach the task through [`Automatch`], a channel that never blocks them
+//! Connections reach the service through [`Automatch`], a channel that never blocks them
 //! (unbounded: one message per command, and commands are rate limited per connection).
-//! Every reply goes to the connection's own outbound queue (`ConnHandle::send`), so the
-//! task never waits for a client.
+//! Every reply goes to the connection's own outbound queue ([`Peer::send`]), so the
+//! service never waits for a client.
 //!
-//! One queue per node: players on different nodes of a cluster are not matched with each
-//! other. A Redis queue would replace [`Matcher`] behind the same five operations
-//! (`enqueue`, `cancel`, `accept`, `decline`, `tick`), with each proposal claimed
-//! atomically in Redis and its effects delivered to whichever node holds each
-//! connection.
+//! On one node the service runs here, in memory. In a cluster (`cluster`) every node's
+//! requests go to one queue in Redis, and the same [`Service`] runs on whichever node
+//! leads, its answers sent to the node holding each connection: players of every node
+//! are matched with each other, each match exactly once.
 
+mod cluster;
 mod house;
+mod peer;
 mod room;
+
+pub use peer::Peer;
 
 use crate::accounts::{Accounts, SignedIn};
 use crate::convert::refusal::Refusal;
+use crate::matchmaking::estimate::Estimates;
 use crate::matchmaking::queue::{Effect, Entry, Matcher, Millis, Settings};
+use crate::matchmaking::shared::SharedQueue;
 use crate::rooms::hub::Hub;
-use crate::rooms::outbox::ConnHandle;
 use dominion_protocol::{
     CardSet, Edition, ErrorCode, MatchCancelReason, MatchOpponent, MatchPool, ServerMessage,
 };
@@ -41,7 +45,7 @@ pub const STATUS_EVERY: Millis = 5_000;
 /// What a connection asks of the service.
 pub enum Request {
     Find {
-        conn: ConnHandle,
+        conn: Peer,
         who: Box<SignedIn>,
         level: f64,
         blocks: Vec<String>,
@@ -50,16 +54,16 @@ pub enum Request {
         sets: Option<Vec<CardSet>>,
     },
     Cancel {
-        conn: ConnHandle,
+        conn: Peer,
         re: u64,
     },
     Accept {
-        conn: ConnHandle,
+        conn: Peer,
         re: u64,
         id: String,
     },
     Decline {
-        conn: ConnHandle,
+        conn: Peer,
         re: u64,
         id: String,
     },
@@ -69,7 +73,7 @@ pub enum Request {
     },
     /// A match whose room could not be made: its players go back to the front.
     Requeue {
-        players: Vec<(Entry, ConnHandle, Box<SignedIn>)>,
+        players: Vec<(Entry, Peer, Box<SignedIn>)>,
     },
 }
 
@@ -79,23 +83,19 @@ pub struct Automatch {
 }
 
 impl Automatch {
-    /// Starts the service's task; it ends when every handle is dropped.
-    pub fn start(hub: Arc<Hub>, accounts: Arc<Accounts>) -> Arc<Automatch> {
+    /// Starts the service's task; it ends when every handle is dropped. With `shared`
+    /// (a cluster), the node's requests go to the cluster's one queue instead.
+    pub fn start(
+        hub: Arc<Hub>,
+        accounts: Arc<Accounts>,
+        shared: Option<Arc<dyn SharedQueue>>,
+    ) -> Arc<Automatch> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let settings = Settings {
-            accept_ms: hub.config.match_accept_timeout.as_millis() as Millis,
-            table_wait_ms: hub.config.match_table_wait.as_millis() as Millis,
-        };
-        let mut matcher = Matcher::new(settings);
-        matcher.set_house(house::house(&hub, &accounts));
-        let service = Service {
-            matcher,
-            players: HashMap::new(),
-            origin: Instant::now(),
-            hub,
-            accounts,
-            tx: tx.downgrade(),
-        };
+        if let Some(shared) = shared {
+            cluster::start(hub, accounts, shared, rx);
+            return Arc::new(Automatch { tx });
+        }
+        let service = Service::new(hub, accounts, tx.downgrade(), false);
         tokio::spawn(service.run(rx));
         Arc::new(Automatch { tx })
     }
@@ -105,9 +105,12 @@ impl Automatch {
     }
 }
 
+/// A match's players as the room maker takes them.
+type Seated = Vec<(Entry, Peer, Box<SignedIn>)>;
+
 /// A queued (or proposed) player's connection and account.
 struct Player {
-    conn: ConnHandle,
+    conn: Peer,
     who: Box<SignedIn>,
     /// When `match_queued` was last sent.
     told: Millis,
@@ -117,6 +120,13 @@ struct Service {
     matcher: Matcher,
     players: HashMap<u64, Player>,
     origin: Instant,
+    /// Time is the wall clock's (a cluster's leaders share it), not `origin`'s.
+    wall: bool,
+    /// The waits of the latest matches, for `estimate_ms`.
+    estimates: Estimates,
+    /// A cluster's leader makes rooms only once its step is committed: the matches
+    /// found wait here (None: one node, rooms made at once).
+    deferred: Option<Vec<(u64, Seated)>>,
     hub: Arc<Hub>,
     accounts: Arc<Accounts>,
     /// For room makers to put players back when a room cannot be made.
@@ -140,8 +150,40 @@ fn unknown_match(name: &str) -> Refusal {
 }
 
 impl Service {
+    fn new(
+        hub: Arc<Hub>,
+        accounts: Arc<Accounts>,
+        tx: mpsc::WeakUnboundedSender<Request>,
+        cluster: bool,
+    ) -> Service {
+        let settings = Settings {
+            accept_ms: hub.config.match_accept_timeout.as_millis() as Millis,
+            table_wait_ms: hub.config.match_table_wait.as_millis() as Millis,
+        };
+        let mut matcher = Matcher::new(settings);
+        matcher.set_house(house::house(&hub, &accounts));
+        Service {
+            matcher,
+            players: HashMap::new(),
+            origin: Instant::now(),
+            wall: cluster,
+            estimates: Estimates::default(),
+            deferred: cluster.then(Vec::new),
+            hub,
+            accounts,
+            tx,
+        }
+    }
+
     fn now(&self) -> Millis {
-        self.origin.elapsed().as_millis() as Millis
+        if self.wall {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as Millis)
+                .unwrap_or(0)
+        } else {
+            self.origin.elapsed().as_millis() as Millis
+        }
     }
 
     async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Request>) {
@@ -273,13 +315,30 @@ impl Service {
                 && now.saturating_sub(p.told) >= STATUS_EVERY
             {
                 p.told = now;
+                let waited_ms = now.saturating_sub(entry.since);
                 p.conn.send(&ServerMessage::MatchQueued {
                     pool: entry.pool,
-                    waited_ms: now.saturating_sub(entry.since),
-                    estimate_ms: None,
+                    waited_ms,
+                    estimate_ms: self.estimates.estimate(entry.pool, waited_ms),
                 });
             }
         }
+    }
+
+    /// Makes the room of match `id` now, or (a cluster's leader) once the step that
+    /// found it is committed.
+    fn make_room(&mut self, id: u64, seated: Seated) {
+        if let Some(deferred) = &mut self.deferred {
+            deferred.push((id, seated));
+            return;
+        }
+        tokio::spawn(room::make(
+            self.hub.clone(),
+            self.accounts.clone(),
+            match_name(id),
+            seated,
+            self.tx.clone(),
+        ));
     }
 
     fn apply(&mut self, effects: Vec<Effect>, now: Millis) {
@@ -289,10 +348,11 @@ impl Service {
                     let Some(entry) = self.matcher.queued().iter().find(|e| e.key == key) else {
                         continue;
                     };
+                    let waited_ms = now.saturating_sub(entry.since);
                     let msg = ServerMessage::MatchQueued {
                         pool: entry.pool,
-                        waited_ms: now.saturating_sub(entry.since),
-                        estimate_ms: None,
+                        waited_ms,
+                        estimate_ms: self.estimates.estimate(entry.pool, waited_ms),
                     };
                     if let Some(p) = self.players.get_mut(&key) {
                         p.told = now;
@@ -321,20 +381,17 @@ impl Service {
                     }
                 }
                 Effect::Found { id, members } => {
-                    let seated: Vec<(Entry, ConnHandle, Box<SignedIn>)> = members
+                    for m in &members {
+                        self.estimates.record(m.pool, now.saturating_sub(m.since));
+                    }
+                    let seated: Vec<(Entry, Peer, Box<SignedIn>)> = members
                         .into_iter()
                         .filter_map(|m| {
                             let p = self.players.remove(&m.key)?;
                             Some((m, p.conn, p.who))
                         })
                         .collect();
-                    tokio::spawn(room::make(
-                        self.hub.clone(),
-                        self.accounts.clone(),
-                        match_name(id),
-                        seated,
-                        self.tx.clone(),
-                    ));
+                    self.make_room(id, seated);
                 }
                 Effect::House(effect) => house::apply(self, effect),
                 Effect::Cancelled { key, reason } => {

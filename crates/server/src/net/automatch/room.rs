@@ -9,7 +9,7 @@
 //! a seat left before the start is freed after 60 s). Rooms need nothing special for
 //! automatch this way.
 
-use super::Request;
+use super::{Peer, Request};
 use crate::accounts::{Accounts, SignedIn};
 use crate::convert::kingdom_prefs::{Avoided, draw_kingdom_wire};
 use crate::convert::to_wire;
@@ -146,7 +146,7 @@ pub async fn make(
     hub: Arc<Hub>,
     accounts: Arc<Accounts>,
     match_id: String,
-    mut players: Vec<(Entry, ConnHandle, Box<SignedIn>)>,
+    mut players: Vec<(Entry, Peer, Box<SignedIn>)>,
     service: mpsc::WeakUnboundedSender<Request>,
 ) {
     shuffle(&mut players);
@@ -201,7 +201,7 @@ pub async fn make(
 /// (or, with the service gone, are told it was cancelled).
 pub(super) fn requeue(
     match_id: &str,
-    players: Vec<(Entry, ConnHandle, Box<SignedIn>)>,
+    players: Vec<(Entry, Peer, Box<SignedIn>)>,
     service: &mpsc::WeakUnboundedSender<Request>,
 ) {
     match service.upgrade() {

@@ -17,7 +17,7 @@ impl Connection {
             );
             return;
         };
-        let conn = self.handle.clone();
+        let conn = crate::net::automatch::Peer::local(self.handle.clone());
         match msg {
             ClientMessage::FindMatch {
                 pool,
