@@ -232,3 +232,51 @@ async fn bot_accounts_meet_each_other_and_a_lone_one_plays_a_rated_house_bot(bac
         assert_eq!(other.json()["total"], 0, "{}", other.body);
     }
 }
+
+/// On a cluster the ladder's queue is the shared one (`automatch_cluster`): a bot
+/// account on the node that does not lead is still offered a house bot after the wait,
+/// by whichever node leads, and its rated game is played through its own node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_cluster_a_lone_bot_account_gets_a_house_bot_from_the_leading_node() {
+    let (_env, n0, n1) = crate::accounts::two_nodes(&[
+        "--ladder-house-wait",
+        "300ms",
+        "--ladder-search-playouts",
+        "20",
+    ])
+    .await;
+    let token = bot_account(n0.addr, "Robo").await;
+    for node in [&n0, &n1] {
+        let mut robo = with_token(node.addr, &token, "Robo").await;
+        find_bots(&mut robo).await;
+        let house = proposal(&mut robo).await;
+        let name = house["opponents"][0]["name"].as_str().unwrap().to_string();
+        assert!(name.starts_with("house-"), "{house}");
+        let ack = robo
+            .ask(json!({"type": "accept_match", "match": house["match"]}))
+            .await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+        let found = robo.until(|v| v["type"] == "match_found").await;
+        let seated = robo
+            .ask(json!({"type": "resume", "room": found["room"], "token": found["token"]}))
+            .await;
+        assert_eq!(seated["type"], "seated", "{seated}");
+        robo.start().await;
+        robo.play_to_end(Duration::ZERO).await;
+        let changed = robo.until(|v| v["type"] == "rating_changed").await;
+        let names: Vec<&str> = changed["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .inspect(|c| assert_eq!(c["pool"], "bots", "{changed}"))
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        // The house bot's seat is named as any server bot's seat.
+        let seat_name = format!("{} (bot)", name.trim_start_matches("house-"));
+        assert!(
+            names.contains(&"Robo") && names.contains(&seat_name.as_str()),
+            "{changed}"
+        );
+        let _ = robo.ask(json!({"type": "leave"})).await;
+    }
+}
