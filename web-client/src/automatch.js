@@ -19,7 +19,7 @@ const WAITING_BOT = 'standard';
 
 /**
  * The panel's state: idle, queued (since when), or proposed (which match, until when).
- * @typedef {{phase: 'idle'} | {phase: 'queued', since: number} | {phase: 'proposed', match: string, until: number, opponents: import('./types.js').MatchOpponent[], accepted: boolean}} Phase
+ * @typedef {{phase: 'idle'} | {phase: 'queued', since: number, until?: number} | {phase: 'proposed', match: string, until: number, opponents: import('./types.js').MatchOpponent[], accepted: boolean}} Phase
  */
 
 /** @type {Phase} */
@@ -79,7 +79,8 @@ async function answer(yes) {
 export function onMatchMessage(msg) {
   switch (msg.type) {
     case 'match_queued':
-      set({ phase: 'queued', since: Date.now() - msg.waited_ms });
+      // The server's estimate (when it has one) is of the wait still to come.
+      set({ phase: 'queued', since: Date.now() - msg.waited_ms, until: msg.estimate_ms != null ? Date.now() + msg.estimate_ms : undefined });
       return true;
     case 'match_proposed':
       set({ phase: 'proposed', match: msg.match, until: Date.now() + msg.accept_within_ms, opponents: msg.opponents, accepted: false });
@@ -177,6 +178,9 @@ function waitingBody() {
   if (phase.phase === 'queued') {
     body = [
       h('p', { role: 'status', 'data-testid': 'match-status' }, t('match.waiting', { seconds: seconds(Date.now() - phase.since) })),
+      phase.until != null && phase.until > Date.now()
+        ? h('p', { class: 'muted', 'data-testid': 'match-estimate' }, t('match.estimate', { seconds: seconds(phase.until - Date.now()) }))
+        : null,
       h(
         'div',
         { class: 'lobby-actions' },

@@ -528,6 +528,7 @@ export default {
   'match.pool_practice': "2 players, practice (unrated)",
   'match.find': "Find a match",
   'match.waiting': "Looking for opponents… {seconds} s",
+  'match.estimate': "Usually about {seconds} s more",
   'match.cancel': "Stop looking",
   'match.play_bot': "Play a bot while you wait",
   'match.proposed': "Match found: {names}",

@@ -526,6 +526,7 @@ export default {
   'match.pool_practice': "2 játékos, gyakorló (nem értékelt)",
   'match.find': "Ellenfél keresése",
   'match.waiting': "Ellenfelet keresünk… {seconds} mp",
+  'match.estimate': "Általában még kb. {seconds} mp",
   'match.cancel': "Keresés leállítása",
   'match.play_bot': "Játssz egy bottal, amíg vársz",
   'match.proposed': "Találtunk ellenfelet: {names}",

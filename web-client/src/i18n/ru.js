@@ -569,6 +569,7 @@ export default {
   'match.pool_practice': "2 игрока, тренировочная (без рейтинга)",
   'match.find': "Найти игру",
   'match.waiting': "Ищем соперников… {seconds} с",
+  'match.estimate': "Обычно ещё около {seconds} с",
   'match.cancel': "Прекратить поиск",
   'match.play_bot': "Сыграть с ботом, пока ждёте",
   'match.proposed': "Игра найдена: {names}",

@@ -525,6 +525,7 @@ export default {
   'match.pool_practice': "2 spelare, träning (orankat)",
   'match.find': "Hitta ett parti",
   'match.waiting': "Letar efter motståndare… {seconds} s",
+  'match.estimate': "Brukar ta ungefär {seconds} s till",
   'match.cancel': "Sluta leta",
   'match.play_bot': "Spela mot en bot medan du väntar",
   'match.proposed': "Parti hittat: {names}",
