@@ -39,12 +39,14 @@ async function until(fn, what) {
 }
 
 /**
- * A browser in the lobby, signed up as `name`.
+ * A browser in the lobby, signed up as `name`; `prepare` runs before the page loads.
  * @param {string} name @param {string} [locale]
+ * @param {(page: import('playwright-core').Page) => Promise<void>} [prepare]
  */
-async function signedUp(name, locale) {
+async function signedUp(name, locale, prepare) {
   const p = await openPage(chrome.browser, { locale });
   const { page } = p;
+  await prepare?.(page);
   await page.goto(server.url);
   await page.waitForSelector('[data-testid=conn-status][data-status=online]');
   assert.equal(await page.getByTestId('automatch').count(), 0, 'a guest is not offered automatch');
@@ -64,6 +66,30 @@ async function signedUp(name, locale) {
 }
 
 describe('automatch in the browser', { timeout: 300000 }, () => {
+  test("the queue shows the server's estimate of the wait still to come", async () => {
+    // The server gives an estimate only once five players of the pool were matched
+    // (tested in tests/it/automatch_cluster.rs); here every match_queued the real
+    // server sends is passed on with one added, to see what the page makes of it.
+    const cleo = await signedUp('Cleo', undefined, (page) =>
+      page.routeWebSocket(/\/ws$/, (ws) => {
+        const real = ws.connectToServer();
+        real.onMessage((frame) => {
+          let text = String(frame);
+          const msg = JSON.parse(text);
+          if (msg.type === 'match_queued') text = JSON.stringify({ ...msg, estimate_ms: 42000 });
+          ws.send(text);
+        });
+      }),
+    );
+    await cleo.page.getByTestId('match-find').click();
+    await cleo.page.waitForSelector('[data-testid=match-estimate]');
+    assert.match(await cleo.page.getByTestId('match-estimate').textContent() ?? '', /^Usually about (4[0-2]) s more$/);
+    await cleo.page.getByTestId('match-cancel').click();
+    await cleo.page.waitForSelector('[data-testid=match-find]');
+    assert.equal(await cleo.page.getByTestId('match-estimate').count(), 0);
+    await cleo.page.context().close();
+  });
+
   test('two players press Find a match, accept, and meet at one table', async () => {
     const ann = await signedUp('Annika');
     const bob = await signedUp('Bertil', 'hu-HU');
