@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
 import { endPhase } from '../lib/play.mjs';
 import { startServer } from '../lib/server.mjs';
+import { last, signedUp as signedUpAt, until } from '../lib/signup.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -26,43 +27,12 @@ after(async () => {
   await server?.stop();
 });
 
-/** @param {any[]} frames @param {string} type */
-function last(frames, type) {
-  for (let i = frames.length - 1; i >= 0; i--) if (frames[i].type === type) return frames[i];
-  return undefined;
-}
-
-/** Waits until `fn` holds (checked every 50 ms, at most 20 s). @param {() => boolean} fn @param {string} what */
-async function until(fn, what) {
-  const end = Date.now() + 20000;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /**
  * A browser in the lobby, signed up as `name`.
  * @param {string} name @param {{viewport?: {width: number, height: number}, isMobile?: boolean, hasTouch?: boolean}} [opts]
  */
-async function signedUp(name, opts = {}) {
-  const p = await openPage(chrome.browser, opts);
-  const { page } = p;
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid=conn-status][data-status=online]');
-  const welcomes = p.rec.received.filter((m) => m.type === 'welcome').length;
-  await page.getByTestId('sign-in-open').click();
-  await page.waitForSelector('[data-testid=auth-dialog]');
-  await page.getByTestId('auth-to-signup').click();
-  await page.waitForSelector('[data-testid=auth-dialog][data-mode=signup]');
-  await page.getByTestId('auth-name').fill(name);
-  await page.getByTestId('auth-password').fill(`${name} has a long password`);
-  await page.getByTestId('auth-submit').click();
-  await page.waitForSelector('[data-testid=account-name]');
-  await until(() => p.rec.received.filter((m) => m.type === 'welcome').length > welcomes, 'a new welcome');
-  await page.waitForSelector('[data-testid=conn-status][data-status=online]');
-  await page.waitForSelector('[data-testid=automatch]');
-  return p;
+function signedUp(name, opts = {}) {
+  return signedUpAt(chrome.browser, server.url, name, opts);
 }
 
 describe('play a bot while waiting for a match', { timeout: 300000 }, () => {

@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ARTIFACTS, launch, openPage } from '../lib/browser.mjs';
+import { ARTIFACTS, launch } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
+import { last, signedUp as signedUpAt, until } from '../lib/signup.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -23,46 +24,13 @@ after(async () => {
   await server?.stop();
 });
 
-/** @param {any[]} frames @param {string} type */
-function last(frames, type) {
-  for (let i = frames.length - 1; i >= 0; i--) if (frames[i].type === type) return frames[i];
-  return undefined;
-}
-
-/** Waits until `fn` holds (checked every 50 ms, at most 15 s). @param {() => boolean} fn @param {string} what */
-async function until(fn, what) {
-  const end = Date.now() + 15000;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /**
  * A browser in the lobby, signed up as `name`; `prepare` runs before the page loads.
  * @param {string} name @param {string} [locale]
  * @param {(page: import('playwright-core').Page) => Promise<void>} [prepare]
  */
-async function signedUp(name, locale, prepare) {
-  const p = await openPage(chrome.browser, { locale });
-  const { page } = p;
-  await prepare?.(page);
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid=conn-status][data-status=online]');
-  assert.equal(await page.getByTestId('automatch').count(), 0, 'a guest is not offered automatch');
-  const welcomes = p.rec.received.filter((m) => m.type === 'welcome').length;
-  await page.getByTestId('sign-in-open').click();
-  await page.waitForSelector('[data-testid=auth-dialog]');
-  await page.getByTestId('auth-to-signup').click();
-  await page.waitForSelector('[data-testid=auth-dialog][data-mode=signup]');
-  await page.getByTestId('auth-name').fill(name);
-  await page.getByTestId('auth-password').fill(`${name} has a long password`);
-  await page.getByTestId('auth-submit').click();
-  await page.waitForSelector('[data-testid=account-name]');
-  await until(() => p.rec.received.filter((m) => m.type === 'welcome').length > welcomes, 'a new welcome');
-  await page.waitForSelector('[data-testid=conn-status][data-status=online]');
-  await page.waitForSelector('[data-testid=automatch]');
-  return p;
+function signedUp(name, locale, prepare) {
+  return signedUpAt(chrome.browser, server.url, name, { locale, prepare });
 }
 
 describe('automatch in the browser', { timeout: 300000 }, () => {
