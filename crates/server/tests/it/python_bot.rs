@@ -12,32 +12,40 @@ use std::time::Duration;
     ignore = "needs Python (.venv) — run scripts/setup-test-deps.sh"
 )]
 async fn the_python_example_plays_a_full_game() {
+    let addr = start(config()).await;
+    let url = format!("ws://{addr}/ws");
+    let stdout = run_bot(&["--url", &url], &[], Duration::from_secs(120)).await;
+    println!("{stdout}");
+    assert!(stdout.contains("Game over after"), "{stdout}");
+    assert!(stdout.contains("Result: "), "{stdout}");
+}
+
+/// Runs examples/python-bot/bot.py with `args` (and `env`), within `limit` (a hang
+/// stop): its standard output, once it has exited successfully.
+async fn run_bot(args: &[&str], env: &[(&str, &str)], limit: Duration) -> String {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/python-bot/bot.py");
     let python = crate::python::require(&["websockets"]);
-
-    let addr = start(config()).await;
     let child = tokio::process::Command::new(&python)
         .arg(&script)
-        .args(["--url", &format!("ws://{addr}/ws")])
+        .args(args)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .unwrap_or_else(|e| panic!("run {}: {e}", python.display()));
-    let out = tokio::time::timeout(Duration::from_secs(120), child.wait_with_output())
+    let out = tokio::time::timeout(limit, child.wait_with_output())
         .await
-        .expect("the Python example finishes within 120 s")
+        .unwrap_or_else(|_| panic!("bot.py finishes within {limit:?}"))
         .expect("the Python example's output");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
     assert!(
         out.status.success(),
         "bot.py failed: {}\n{stdout}\n{stderr}",
         out.status
     );
-    assert!(stdout.contains("Game over after"), "{stdout}");
-    assert!(stdout.contains("Result: "), "{stdout}");
+    stdout
 }
 
 /// With an account's API token (`--token`), the example plays as that account: `hello`
@@ -49,8 +57,6 @@ async fn the_python_example_plays_a_full_game() {
 )]
 async fn the_python_example_plays_as_an_account_with_a_token() {
     use crate::accounts::{register, request, with_cookie};
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/python-bot/bot.py");
-    let python = crate::python::require(&["websockets"]);
     let mut c = config();
     c.argon2_memory_kib = 256;
     c.argon2_iterations = 1;
@@ -68,26 +74,13 @@ async fn the_python_example_plays_as_an_account_with_a_token() {
     .await;
     assert_eq!(made.status, 201, "{}", made.body);
     let token = made.json()["token"].as_str().unwrap().to_string();
-    let child = tokio::process::Command::new(&python)
-        .arg(&script)
-        .args(["--url", &format!("ws://{addr}/ws"), "--quiet"])
-        .env("DOMINION_TOKEN", &token)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("run {}: {e}", python.display()));
-    let out = tokio::time::timeout(Duration::from_secs(120), child.wait_with_output())
-        .await
-        .expect("the Python example finishes within 120 s")
-        .expect("the Python example's output");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "bot.py failed: {}\n{stdout}\n{stderr}",
-        out.status
-    );
+    let url = format!("ws://{addr}/ws");
+    let stdout = run_bot(
+        &["--url", &url, "--quiet"],
+        &[("DOMINION_TOKEN", &token)],
+        Duration::from_secs(120),
+    )
+    .await;
     assert!(stdout.contains("Result: "), "{stdout}");
     let profile = request(addr, "GET", "/api/players/py%20account", &[], None).await;
     assert_eq!(profile.json()["games"], 1, "{}", profile.body);
@@ -111,8 +104,6 @@ async fn the_python_example_plays_20_games_on_the_bot_ladder() {
     use crate::accounts::{request, server};
     use crate::process::{Backend, TestStore};
     const GAMES: usize = 20;
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/python-bot/bot.py");
-    let python = crate::python::require(&["websockets"]);
     let store = TestStore::new(Backend::Sqlite);
     let addr = server(&store, |c| {
         c.ladder_house_wait = Duration::from_millis(200);
@@ -120,27 +111,17 @@ async fn the_python_example_plays_20_games_on_the_bot_ladder() {
     })
     .await;
     let token = crate::ladder::bot_account(addr, "PyLadder").await;
-    let child = tokio::process::Command::new(&python)
-        .arg(&script)
-        .args(["--url", &format!("ws://{addr}/ws"), "--quiet"])
-        .args(["--ladder", &GAMES.to_string(), "--token", &token])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("run {}: {e}", python.display()));
-    let out = tokio::time::timeout(Duration::from_secs(900), child.wait_with_output())
-        .await
-        .expect("the ladder run finishes within 900 s")
-        .expect("the Python example's output");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let url = format!("ws://{addr}/ws");
+    let games = GAMES.to_string();
+    let stdout = run_bot(
+        &[
+            "--url", &url, "--quiet", "--ladder", &games, "--token", &token,
+        ],
+        &[],
+        Duration::from_secs(900),
+    )
+    .await;
     println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "bot.py failed: {}\n{stdout}\n{stderr}",
-        out.status
-    );
     // "game n/20 in room R vs house-…: won; bots level a -> b", in the order played.
     let games: Vec<(String, String)> = stdout
         .lines()
