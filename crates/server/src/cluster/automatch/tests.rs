@@ -57,10 +57,9 @@ async fn proposed(a: &RedisQueue, token: u64) -> Matcher {
 }
 
 fn restored(text: Option<String>) -> Matcher {
-    Matcher::restore(
-        Settings::default(),
-        serde_json::from_str(&text.expect("a committed state")).unwrap(),
-    )
+    let mut m = Matcher::new(Settings::default());
+    m.restore(serde_json::from_str(&text.expect("a committed state")).unwrap());
+    m
 }
 
 fn found(m: &mut Matcher) -> Vec<u64> {

@@ -8,7 +8,7 @@
 //! them: everyone in one goes back to the front of the queue (in proposal order, each
 //! keeping their waiting time), as when a room could not be made.
 
-use super::{Effect, Entry, HouseBot, Matcher, Millis, Proposal, Settings};
+use super::{Effect, Entry, HouseBot, Matcher, Millis, Proposal};
 use dominion_protocol::MatchCancelReason;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -54,9 +54,12 @@ impl Matcher {
         }
     }
 
-    /// The matcher a snapshot was taken of (with `settings`).
-    pub fn restore(settings: Settings, snapshot: Snapshot) -> Matcher {
-        let mut m = Matcher::new(settings);
+    /// Makes this matcher's queue the one a snapshot was taken of. What is not queue
+    /// state — the settings, the house bots this node offers — stays this matcher's.
+    pub fn restore(&mut self, snapshot: Snapshot) {
+        let m = self;
+        m.proposals.clear();
+        m.proposed.clear();
         m.queue = snapshot.queue;
         m.next_id = snapshot.next_id;
         for p in snapshot.proposals {
@@ -74,7 +77,6 @@ impl Matcher {
                 },
             );
         }
-        m
     }
 
     /// Every key queued or in a proposal.
@@ -117,6 +119,7 @@ impl Matcher {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Settings;
     use super::*;
     use dominion_protocol::{Edition, MatchPool};
 
@@ -144,7 +147,8 @@ mod tests {
         a.accept(1, 1).unwrap();
         let snap = a.snapshot();
         let text = serde_json::to_string(&snap).unwrap();
-        let mut b = Matcher::restore(Settings::default(), serde_json::from_str(&text).unwrap());
+        let mut b = Matcher::new(Settings::default());
+        b.restore(serde_json::from_str(&text).unwrap());
         assert_eq!(b.snapshot(), snap);
         // The same answers from both.
         assert_eq!(a.accept(2, 1), b.accept(2, 1));

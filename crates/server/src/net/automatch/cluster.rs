@@ -44,8 +44,8 @@ use super::{Peer, Player, Request, Service, TICK, match_name, room};
 use crate::accounts::live::Credential;
 use crate::accounts::{Accounts, SignedIn};
 use crate::matchmaking::estimate::Estimates;
+use crate::matchmaking::queue::Entry;
 use crate::matchmaking::queue::snapshot::Snapshot;
-use crate::matchmaking::queue::{Entry, Matcher};
 use crate::matchmaking::shared::{Commit, SharedQueue};
 use crate::rooms::hub::Hub;
 use crate::rooms::outbox::ConnHandle;
@@ -451,12 +451,7 @@ impl Term {
         let (done_tx, done_rx) = mpsc::unbounded_channel();
         let mut service = Service::new(hub.clone(), accounts.clone(), tx.downgrade(), true);
         let out: Outbox = Arc::default();
-        let settings = service.matcher.settings();
-        service.matcher = Matcher::restore(settings, state.matcher);
-        // The house bots are this node's configuration, not queue state.
-        service
-            .matcher
-            .set_house(super::house::house(hub, accounts));
+        service.matcher.restore(state.matcher);
         service.estimates = state.estimates;
         let now = service.now();
         let peer = |key: u64| Peer::remote(key, instance_of(key), out.clone());
