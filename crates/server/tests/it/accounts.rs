@@ -163,8 +163,12 @@ async fn sign_in(addr: SocketAddr, name: &str, password: &str) -> Answer {
     .await
 }
 
-/// A WebSocket whose upgrade carries the session cookie (same origin, as a browser's).
-async fn connect_with_cookie(addr: SocketAddr, cookie: &str) -> (Client, Value) {
+/// The upgrade request of a WebSocket carrying the session cookie (same origin, as a
+/// browser's).
+pub(crate) fn cookie_request(
+    addr: SocketAddr,
+    cookie: &str,
+) -> tokio_tungstenite::tungstenite::handshake::client::Request {
     let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
     let h = req.headers_mut();
     h.insert(
@@ -175,7 +179,12 @@ async fn connect_with_cookie(addr: SocketAddr, cookie: &str) -> (Client, Value) 
         "Cookie",
         HeaderValue::from_str(&format!("dominion_session={cookie}")).unwrap(),
     );
-    let (ws, _) = tokio_tungstenite::connect_async(req)
+    req
+}
+
+/// A WebSocket whose upgrade carries the session cookie (`cookie_request`).
+async fn connect_with_cookie(addr: SocketAddr, cookie: &str) -> (Client, Value) {
+    let (ws, _) = tokio_tungstenite::connect_async(cookie_request(addr, cookie))
         .await
         .expect("upgrade");
     let mut c = Client::over(ws, "browser");
@@ -194,7 +203,9 @@ pub(crate) async fn signed_in(addr: SocketAddr, cookie: &str, name: &str) -> Cli
     c
 }
 
-async fn connect_with_token(addr: SocketAddr, token: &str) -> (Client, Value) {
+/// A WebSocket whose `hello` carries the API token `token`: the client and its first
+/// answer.
+pub(crate) async fn connect_with_token(addr: SocketAddr, token: &str) -> (Client, Value) {
     let mut c = Client::connect_raw(addr, "bot").await;
     c.send(json!({"type": "hello", "protocol": 1, "token": token}))
         .await;

@@ -6,7 +6,7 @@
 //! again. The exactly-once race of two leaders is tested against Redis directly, in
 //! `cluster::automatch`'s tests. Nothing is timed: timeouts are hang stops.
 
-use crate::accounts::{CHEAP, register, signed_in};
+use crate::accounts::{CHEAP, cookie_request, register, signed_in};
 use crate::cluster::Backends;
 use crate::common::{Client, Closed};
 use crate::process::ServerProcess;
@@ -65,7 +65,8 @@ async fn leader(env: &Backends, nodes: &[ServerProcess]) -> usize {
         instances.push(instance_of(n).await);
     }
     for _ in 0..3000 {
-        if let Some(held) = redis_value(env.redis.port(), "dominion:automatch:leader") {
+        if let Some(held) = crate::cluster::redis_get(env.redis.port(), "dominion:automatch:leader")
+        {
             let instance: u64 = held.split('|').next().unwrap().parse().unwrap();
             if let Some(i) = instances.iter().position(|&x| x == instance) {
                 return i;
@@ -74,22 +75,6 @@ async fn leader(env: &Backends, nodes: &[ServerProcess]) -> usize {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     panic!("no node leads the automatch queue")
-}
-
-/// `GET key` from Redis: the value, or None.
-fn redis_value(port: u16, key: &str) -> Option<String> {
-    use std::io::{BufRead, BufReader, Write};
-    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.write_all(format!("GET {key}\r\n").as_bytes()).unwrap();
-    let mut reader = BufReader::new(s);
-    let mut line = String::new();
-    reader.read_line(&mut line).unwrap();
-    if line.starts_with("$-1") {
-        return None;
-    }
-    let mut value = String::new();
-    reader.read_line(&mut value).unwrap();
-    Some(value.trim_end().to_string())
 }
 
 /// Registers `name` at `addr`: the session cookie.
@@ -139,21 +124,9 @@ async fn matched(
 /// Signs in again at `addr` after the connection closed (`why`), retrying while the
 /// node turns the upgrade down (a burst of reconnections from a killed node).
 async fn reconnect(addr: SocketAddr, cookie: &str, name: &str, why: Closed) -> Client {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    use tokio_tungstenite::tungstenite::http::HeaderValue;
     let mut last = String::new();
     for _ in 0..50 {
-        let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
-        let h = req.headers_mut();
-        h.insert(
-            "Origin",
-            HeaderValue::from_str(&format!("http://{addr}")).unwrap(),
-        );
-        h.insert(
-            "Cookie",
-            HeaderValue::from_str(&format!("dominion_session={cookie}")).unwrap(),
-        );
-        match tokio_tungstenite::connect_async(req).await {
+        match tokio_tungstenite::connect_async(cookie_request(addr, cookie)).await {
             Ok((ws, _)) => {
                 let mut c = Client::over(ws, name);
                 c.send(json!({"type": "hello", "protocol": 1})).await;

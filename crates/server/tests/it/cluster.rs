@@ -457,7 +457,7 @@ pub(crate) fn redis_command(port: u16, command: &str) -> String {
 }
 
 /// `GET key` from Redis: the value, or None.
-fn redis_get(port: u16, key: &str) -> Option<String> {
+pub(crate) fn redis_get(port: u16, key: &str) -> Option<String> {
     use std::io::{BufRead, BufReader, Write};
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect to Redis");
     s.write_all(format!("GET {key}\r\n").as_bytes()).unwrap();

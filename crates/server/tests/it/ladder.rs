@@ -9,7 +9,7 @@
 //!
 //! The python example's ladder run (`bot.py --ladder 20`) is `python_bot`'s.
 
-use crate::accounts::{register, request, server, with_cookie};
+use crate::accounts::{connect_with_token, register, request, server, with_cookie};
 use crate::common::Client;
 use crate::process::{Backend, TestStore, on_both_backends};
 use serde_json::{Value, json};
@@ -46,10 +46,8 @@ pub(crate) async fn bot_account(addr: SocketAddr, name: &str) -> String {
 
 /// A WebSocket signed in with `token`, named `name`.
 async fn with_token(addr: SocketAddr, token: &str, name: &str) -> Client {
-    let mut c = Client::connect_raw(addr, name).await;
-    c.send(json!({"type": "hello", "protocol": 1, "token": token}))
-        .await;
-    let welcome = c.recv().await;
+    let (mut c, welcome) = connect_with_token(addr, token).await;
+    c.name = name.to_string();
     assert_eq!(welcome["account"]["name"], name, "{welcome}");
     assert_eq!(welcome["account"]["bot"], true, "{welcome}");
     c
