@@ -59,6 +59,25 @@ impl Entry {
     }
 }
 
+#[cfg(test)]
+impl Entry {
+    /// A `2p` first-edition player `p{key}` at level 20, queued at `since`: the entry of
+    /// the queue's tests elsewhere (snapshot, the cluster's Redis queue).
+    pub(crate) fn sample(key: u64, since: Millis) -> Entry {
+        Entry {
+            key,
+            account: key as i64,
+            name: format!("p{key}"),
+            level: 20.0,
+            pool: MatchPool::TwoPlayers,
+            edition: Edition::First,
+            sets: None,
+            blocks: Vec::new(),
+            since,
+        }
+    }
+}
+
 /// The sets both allow (None: every set).
 pub fn shared_sets(a: &Option<Vec<CardSet>>, b: &Option<Vec<CardSet>>) -> Option<Vec<CardSet>> {
     match (a, b) {

@@ -3,21 +3,10 @@
 
 use super::*;
 use crate::matchmaking::queue::{Effect, Entry, Matcher, Settings};
-use dominion_protocol::{Edition, MatchPool};
 use dominion_testkit::TempRedis;
 
 fn entry(key: u64) -> Entry {
-    Entry {
-        key,
-        account: key as i64,
-        name: format!("p{key}"),
-        level: 20.0,
-        pool: MatchPool::TwoPlayers,
-        edition: Edition::First,
-        sets: None,
-        blocks: Vec::new(),
-        since: 0,
-    }
+    Entry::sample(key, 0)
 }
 
 async fn queue(redis: &TempRedis) -> RedisQueue {

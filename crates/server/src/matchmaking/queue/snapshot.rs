@@ -121,20 +121,9 @@ impl Matcher {
 mod tests {
     use super::super::Settings;
     use super::*;
-    use dominion_protocol::{Edition, MatchPool};
 
     fn entry(key: u64, since: Millis) -> Entry {
-        Entry {
-            key,
-            account: key as i64,
-            name: format!("p{key}"),
-            level: 20.0,
-            pool: MatchPool::TwoPlayers,
-            edition: Edition::First,
-            sets: None,
-            blocks: Vec::new(),
-            since,
-        }
+        Entry::sample(key, since)
     }
 
     #[test]
