@@ -218,17 +218,7 @@ async fn bot_accounts_meet_each_other_and_a_lone_one_plays_a_rated_house_bot(bac
     );
     assert_eq!(p["ratings"][0]["pool"], "bots", "{p}");
     assert_eq!(p["ratings"][0]["games"], 1, "{p}");
-    for pool in ["2p", "3-4p"] {
-        let other = request(
-            addr,
-            "GET",
-            &format!("/api/leaderboard?pool={pool}"),
-            &[],
-            None,
-        )
-        .await;
-        assert_eq!(other.json()["total"], 0, "{}", other.body);
-    }
+    no_one_rated_in_the_players_pools(addr).await;
 }
 
 /// On a cluster the ladder's queue is the shared one (`automatch_cluster`): a bot
@@ -276,5 +266,20 @@ async fn on_a_cluster_a_lone_bot_account_gets_a_house_bot_from_the_leading_node(
             "{changed}"
         );
         let _ = robo.ask(json!({"type": "leave"})).await;
+    }
+}
+
+/// Ladder games rate no one in the players' pools: both leaderboards are empty.
+pub(crate) async fn no_one_rated_in_the_players_pools(addr: SocketAddr) {
+    for pool in ["2p", "3-4p"] {
+        let other = request(
+            addr,
+            "GET",
+            &format!("/api/leaderboard?pool={pool}"),
+            &[],
+            None,
+        )
+        .await;
+        assert_eq!(other.json()["total"], 0, "{}", other.body);
     }
 }

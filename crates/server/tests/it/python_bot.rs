@@ -187,17 +187,7 @@ async fn the_python_example_plays_20_games_on_the_bot_ladder() {
         .map(|n| games_of(n))
         .sum();
     assert_eq!(house, GAMES as u64, "{b}");
-    for pool in ["2p", "3-4p"] {
-        let other = request(
-            addr,
-            "GET",
-            &format!("/api/leaderboard?pool={pool}"),
-            &[],
-            None,
-        )
-        .await;
-        assert_eq!(other.json()["total"], 0, "{}", other.body);
-    }
+    crate::ladder::no_one_rated_in_the_players_pools(addr).await;
 }
 
 /// Straight from the database: every room rated once in pool `bots`, the ladder bot
