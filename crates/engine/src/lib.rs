@@ -55,6 +55,8 @@ mod turn;
 pub mod view;
 
 pub use agent::Agent;
+/// Game review (the search bot judging a finished game's decisions).
+pub use bots::search::review;
 pub use card::{CardId, Edition, Set, Types};
 pub use decision::{InvalidReply, Mode, Prompt, Purpose, Reply, Request, Zone};
 pub use event::{Destination, Event, Viewer};

@@ -29,6 +29,7 @@
 //!   games against `standard` on base_2e/first_game at 1,000 playouts, 55% with this).
 
 mod candidates;
+pub mod review;
 pub(crate) mod rollout;
 mod sample;
 #[cfg(test)]

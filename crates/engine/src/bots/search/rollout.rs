@@ -41,7 +41,19 @@ impl Agent for FirstThen {
 /// Plays `state` (at `me`'s decision) to the end, `me` answering `first` first (or,
 /// after a card's ending gain, making that gain); every seat is the policy, seeded from
 /// `seed`. Returns `me`'s result (see [`value`]).
-pub fn playout(mut state: State, me: PlayerId, first: &Reply, resume: Resume, seed: u64) -> f64 {
+pub fn playout(state: State, me: PlayerId, first: &Reply, resume: Resume, seed: u64) -> f64 {
+    value(&playout_scores(state, me, first, resume, seed), me)
+}
+
+/// [`playout`]'s final scores, for callers that need the win apart from the margin
+/// (the game review reports a win chance).
+pub fn playout_scores(
+    mut state: State,
+    me: PlayerId,
+    first: &Reply,
+    resume: Resume,
+    seed: u64,
+) -> Vec<Score> {
     let first = match (resume, first) {
         (Resume::Ask, r) => Some(r.clone()),
         (Resume::AfterGain(to), Reply::Pile(card)) => {
@@ -60,7 +72,17 @@ pub fn playout(mut state: State, me: PlayerId, first: &Reply, resume: Resume, se
     agents[me.idx()] = Box::new(FirstThen { first, then });
     let mut game = Game::from_sampled_state(state);
     game.play_out(&mut agents);
-    value(&game.scores(), me)
+    game.scores()
+}
+
+/// `me`'s share of the win alone: 1, 1/k in a k-way tie, else 0.
+pub fn win_share(scores: &[Score], me: PlayerId) -> f64 {
+    let winners = scores.iter().filter(|s| s.winner).count().max(1);
+    if scores[me.idx()].winner {
+        1.0 / winners as f64
+    } else {
+        0.0
+    }
 }
 
 /// Gains `card` to `p`'s `to`, as `Ctx::gain` does (no card of these sets reacts to a
@@ -86,13 +108,8 @@ pub(super) fn gain(st: &mut State, p: PlayerId, card: CardId, to: Destination) {
 /// plus a small term for the VP margin over the best other player, so that among
 /// options that all win (or all lose) the one that does so by more is preferred.
 pub fn value(scores: &[Score], me: PlayerId) -> f64 {
-    let winners = scores.iter().filter(|s| s.winner).count().max(1);
     let mine = &scores[me.idx()];
-    let share = if mine.winner {
-        1.0 / winners as f64
-    } else {
-        0.0
-    };
+    let share = win_share(scores, me);
     let best_other = scores
         .iter()
         .filter(|s| s.player != me)

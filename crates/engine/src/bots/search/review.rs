@@ -1,0 +1,373 @@
+//! Game review: the search bot's opinion of each decision a player made in a finished
+//! game, from that player's knowledge at that moment.
+//!
+//! - **Knowledge only.** [`points`] replays the record and, at each decision of a
+//!   reviewed seat that the search bot would search, copies out that seat's
+//!   [`Knowledge`] — never the state. [`evaluate`] sees nothing else, so a review cannot
+//!   depend on a hidden card (the same argument and test as the search bot's).
+//! - **Paired.** Every candidate (the answer given, the policy's, the other serious
+//!   ones: see [`candidates`](super::candidates)) is played out on the same sampled
+//!   deals with the same playout seeds, so the difference between two candidates is
+//!   measured on the same luck; its standard error is that of the paired differences.
+//! - **Resumable.** Each point is evaluated on its own, seeded from the review seed and
+//!   the point's reply index only: a caller may store each [`DecisionReview`] as it is
+//!   made and, after a restart, evaluate only the rest — the result is the same.
+//! - **Marks** ([`Mark`]) come from the drop in win chance between the best answer found
+//!   and the answer given, and only when that drop is clear of the noise.
+
+use super::candidates::{self, Plan, Resume};
+use super::rollout;
+use super::sample;
+use crate::agent::Agent;
+use crate::bots::{StandardBot, Thinking};
+use crate::decision::{Reply, Request};
+use crate::game::{Game, GameRecord, ReplayError};
+use crate::state::PlayerId;
+use crate::view::{Knowledge, Observation};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// The version of [`DecisionReview`]'s and [`Review`]'s serialized form and of the
+/// method behind them (candidates, thresholds): a stored review of another version is
+/// made again rather than mixed with new results.
+pub const REVIEW_VERSION: u32 = 1;
+
+/// One decision to review: who made it, what they knew, what they were asked and what
+/// they answered.
+#[derive(Clone, Debug)]
+pub struct Point {
+    /// The reply's index in the record (0-based): also the replay step it follows.
+    pub index: usize,
+    pub player: PlayerId,
+    /// The game's turn number at the decision (`State::turn_count`).
+    pub turn: u32,
+    pub knowledge: Knowledge,
+    pub request: Request,
+    pub given: Reply,
+    /// The candidates to compare, the answer given among them.
+    cands: Vec<Reply>,
+    resume: Resume,
+}
+
+/// How a decision was judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+/// One candidate's estimate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateValue {
+    pub reply: Reply,
+    /// Estimated win chance (a k-way tie counts 1/k), 0–1.
+    pub win: f64,
+    /// Its paired difference to the answer given: mean and standard error.
+    pub diff: f64,
+    pub diff_se: f64,
+}
+
+/// The review of one decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DecisionReview {
+    pub index: usize,
+    pub player: PlayerId,
+    pub turn: u32,
+    pub given: Reply,
+    /// The best answer found (the given one when nothing is clearly better).
+    pub best: Reply,
+    pub given_win: f64,
+    pub best_win: f64,
+    /// `best_win - given_win` as a paired mean (≥ 0), and its standard error.
+    pub drop: f64,
+    pub drop_se: f64,
+    /// Sampled deals the candidates were compared on.
+    pub samples: u32,
+    /// Every candidate, best first.
+    pub candidates: Vec<CandidateValue>,
+    pub mark: Option<Mark>,
+}
+
+/// A player's win chance over the game, one point per reviewed decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphPoint {
+    pub index: usize,
+    pub turn: u32,
+    /// The win chance after the answer given.
+    pub win: f64,
+}
+
+/// A player's part of a review.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerReview {
+    pub player: PlayerId,
+    pub graph: Vec<GraphPoint>,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+/// A whole game's review.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Review {
+    pub version: u32,
+    pub players: Vec<PlayerReview>,
+    /// In reply order.
+    pub decisions: Vec<DecisionReview>,
+}
+
+/// Thresholds on the drop in win chance (see [`mark`]).
+pub const INACCURACY: f64 = 0.05;
+pub const MISTAKE: f64 = 0.10;
+pub const BLUNDER: f64 = 0.20;
+/// A drop must also exceed this many standard errors to be marked at all.
+pub const CLEAR: f64 = 2.0;
+
+/// The mark a drop earns, if any.
+pub fn mark(drop: f64, drop_se: f64) -> Option<Mark> {
+    if drop <= CLEAR * drop_se {
+        return None;
+    }
+    match drop {
+        d if d >= BLUNDER => Some(Mark::Blunder),
+        d if d >= MISTAKE => Some(Mark::Mistake),
+        d if d >= INACCURACY => Some(Mark::Inaccuracy),
+        _ => None,
+    }
+}
+
+/// The decisions of `seats` worth reviewing in `record`, in reply order.
+pub fn points(record: &GameRecord, seats: &[PlayerId]) -> Result<Vec<Point>, ReplayError> {
+    let mut g = Game::new_under(&record.setup, record.seed, record.rules)?;
+    let mut out = Vec::new();
+    for (index, (p, r)) in record.replies.iter().enumerate() {
+        if seats.contains(p)
+            && let Some(req) = g.pending()
+            && req.player == *p
+            && let Some(point) = point(&g, req, index, r)
+        {
+            out.push(point);
+        }
+        g.answer(*p, r.clone())
+            .map_err(|error| ReplayError::Reply { index, error })?;
+    }
+    Ok(out)
+}
+
+fn point(g: &Game, req: &Request, index: usize, given: &Reply) -> Option<Point> {
+    let obs = Observation::for_player(g, req.player);
+    let k = obs.knowledge();
+    // A fresh policy per decision: its answer depends on this observation alone.
+    let policy = StandardBot::new().decide(&obs, req);
+    let Plan::Search { mut cands, resume } = candidates::plan(req, &k, policy) else {
+        return None;
+    };
+    if !cands.contains(given) {
+        if req.prompt.validate(given).is_err() {
+            return None;
+        }
+        cands.push(given.clone());
+    }
+    Some(Point {
+        index,
+        player: req.player,
+        turn: k.turn_count,
+        knowledge: k,
+        request: req.clone(),
+        given: given.clone(),
+        cands,
+        resume,
+    })
+}
+
+/// Evaluates one point within `thinking` (a playout cap and an optional clock), its
+/// samples seeded from `seed` and the point's index alone.
+pub fn evaluate(point: &Point, seed: u64, thinking: &Thinking) -> DecisionReview {
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(seed ^ (point.index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let n = point.cands.len();
+    let given = point
+        .cands
+        .iter()
+        .position(|c| *c == point.given)
+        .expect("the answer given is a candidate");
+    let start = thinking.clock.as_ref().map(|c| c());
+    let out_of_time = || match (&thinking.clock, start) {
+        (Some(c), Some(s)) => c().saturating_sub(s) >= thinking.budget_us,
+        _ => false,
+    };
+    // Per candidate: sum of win shares, and the paired differences to the given answer
+    // (sum, sum of squares).
+    let mut wins = vec![0.0f64; n];
+    let mut diffs = vec![(0.0f64, 0.0f64); n];
+    let mut samples = 0u32;
+    let per_sample = n as u32;
+    while (samples + 1) * per_sample <= thinking.max_playouts.max(per_sample) && !out_of_time() {
+        let deal = sample::determinize(&point.knowledge, &mut rng);
+        let playout_seed = rng.next_u64();
+        let values: Vec<f64> = point
+            .cands
+            .iter()
+            .map(|c| {
+                let scores = rollout::playout_scores(
+                    deal.clone(),
+                    point.player,
+                    c,
+                    point.resume,
+                    playout_seed,
+                );
+                rollout::win_share(&scores, point.player)
+            })
+            .collect();
+        for c in 0..n {
+            wins[c] += values[c];
+            let d = values[c] - values[given];
+            diffs[c].0 += d;
+            diffs[c].1 += d * d;
+        }
+        samples += 1;
+    }
+    let m = f64::from(samples.max(1));
+    let se = |(sum, sq): (f64, f64)| {
+        if samples < 2 {
+            return 1.0;
+        }
+        let mean = sum / m;
+        (((sq - m * mean * mean) / (m - 1.0)).max(0.0) / m).sqrt()
+    };
+    let mut cands: Vec<CandidateValue> = (0..n)
+        .map(|c| CandidateValue {
+            reply: point.cands[c].clone(),
+            win: wins[c] / m,
+            diff: diffs[c].0 / m,
+            diff_se: se(diffs[c]),
+        })
+        .collect();
+    // Best first; among equal estimates the answer given stays ahead.
+    cands.sort_by(|a, b| {
+        b.diff
+            .total_cmp(&a.diff)
+            .then_with(|| (b.reply == point.given).cmp(&(a.reply == point.given)))
+    });
+    let best = &cands[0];
+    let (drop, drop_se) = (best.diff.max(0.0), best.diff_se);
+    let mark = mark(drop, drop_se);
+    let best_reply = if mark.is_some() {
+        best.reply.clone()
+    } else {
+        point.given.clone()
+    };
+    DecisionReview {
+        index: point.index,
+        player: point.player,
+        turn: point.turn,
+        given: point.given.clone(),
+        best_win: cands
+            .iter()
+            .find(|c| c.reply == best_reply)
+            .map_or(0.0, |c| c.win),
+        best: best_reply,
+        given_win: wins[given] / m,
+        drop,
+        drop_se,
+        samples,
+        candidates: cands,
+        mark,
+    }
+}
+
+/// Puts the reviews of the points of `seats` together (any order in; reply order out).
+pub fn assemble(seats: &[PlayerId], mut decisions: Vec<DecisionReview>) -> Review {
+    decisions.sort_by_key(|d| d.index);
+    let players = seats
+        .iter()
+        .map(|&player| {
+            let mine = || decisions.iter().filter(move |d| d.player == player);
+            let count = |m: Mark| mine().filter(|d| d.mark == Some(m)).count() as u32;
+            PlayerReview {
+                player,
+                graph: mine()
+                    .map(|d| GraphPoint {
+                        index: d.index,
+                        turn: d.turn,
+                        win: d.given_win,
+                    })
+                    .collect(),
+                inaccuracies: count(Mark::Inaccuracy),
+                mistakes: count(Mark::Mistake),
+                blunders: count(Mark::Blunder),
+            }
+        })
+        .collect();
+    Review {
+        version: REVIEW_VERSION,
+        players,
+        decisions,
+    }
+}
+
+/// Reviews the whole game for `seats` at once (for the simulator and tests; the server
+/// evaluates point by point to store progress). `progress` is called after each point.
+pub fn review(
+    record: &GameRecord,
+    seats: &[PlayerId],
+    seed: u64,
+    thinking: &Thinking,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Review, ReplayError> {
+    let pts = points(record, seats)?;
+    let mut done = Vec::with_capacity(pts.len());
+    for (i, p) in pts.iter().enumerate() {
+        done.push(evaluate(p, seed, thinking));
+        progress(i + 1, pts.len());
+    }
+    Ok(assemble(seats, done))
+}
+
+/// What the search bot would answer to `req` now, for a player's Hint: its answer as in
+/// a game, within `thinking`, from `obs` alone.
+pub fn hint(obs: &Observation, req: &Request, seed: u64, thinking: &Thinking) -> Reply {
+    super::SearchBot::new(seed, thinking.clone()).decide(obs, req)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Edition;
+    use crate::bots::by_name;
+    use crate::setup::{Kingdom, Setup};
+
+    /// A game between two `standard` bots, recorded.
+    fn bot_game(seed: u64) -> GameRecord {
+        let setup = Setup {
+            players: 2,
+            edition: Edition::Second,
+            kingdom: Kingdom::Recommended("base_2e/first_game".into()),
+        };
+        let mut g = Game::new(&setup, seed).unwrap();
+        let mut agents = vec![
+            by_name("standard", 1).unwrap(),
+            by_name("standard", 2).unwrap(),
+        ];
+        g.play_out(&mut agents);
+        g.record()
+    }
+
+    #[test]
+    fn a_review_covers_each_reviewed_seat_and_is_the_same_point_by_point() {
+        let record = bot_game(7);
+        let seats = [PlayerId(0)];
+        let thinking = Thinking::playouts(40);
+        let whole = review(&record, &seats, 5, &thinking, |_, _| {}).unwrap();
+        assert!(!whole.decisions.is_empty());
+        assert!(whole.decisions.iter().all(|d| d.player == PlayerId(0)));
+        // Evaluated one by one in another order (as after a restart): the same review.
+        let mut pts = points(&record, &seats).unwrap();
+        pts.reverse();
+        let parts = pts.iter().map(|p| evaluate(p, 5, &thinking)).collect();
+        assert_eq!(assemble(&seats, parts), whole);
+    }
+}
