@@ -68,6 +68,31 @@ export function h(tag, props, ...children) {
   return el;
 }
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/**
+ * Builds an SVG element (charts): every prop an attribute as given, except `on<event>`
+ * handlers and `key`, as for `h()`. `h()` makes HTML elements, which an <svg> does not draw.
+ * @param {string} tag @param {Record<string, any>} props @param {...Child} children
+ * @returns {SVGElement}
+ */
+export function svg(tag, props, ...children) {
+  const el = /** @type {any} */ (document.createElementNS(SVG_NS, tag));
+  for (const [k, v] of Object.entries(props)) {
+    if (k.startsWith('on') && typeof v === 'function') {
+      el[HANDLERS] ??= {};
+      el[HANDLERS][k.slice(2).toLowerCase()] = v;
+      listen(el, k.slice(2).toLowerCase());
+    } else if (v == null || v === false) {
+      continue;
+    } else {
+      el.setAttribute(k === 'key' ? 'data-key' : k, String(v));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
 /** @param {Node} el @param {Child[]} children */
 function append(el, children) {
   for (const c of children) {

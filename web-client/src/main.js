@@ -19,6 +19,7 @@ import { answer, requestUndo, retryNow, startSession, takeBack } from './session
 import { confirmingEnd, continuePendingBuy, endPhase } from './buying.js';
 import { settingsButton, settingsDialog, settingsShown, toggleSettings } from './settings.js';
 import { canUndo } from './undo.js';
+import { askHint, canHint } from './hint.js';
 import { deckDialog, deckShown, toggleDeck } from './deck.js';
 import { busy, state, subscribe, update, notify } from './store.js';
 import { autoplayTreasures, drawerOpen, focusSupply, helpDialog, helpShown, openDrawer, playableInHand, tableView, toggleHelp } from './table.js';
@@ -252,6 +253,9 @@ function onKey(/** @type {KeyboardEvent} */ e) {
   } else if (key === 'u' && d.seat === state.seat && !state.undo && canUndo()) {
     e.preventDefault();
     requestUndo();
+  } else if (key === 'h' && canHint()) {
+    e.preventDefault();
+    askHint();
   } else if (e.key === 'Enter' && target === document.body) {
     e.preventDefault();
     confirm();

@@ -1,7 +1,7 @@
 // Ratings in the page (issue 25): the end screen's level before → after (from the
 // server's `rating_changed`), and a profile's ratings with a level-over-time chart drawn
 // as plain SVG (no chart library: a polyline, its points and two axis labels).
-import { h } from './dom.js';
+import { h, svg } from './dom.js';
 import { t } from './i18n/index.js';
 
 /** A level as shown: one decimal. @param {number} level */
@@ -40,15 +40,7 @@ export function ratingChangesView(changes) {
   );
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
-
-/** An SVG element. @param {string} tag @param {Record<string, string | number>} attrs @param {...Node} kids */
-function s(tag, attrs, ...kids) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  for (const k of kids) el.appendChild(k);
-  return el;
-}
+const s = svg; // short: the chart below builds many
 
 /** Every account's level before its first rated game in a pool (1500 ± 350). */
 export const START_LEVEL = 19.7786;

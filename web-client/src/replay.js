@@ -9,6 +9,7 @@
 import { h } from './dom.js';
 import { cardName, groupedNames, setCurrentCosts, setEdition, typeClass, typeLabel } from './cards.js';
 import { cardButton, cardChip, nameLang, setHover, showInfo, spokenAround, typeMarks, valueBadge } from './cardview.js';
+import { analysisPanel, startAnalysis } from './analysis.js';
 import { modeText } from './decision.js';
 import { list, t } from './i18n/index.js';
 import { logLines } from './log.js';
@@ -68,7 +69,11 @@ export async function startReplay() {
     R.error = 'replay.failed';
   }
   update();
-  if (R.record) await pump();
+  if (R.record) {
+    // An abandoned game has no result to review against; a finished one is reviewed.
+    if (R.record.outcome === 'finished') startAnalysis(R.id);
+    await pump();
+  }
 }
 
 /** Shows step `n` (clamped to the game's steps). @param {number} n */
@@ -511,6 +516,7 @@ export function replayView() {
       h(
         'div',
         { class: 'table-side' },
+        analysisPanel({ want: R.want, steps: rec.replies.length, go, nameOf }),
         players(v),
         h(
           'details',

@@ -19,6 +19,7 @@ import { deckButton } from './deck.js';
 import { seatName } from './names.js';
 import { answer } from './session.js';
 import { busy, state, update } from './store.js';
+import { hintButton, hintLine } from './hint.js';
 import { undoBar, undoButton } from './undo.js';
 import { buyPending, buysWithTreasures, clickPile } from './buying.js';
 
@@ -47,6 +48,7 @@ function statusBar(v) {
       counter(t('table.coins'), v.coins, 'coins', '$'),
     ),
     undoButton(),
+    hintButton(),
     h(
       'button',
       {
@@ -558,6 +560,7 @@ export function helpDialog() {
     ['I', t('help.info')],
     ['E', t('help.end')],
     ['U', t('undo.hint')],
+    ['H', t('hint.title')],
     ['?', t('help.help')],
     ['Esc', t('help.escape')],
   ];
@@ -647,6 +650,7 @@ export function tableView() {
         supply(v),
         playArea(v),
         undoBar(),
+        hintLine(),
         decisionPanel(),
         state.spectating ? null : hand(v),
       ),
