@@ -65,6 +65,7 @@
  *   | {type: 'reply', id: number, decision: number, reply: Reply}
  *   | {type: 'undo', id: number}
  *   | {type: 'undo_answer', id: number, accept: boolean}
+ *   | {type: 'hint', id: number}
  *   | {type: 'chat', id: number, text: string}
  *   | {type: 'set_seat', id: number, seat: number, occupant: SeatSetting}
  *   | {type: 'remove', id: number, who: Removable}
@@ -206,7 +207,7 @@
  *   | 'undo_refused' | 'not_host' | 'removed_by_host' | 'chat_not_allowed' | 'chat_too_fast' | 'invalid_chat'
  *   | 'rate_limited' | 'message_too_big' | 'internal' | 'name_taken'
  *   | 'sign_in_required' | 'unknown_player' | 'not_following' | 'player_offline' | 'too_many_invites'
- *   | 'bot_accounts_only' | 'unknown_match'} ErrorCode
+ *   | 'bot_accounts_only' | 'unknown_match' | 'hint_unavailable'} ErrorCode
  * @typedef {'2p' | '3-4p' | 'practice' | 'bots'} MatchPool
  * @typedef {'declined' | 'timeout' | 'cancelled' | 'requeued'} MatchCancelReason
  * @typedef {{name: string, level?: number}} MatchOpponent
@@ -227,6 +228,7 @@
  *   | ({type: 'game_over'} & GameResult)
  *   | {type: 'undo_requested', seat: number, seconds: number}
  *   | {type: 'undo_result', seat: number, outcome: UndoOutcome, by?: number}
+ *   | {type: 'hint', decision: number, reply: Reply}
  *   | ({type: 'chat'} & ChatLine)
  *   | {type: 'chat_log', lines: ChatLine[], first?: number, oldest?: number}
  *   | {type: 'history', re: number, first: number, events: GameEvent[]}
@@ -344,6 +346,41 @@
  * @property {number} deviation
  * @property {number} games
  * @property {RatingPoint[]} history
+ */
+
+/**
+ * Game review (issue 27): `GET /api/games/{id}/analysis` (docs/protocol.md, "Game review").
+ * @typedef {'inaccuracy' | 'mistake' | 'blunder'} DecisionMark
+ * @typedef {{step: number, turn: number, win: number}} WinPoint
+ * @typedef {object} AnalysisPlayer
+ * @property {number} seat
+ * @property {string} name
+ * @property {WinPoint[]} graph
+ * @property {number} inaccuracies
+ * @property {number} mistakes
+ * @property {number} blunders
+ * @typedef {{reply: Reply, win: number, diff: number, diff_se: number}} AnalysedCandidate
+ * @typedef {object} AnalysedDecision
+ * @property {number} step      the reply's index in the record: the replay step at which it was asked
+ * @property {number} seat
+ * @property {number} turn
+ * @property {Reply} given
+ * @property {Reply} best
+ * @property {number} given_win
+ * @property {number} best_win
+ * @property {number} drop
+ * @property {number} drop_se
+ * @property {number} samples
+ * @property {DecisionMark | null} mark
+ * @property {AnalysedCandidate[]} candidates
+ * @typedef {object} GameAnalysis
+ * @property {number} format
+ * @property {string} game
+ * @property {number} playouts
+ * @property {number} budget_ms
+ * @property {AnalysisPlayer[]} players
+ * @property {AnalysedDecision[]} decisions
+ * @typedef {{status: 'queued', position: number} | {status: 'running', done: number, total: number}} AnalysisProgress
  */
 
 /**

@@ -257,7 +257,8 @@ pub fn classify(item: Option<Result<Message, tungstenite::Error>>) -> Result<Fra
         | ServerMessage::Rematch { .. }
         | ServerMessage::Removed { .. }
         | ServerMessage::Invited { .. }
-        | ServerMessage::RatingChanged { .. } => Frame::Ignored,
+        | ServerMessage::RatingChanged { .. }
+        | ServerMessage::Hint { .. } => Frame::Ignored,
         ServerMessage::MatchQueued { .. } => Frame::MatchQueued,
         ServerMessage::MatchProposed { match_id, .. } => Frame::MatchProposed { match_id },
         ServerMessage::MatchFound { room, .. } => Frame::MatchFound { room },
@@ -295,6 +296,7 @@ const KNOWN: &[&str] = &[
     "match_found",
     "match_cancelled",
     "rating_changed",
+    "hint",
 ];
 
 #[cfg(test)]

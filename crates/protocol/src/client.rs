@@ -242,6 +242,16 @@ pub enum ClientMessage {
         #[serde(rename = "match")]
         match_id: String,
     },
+    /// Asks the Hard bot what it would answer to your pending decision, in a room where
+    /// every other seat is a bot and that is not `rated`. Answered by `ack`, then — once
+    /// the bot has thought, within the server's thinking budget — by `hint`, to this
+    /// player only; a hint whose decision was answered meanwhile is not sent. Refused
+    /// with `hint_unavailable` (the message says why) elsewhere, for a decision that is
+    /// not yours, or while a hint is still being thought.
+    Hint {
+        #[schemars(range(min = 1))]
+        id: u64,
+    },
     /// Declines the proposal `match` (answered by `ack`, then `match_cancelled` with
     /// `declined`): this connection leaves the queue, the others go back to its front.
     DeclineMatch {
@@ -279,7 +289,8 @@ impl ClientMessage {
             | ClientMessage::FindMatch { id, .. }
             | ClientMessage::CancelMatch { id }
             | ClientMessage::AcceptMatch { id, .. }
-            | ClientMessage::DeclineMatch { id, .. } => Some(*id),
+            | ClientMessage::DeclineMatch { id, .. }
+            | ClientMessage::Hint { id } => Some(*id),
         }
     }
 }

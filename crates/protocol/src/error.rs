@@ -111,6 +111,10 @@ pub enum ErrorCode {
     BotAccountsOnly,
     /// `accept_match` or `decline_match` naming no proposal pending for this connection.
     UnknownMatch,
+    /// `hint` is not possible now (the message says why): hints are given only in an
+    /// unrated room where every other seat is a bot, for your own pending decision, one
+    /// at a time, on a server whose bots may think.
+    HintUnavailable,
 }
 
 /// WebSocket close codes the server uses, and what each means.

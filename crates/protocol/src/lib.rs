@@ -18,6 +18,7 @@
 //! a message or a value, or changing what a client must send — is a new version.
 
 mod accounts;
+mod analysis;
 mod api;
 mod client;
 mod common;
@@ -29,6 +30,10 @@ mod social;
 pub use accounts::{
     AccountInfo, ApiError, BotRecord, Credentials, Me, NewToken, Profile, ProfileGame,
     ProfileResult, SessionInfo, TokenInfo,
+};
+pub use analysis::{
+    AnalysedCandidate, AnalysedDecision, AnalysisPlayer, AnalysisProgress, DecisionMark,
+    GAME_ANALYSIS_FORMAT, GameAnalysis, WinPoint,
 };
 pub use api::{
     CardInfo, GAME_RECORD_FORMAT, GameOutcome, GameRecord, GameSummary, KingdomInfo, RecordSeat,
@@ -83,6 +88,9 @@ pub fn json_schema() -> serde_json::Value {
     generator.subschema_for::<Vec<Friend>>();
     // Ratings (issue 25).
     generator.subschema_for::<Leaderboard>();
+    // Game review (issue 27: docs/protocol.md, "Game review").
+    generator.subschema_for::<GameAnalysis>();
+    generator.subschema_for::<AnalysisProgress>();
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

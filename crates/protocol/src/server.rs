@@ -87,6 +87,10 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<u8>,
     },
+    /// The answer to `hint`, sent only to the player who asked: what the Hard bot would
+    /// answer to the pending decision numbered `decision`, from that player's knowledge
+    /// alone ("The Hard bot would …"). Not sent when the decision was answered first.
+    Hint { decision: u64, reply: crate::Reply },
     /// A line of the room's chat, sent to everyone in the room who may read it.
     Chat(ChatLine),
     /// The room's recent chat, oldest first, sent after `seated` or `spectating` when

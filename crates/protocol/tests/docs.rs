@@ -298,3 +298,55 @@ fn every_replay_step_example_is_a_real_step() {
         "docs/protocol.md has no ```json step example showing every hand"
     );
 }
+
+/// The blocks of the guide tagged ```json TAG, parsed.
+fn tagged_blocks(text: &str, tag: &str) -> Vec<Value> {
+    let opening = format!("```json {tag}\n");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(&opening) {
+        let body = &rest[start + opening.len()..];
+        let end = body.find("```").expect("unclosed code block");
+        out.push(
+            serde_json::from_str(&body[..end])
+                .unwrap_or_else(|e| panic!("{tag} example is not JSON ({e}): {}", &body[..end])),
+        );
+        rest = &body[end + 3..];
+    }
+    out
+}
+
+/// The guide's ```json analysis and ```json progress blocks are real bodies of
+/// `GET /api/games/{id}/analysis` (200 and 202), with no field lost or added, and
+/// both progress states are shown.
+#[test]
+fn every_analysis_example_is_a_real_analysis() {
+    let text = guide();
+    let analyses = tagged_blocks(&text, "analysis");
+    assert!(
+        !analyses.is_empty(),
+        "docs/protocol.md has no ```json analysis example"
+    );
+    for example in analyses {
+        let a: dominion_protocol::GameAnalysis = serde_json::from_value(example.clone())
+            .unwrap_or_else(|e| panic!("not a GameAnalysis ({e}): {example}"));
+        assert_eq!(a.format, dominion_protocol::GAME_ANALYSIS_FORMAT);
+        let back = serde_json::to_value(&a).unwrap();
+        assert!(
+            contained(&example, &back) && contained(&back, &example),
+            "the analysis example loses or adds fields: {example}"
+        );
+        assert!(
+            a.decisions.iter().any(|d| d.mark.is_some()),
+            "a marked decision"
+        );
+    }
+    let mut states = BTreeSet::new();
+    for example in tagged_blocks(&text, "progress") {
+        let p: dominion_protocol::AnalysisProgress = serde_json::from_value(example.clone())
+            .unwrap_or_else(|e| panic!("not an AnalysisProgress ({e}): {example}"));
+        assert_eq!(serde_json::to_value(&p).unwrap(), example);
+        states.insert(example["status"].as_str().unwrap().to_string());
+    }
+    assert_eq!(states.len(), 2, "both `queued` and `running` are shown");
+}

@@ -53,6 +53,7 @@ fn messages() -> Vec<Value> {
         json!({"type": "cancel_match", "id": 1}),
         json!({"type": "accept_match", "id": 1, "match": "m1"}),
         json!({"type": "decline_match", "id": 1, "match": "m1"}),
+        json!({"type": "hint", "id": 1}),
     ]
     .into_iter()
     .chain(replies().into_iter().map(|r| json!({"type": "reply", "id": 1, "decision": 2, "reply": r})))

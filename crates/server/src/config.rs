@@ -247,6 +247,32 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub ladder_search_playouts: u32,
 
+    // ---- game review (issue 27): docs/operations.md#game-review ----
+    /// Threads that review ended games (`GET /api/games/{id}/analysis`), each at the
+    /// lowest scheduling priority, beside the bot thinkers. 0 turns reviews off (the
+    /// endpoint answers 503).
+    #[arg(long, env = "DOMINION_ANALYSIS_WORKERS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(0..=64))]
+    pub analysis_workers: u16,
+
+    /// Wall-clock budget of a review per decision, in milliseconds (a game's review
+    /// takes about this times its players' decisions worth reviewing, typically 100–300).
+    #[arg(long, env = "DOMINION_ANALYSIS_BUDGET_MS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub analysis_budget_ms: u64,
+
+    /// At most this many playouts per reviewed decision (all its candidates together):
+    /// with a cap that binds before the clock, a review is the same on any machine.
+    #[arg(long, env = "DOMINION_ANALYSIS_PLAYOUTS", default_value_t = 4000,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub analysis_playouts: u32,
+
+    /// Games waiting for review at most; a request beyond is answered 503 with
+    /// `Retry-After`.
+    #[arg(long, env = "DOMINION_ANALYSIS_QUEUE", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub analysis_queue: u32,
+
     // ---- several nodes (issue 14): docs/operations.md#several-nodes ----
     /// Join a cluster of nodes sharing this Redis (`redis://host:6379/0`): one lobby,
     /// each room run by one node under a lease, clients of any node play in any room,
@@ -538,6 +564,12 @@ mod tests {
         assert_eq!(c.bot_think_ms, 200);
         assert_eq!(c.ladder_house_wait, Duration::from_secs(5));
         assert_eq!(c.ladder_search_playouts, 1000);
+        assert_eq!(
+            (c.analysis_workers, c.analysis_budget_ms),
+            (1, 300),
+            "game review"
+        );
+        assert_eq!((c.analysis_playouts, c.analysis_queue), (4000, 100));
         assert_eq!(c.bot_threads, None);
         assert_eq!(c.outbound_bytes, 1 << 20);
         assert_eq!(c.header_timeout, Duration::from_secs(10));

@@ -20,9 +20,17 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("rooms", &["gamelog", "convert"]),
     ("accounts", &["convert"]),
     ("cluster", &["rooms", "gamelog", "convert", "matchmaking"]),
+    ("analysis", &["rooms", "gamelog", "convert"]),
     (
         "net",
-        &["rooms", "gamelog", "convert", "accounts", "matchmaking"],
+        &[
+            "rooms",
+            "gamelog",
+            "convert",
+            "accounts",
+            "matchmaking",
+            "analysis",
+        ],
     ),
 ];
 

@@ -39,6 +39,7 @@
 //! either committed or was never acknowledged.
 
 pub mod accounts;
+pub mod analysis;
 pub mod budget;
 pub mod cluster;
 pub mod config;
@@ -228,7 +229,21 @@ pub async fn serve(
     let grace = hub.config.shutdown_grace;
     // In a cluster, one automatch queue for every node.
     let shared_queue = cluster.as_ref().map(|c| c.shared_queue());
-    let app = net::http::router(hub.clone(), accounts.clone(), shared_queue);
+    // Game reviews: their own threads and store connection (opening connects: off the
+    // async workers); unfinished reviews are queued again.
+    let reviews = {
+        let (config, database, history) = (hub.config.clone(), database.clone(), Some(log.clone()));
+        let node = cluster.as_ref().map(|c| c.node.clone());
+        tokio::task::spawn_blocking(move || {
+            analysis::Analysis::start(&config, &database, history, node.as_deref())
+        })
+        .await
+        .map_err(|e| std::io::Error::other(format!("starting the game reviews failed: {e}")))?
+        .map_err(|e| std::io::Error::other(format!("cannot start the game reviews: {e}")))?
+    };
+    let app = net::http::router(hub.clone(), accounts.clone(), shared_queue).merge(
+        net::analysis_api::router(hub.clone(), accounts.clone(), reviews),
+    );
     let closing = hub.clone();
     let (down_tx, down_rx) = tokio::sync::watch::channel(false);
     if let Some(listener) = metrics_listener {

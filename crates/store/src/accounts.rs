@@ -847,6 +847,10 @@ fn open_sqlite(dir: &Path) -> Result<rusqlite::Connection> {
 #[path = "social.rs"]
 pub(crate) mod social;
 
+// Game reviews (schema 9), on a connection of the same kind.
+#[path = "analysis.rs"]
+pub(crate) mod analysis;
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -32,6 +32,7 @@ mod pg;
 mod ratings;
 mod sqlite;
 
+pub use accounts::analysis::{Analyses, AnalysisRow, AnalysisStatus, Claim};
 pub use accounts::social::{CardPrefs, FollowRow, Followed};
 pub use accounts::{AccountGame, AccountRow, Accounts, Created, ReportRow, SessionRow, TokenRow};
 pub use backup::{BackupReport, backup};

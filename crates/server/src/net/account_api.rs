@@ -96,7 +96,7 @@ fn error(code: &'static str, message: &str) -> Response {
 
 /// The client's address for the per-address limits: as `net::accept` found it (a trusted
 /// proxy's `X-Forwarded-For`, `net::client_addr`), else the peer's.
-fn peer(
+pub(crate) fn peer(
     client: Option<Extension<ClientAddr>>,
     info: Option<Extension<ConnectInfo<SocketAddr>>>,
 ) -> Option<IpAddr> {
@@ -117,7 +117,7 @@ pub fn session_cookie(headers: &HeaderMap) -> Option<&str> {
         .map(|(_, v)| v.trim())
 }
 
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::AUTHORIZATION)?
         .to_str()

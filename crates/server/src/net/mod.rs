@@ -2,7 +2,7 @@
 //!
 //! Owns accepting connections and their limits (`accept`), which address a request's
 //! client has — its own, or the one a trusted proxy forwarded (`client_addr`), the HTTP
-//! routes (`http`, and the account endpoints in `account_api` and `social_api`),
+//! routes (`http`, and the account endpoints in `account_api` and `social_api`, a game's review in `analysis_api`),
 //! each WebSocket's reading and writing (`connection`), and the link that carries a
 //! client to the node running its room in a cluster (`forward`). A frame is read here,
 //! checked for budget, size, shape, handshake and command id, and handed to the hub or,
@@ -16,6 +16,7 @@
 
 pub mod accept;
 pub mod account_api;
+pub mod analysis_api;
 pub mod automatch;
 pub mod client_addr;
 pub mod connection;

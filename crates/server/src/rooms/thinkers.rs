@@ -198,7 +198,7 @@ impl Drop for Slot {
 /// searching bots on two cores, one thinker at nice +10 still moved `/healthz` p99 from
 /// 4.5 ms to 27 ms (docs/load.md). Nice +10 as well, for the case the policy cannot be
 /// set. If both fail, the thread runs at the normal priority, still one of a few.
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: plain system calls on the calling thread's own id; `param` lives across

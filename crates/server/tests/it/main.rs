@@ -3,6 +3,7 @@
 
 mod abuse;
 mod accounts;
+mod analysis;
 mod automatch;
 mod automatch_cluster;
 mod backup;

@@ -196,6 +196,32 @@ const STEPS: &[(i64, &str)] = &[
     );
     CREATE INDEX follows_followed ON follows(followed_id);",
     ),
+    (
+        9,
+        // 9: game reviews (docs/storage.md): one analysis per ended game, its status and
+        // lease (who computes it, until when), each decision's review as it is made and
+        // the final result.
+        "CREATE TABLE analyses (
+        room_id TEXT PRIMARY KEY,
+        version BIGINT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+        total BIGINT,
+        result TEXT,
+        error TEXT,
+        lease_node TEXT,
+        lease_until BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+    );
+    CREATE INDEX analyses_status ON analyses(status);
+    CREATE TABLE analysis_decisions (
+        room_id TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        idx BIGINT NOT NULL,
+        review TEXT NOT NULL,
+        PRIMARY KEY (room_id, version, idx)
+    );",
+    ),
 ];
 
 /// The schema version this build writes.

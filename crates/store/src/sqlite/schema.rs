@@ -200,6 +200,29 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (account_id, followed_id)
     );
     CREATE INDEX follows_followed ON follows(followed_id);",
+    // 9: game reviews (docs/storage.md): one analysis per ended game, its status and
+    // lease (who computes it, until when), each decision's review as it is made and the
+    // final result.
+    "CREATE TABLE analyses (
+        room_id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+        total INTEGER,
+        result TEXT,
+        error TEXT,
+        lease_node TEXT,
+        lease_until INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX analyses_status ON analyses(status);
+    CREATE TABLE analysis_decisions (
+        room_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        review TEXT NOT NULL,
+        PRIMARY KEY (room_id, version, idx)
+    );",
 ];
 
 /// The schema version this build writes.

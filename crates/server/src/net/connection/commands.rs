@@ -132,6 +132,7 @@ impl Connection {
                     .await
             }
             ClientMessage::Undo { .. } => self.command_room(id, Command::Undo).await,
+            ClientMessage::Hint { .. } => self.command_room(id, Command::Hint).await,
             ClientMessage::UndoAnswer { accept, .. } => {
                 self.command_room(id, Command::UndoAnswer { accept }).await
             }

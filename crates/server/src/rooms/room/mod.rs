@@ -38,6 +38,7 @@
 //! strength does not depend on the load.
 
 mod clock;
+mod hint;
 mod join;
 mod open;
 mod output;
@@ -171,6 +172,8 @@ pub enum Command {
     UndoAnswer {
         accept: bool,
     },
+    /// What the Hard bot would answer to the seat's pending decision (`hint`).
+    Hint,
     /// Offer a rematch in this room (checked by the connection: it exists and waits for
     /// players; `ours`: the offering connection created it).
     Rematch {
@@ -282,6 +285,8 @@ struct Room {
     finished_at: Option<Instant>,
     /// An undo waiting for the other players' consent.
     undo: Option<undo::UndoRequest>,
+    /// The hint being thought, if any (`hint`).
+    hint: Option<hint::HintJob>,
     /// The fewest events an undo has left in this room's life: a client that resumes
     /// from a later event may hold events that were taken back, so it gets a snapshot.
     undo_floor: Option<u64>,
@@ -312,6 +317,9 @@ impl Room {
                     None => break,
                 },
                 () = sleep_until(wake) => self.on_timer(Instant::now()).await,
+                (seat, decision, reply) = hint::next_hint(&mut self.hint) => {
+                    self.hint_ready(seat, decision, reply);
+                }
             }
             let now = Instant::now();
             self.note_presence(now);
@@ -435,6 +443,7 @@ impl Room {
                             self.undo_answer(conn.id, cmd, accept).await
                         }
                         Command::Rematch { room, ours } => self.rematch(conn.id, cmd, room, ours),
+                        Command::Hint => self.hint_command(conn.id, cmd),
                     }
                 };
                 if self.evicted {

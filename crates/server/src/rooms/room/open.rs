@@ -142,6 +142,7 @@ fn launch(
         evicted: false,
         finished_at: None,
         undo: None,
+        hint: None,
         undo_floor: None,
         time_left: Default::default(),
         opened_at: now,
