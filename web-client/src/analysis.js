@@ -70,7 +70,9 @@ function pct(x) {
 
 /**
  * The review panel.
- * @param {{want: number, steps: number, go: (step: number) => void, nameOf: (seat: number) => string}} at
+ * `turnOf` numbers turns as the replay does (each player's own); the review's `turn`
+ * counts every player's turns.
+ * @param {{want: number, steps: number, go: (step: number) => void, nameOf: (seat: number) => string, turnOf: (step: number) => number}} at
  */
 export function analysisPanel(at) {
   if (A.status === 'idle' || A.status === 'none') return null;
@@ -108,7 +110,7 @@ export function analysisPanel(at) {
 
 /**
  * @param {GameAnalysis} a
- * @param {{want: number, steps: number, go: (step: number) => void, nameOf: (seat: number) => string}} at
+ * @param {{want: number, steps: number, go: (step: number) => void, nameOf: (seat: number) => string, turnOf: (step: number) => number}} at
  */
 function done(a, at) {
   const marked = a.decisions.filter((d) => d.mark);
@@ -131,7 +133,7 @@ function done(a, at) {
                 'button',
                 { type: 'button', class: 'linkish', 'data-testid': `review-mark-${d.step}`, 'data-mark': d.mark, onclick: () => at.go(d.step) },
                 t('review.item', {
-                  turn: d.turn,
+                  turn: at.turnOf(d.step),
                   name: at.nameOf(d.seat),
                   mark: t(`review.mark.${d.mark}`),
                   given: replyPhrase(d.given),
@@ -185,7 +187,7 @@ const PAD = 6;
  * Each reviewed player's chance to win over the game's steps, the marked decisions as
  * dots (a dot is a button: it jumps there), the step shown as a bar.
  * @param {GameAnalysis} a
- * @param {{want: number, steps: number, go: (step: number) => void, nameOf: (seat: number) => string}} at
+ * @param {{want: number, steps: number, go: (step: number) => void, nameOf: (seat: number) => string, turnOf: (step: number) => number}} at
  */
 function graph(a, at) {
   const x = (/** @type {number} */ step) => PAD + ((W - 2 * PAD) * step) / Math.max(1, at.steps);

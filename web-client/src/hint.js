@@ -25,18 +25,27 @@ export function canHint() {
   return seats.length > 1 && seats.every((s) => s.seat === state.seat || s.occupant.type === 'bot');
 }
 
-/** Asks the server what the Hard bot would do here. */
+/**
+ * Asks the server what the Hard bot would do here. The server acknowledges at once and
+ * sends the `hint` when it has thought ([`hintArrived`]); a refusal says why in a notice.
+ */
 export async function askHint() {
   const d = state.decision;
   if (!d || !canHint() || (hint && hint.decision === d.decision)) return;
   hint = { decision: d.decision, reply: null };
   update();
   const answer = await command({ type: 'hint' });
-  if (answer && answer.type === 'hint') {
-    hint = { decision: answer.decision, reply: answer.reply };
-  } else if (hint?.decision === d.decision) {
-    hint = null; // refused (the notice says why) or dropped: may be asked again
+  if (answer?.type === 'hint') {
+    hintArrived(answer);
+  } else if (!answer && hint?.decision === d.decision && hint.reply == null) {
+    hint = null; // refused or dropped: may be asked again
+    update();
   }
+}
+
+/** The server's `hint`. @param {{decision: number, reply: import('./types.js').Reply}} msg */
+export function hintArrived(msg) {
+  hint = { decision: msg.decision, reply: msg.reply };
   update();
 }
 

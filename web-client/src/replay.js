@@ -516,7 +516,7 @@ export function replayView() {
       h(
         'div',
         { class: 'table-side' },
-        analysisPanel({ want: R.want, steps: rec.replies.length, go, nameOf }),
+        analysisPanel({ want: R.want, steps: rec.replies.length, go, nameOf, turnOf: (n) => turnAt(n)?.turn ?? 1 }),
         players(v),
         h(
           'details',

@@ -9,6 +9,7 @@ import { t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { busy, state, update, notify } from './store.js';
 import { onInvited } from './friends.js';
+import { hintArrived } from './hint.js';
 
 /** @typedef {import('./types.js').ServerMessage} ServerMessage */
 /** @typedef {import('./types.js').Reply} Reply */
@@ -761,6 +762,9 @@ function onMessage(msg) {
       break;
     case 'invited':
       onInvited(msg);
+      break;
+    case 'hint':
+      hintArrived(msg);
       break;
     case 'error':
       showError(msg);
