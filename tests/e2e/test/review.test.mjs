@@ -140,6 +140,12 @@ describe('the Hint and the game review', { timeout: 900000 }, () => {
     assert.match((await r.page.getByTestId('review-current').textContent()) ?? '', /answer here: buy Curse/);
     assert.equal((await r.page.getByTestId('review-current').getAttribute('data-mark')) || null, curse.mark);
     await r.page.screenshot({ path: path.join(ARTIFACTS, 'review-replay.png'), fullPage: true });
+    // On a phone: the review fits the width.
+    await r.page.setViewportSize({ width: 390, height: 844 });
+    const { scroll, inner } = await r.page.evaluate(() => ({ scroll: /** @type {Element} */ (document.scrollingElement).scrollWidth, inner: window.innerWidth }));
+    assert.ok(scroll <= inner, `the replay page is ${scroll}px wide in a ${inner}px viewport`);
+    await r.page.getByTestId('review').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await r.page.screenshot({ path: path.join(ARTIFACTS, 'review-phone.png') });
     assert.deepEqual(r.rec.errors, [], 'no console errors');
     await r.context.close();
   });
