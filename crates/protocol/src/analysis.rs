@@ -81,7 +81,8 @@ pub struct AnalysedDecision {
     pub drop_se: f64,
     /// Sampled deals the candidates were compared on.
     pub samples: u32,
-    /// Null when the decision earned no mark.
+    /// Null when the decision earned no mark (always sent).
+    #[serde(default)]
     pub mark: Option<DecisionMark>,
     /// Every candidate compared, best first.
     pub candidates: Vec<AnalysedCandidate>,

@@ -124,6 +124,13 @@ async fn a_review_interrupted_by_kill_9_resumes_and_ends_as_a_straight_run(backe
         kept.len()
     );
 
+    // Marks one stored decision (a sample count no run of this cap could give), to see
+    // that the restarted server uses what is stored instead of making it again.
+    let (marked, _) = &kept[0];
+    let mut changed: Value = serde_json::from_str(&kept[0].1).unwrap();
+    changed["samples"] = json!(12_345);
+    overwrite_decision(&store, &room, *marked, &changed.to_string());
+
     // Restarted, the server resumes it by itself (no request needed) from what it kept.
     let server = store.start(&flags).await;
     let resumed = {
@@ -157,10 +164,20 @@ async fn a_review_interrupted_by_kill_9_resumes_and_ends_as_a_straight_run(backe
         .await
         .unwrap()
     };
-    for (idx, text) in &kept {
+    for (idx, text) in kept.iter().skip(1) {
         let again = after.iter().find(|(i, _)| i == idx).map(|(_, t)| t);
         assert_eq!(again, Some(text), "decision {idx} kept as stored");
     }
+    let served = done["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["step"] == *marked)
+        .expect("the marked decision is in the review");
+    assert_eq!(
+        served["samples"], 12_345,
+        "the stored decision was used, not made again: {served}"
+    );
     assert_eq!(after.len() as u64, total);
 
     // The result is a straight run's: the engine's review of the published record, of
@@ -182,8 +199,15 @@ async fn a_review_interrupted_by_kill_9_resumes_and_ends_as_a_straight_run(backe
         PLAYOUTS,
         600_000,
     );
-    let expected = serde_json::to_value(&expected).unwrap();
-    assert_eq!(done, expected, "the resumed review is the straight run's");
+    let mut expected = serde_json::to_value(&expected).unwrap();
+    for d in expected["decisions"].as_array_mut().unwrap() {
+        if d["step"] == *marked {
+            d["samples"] = json!(12_345);
+        }
+    }
+    if let Some(at) = first_difference(&done, &expected, "") {
+        panic!("the resumed review is not the straight run's: {at}");
+    }
     assert_eq!(
         done["players"].as_array().unwrap().len(),
         1,
@@ -201,6 +225,65 @@ async fn a_review_interrupted_by_kill_9_resumes_and_ends_as_a_straight_run(backe
     let (status, again) = server.get(&format!("/api/games/{room}/analysis")).await;
     assert_eq!(status, 200);
     assert_eq!(serde_json::from_str::<Value>(&again).unwrap(), done);
+}
+
+/// Replaces the stored review of decision `idx` of `room` (the server is not running).
+fn overwrite_decision(store: &TestStore, room: &str, idx: u32, review: &str) {
+    const SQL: &str = "UPDATE analysis_decisions SET review = {review} \
+                       WHERE room_id = {room} AND idx = {idx}";
+    let n = match store.url() {
+        None => rusqlite::Connection::open(crate::process::db_path(store.dir()))
+            .unwrap()
+            .execute(
+                &SQL.replace("{review}", "?2")
+                    .replace("{room}", "?1")
+                    .replace("{idx}", "?3"),
+                rusqlite::params![room, review, i64::from(idx)],
+            )
+            .unwrap() as u64,
+        Some(url) => {
+            let (room, review) = (room.to_string(), review.to_string());
+            crate::process::on_pg(url, move |c| {
+                c.execute(
+                    &SQL.replace("{review}", "$2")
+                        .replace("{room}", "$1")
+                        .replace("{idx}", "$3"),
+                    &[&room, &review, &i64::from(idx)],
+                )
+            })
+        }
+    };
+    assert_eq!(n, 1, "one stored decision overwritten");
+}
+
+/// Where two JSON values differ, numbers compared to 1e-9 (a number read back from
+/// JSON text may differ from the one written in its last bit).
+fn first_difference(a: &Value, b: &Value, at: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            if x.len() != y.len() {
+                return Some(format!("{at}: keys {:?} vs {:?}", x.keys(), y.keys()));
+            }
+            x.iter().find_map(|(k, v)| match y.get(k) {
+                Some(w) => first_difference(v, w, &format!("{at}.{k}")),
+                None => Some(format!("{at}.{k}: missing")),
+            })
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                return Some(format!("{at}: {} vs {} items", x.len(), y.len()));
+            }
+            x.iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (v, w))| first_difference(v, w, &format!("{at}[{i}]")))
+        }
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            ((x - y).abs() > 1e-9).then(|| format!("{at}: {x} vs {y}"))
+        }
+        _ => (a != b).then(|| format!("{at}: {a} vs {b}")),
+    }
 }
 
 /// 409 while played, 503 with `--analysis-workers 0`.

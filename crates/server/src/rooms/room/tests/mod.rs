@@ -24,6 +24,7 @@
 
 mod abandonment;
 mod chat;
+mod hints;
 mod joining;
 mod lobby_timeout;
 mod log_failure;
@@ -120,6 +121,8 @@ pub struct Harness {
     pub handle: RoomHandle,
     pub log: Arc<MemoryLog>,
     pub metrics: Arc<Metrics>,
+    /// The room's bot thinkers (a test may hold one).
+    pub thinkers: Arc<Thinkers>,
     /// Set when the room task ends (its `on_close` ran).
     ended: Arc<AtomicBool>,
     probe: Client,
@@ -152,13 +155,14 @@ impl Harness {
         let metrics = Arc::new(Metrics::new());
         // One thinker unless the test says otherwise (`--bot-threads`).
         let threads = config.bot_threads.map_or(1, usize::from);
+        let thinkers = Thinkers::new(threads, metrics.clone());
         let cx = Context {
             chat: Arc::new(ChatAddresses::new(config.chat_per_address)),
             config: Arc::new(config),
             log: log.clone(),
             metrics: metrics.clone(),
             search_claim,
-            thinkers: Thinkers::new(threads, metrics.clone()),
+            thinkers: thinkers.clone(),
         };
         let ended = Arc::new(AtomicBool::new(false));
         let flag = ended.clone();
@@ -175,6 +179,7 @@ impl Harness {
             handle,
             log,
             metrics,
+            thinkers,
             ended,
             probe: Client::new(PROBE, "probe"),
             next_conn: CREATOR,

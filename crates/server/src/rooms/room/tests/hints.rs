@@ -1,0 +1,91 @@
+//! Hints (issue 27): one at a time, for the asking player's pending decision only — a
+//! hint whose decision was answered before it was thought is dropped, the next one
+//! comes. On the real clock: a thinker is a thread of its own.
+
+use super::*;
+
+/// Every `hint` frame `c` got so far: (decision, reply).
+fn hints(c: &Client) -> Vec<(u64, wire::Reply)> {
+    c.frames
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::Hint { decision, reply } => Some((*decision, reply.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_hint_comes_only_for_the_decision_still_pending_and_one_at_a_time() {
+    let config = Config {
+        bot_delay: Duration::ZERO,
+        bot_think_ms: 5,
+        bot_threads: Some(1),
+        ..config()
+    };
+    let mut h = Harness::with(settings(&[true, false]), config, Arc::new(MemoryLog::new())).await;
+    let mut ann = one_player_against_a_bot(&mut h).await;
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let first = loop {
+        assert!(
+            std::time::Instant::now() < until,
+            "Ann is not asked in 60 s"
+        );
+        h.settle().await;
+        ann.drain();
+        if let Some(d) = ann.pending.clone() {
+            break d;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    // The only thinker is busy: the hint waits for it.
+    let held = h.thinkers.reserve().expect("the one thinker");
+    let asked = h.ask(&mut ann, Command::Hint).await;
+    assert!(is_ack(&asked), "{asked:?}");
+    let again = h.ask(&mut ann, Command::Hint).await;
+    let (code, why) = refusal(&again);
+    assert_eq!(code, ErrorCode::HintUnavailable);
+    assert!(why.contains("already"), "{why}");
+    // Ann answers before the hint is thought; then the thinker is free.
+    let answered = h.reply(&mut ann, first.decision, lazy_reply(&first)).await;
+    assert!(is_ack(&answered), "{answered:?}");
+    drop(held);
+    // The late hint is taken and dropped; then a new one is accepted and comes.
+    let now_pending = loop {
+        assert!(
+            std::time::Instant::now() < until,
+            "no hint accepted in 60 s"
+        );
+        h.settle().await;
+        ann.drain();
+        if let Some(d) = ann.pending.clone() {
+            let answer = h.ask(&mut ann, Command::Hint).await;
+            if is_ack(&answer) {
+                break d;
+            }
+            let (code, _) = refusal(&answer);
+            assert_eq!(code, ErrorCode::HintUnavailable);
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    let got = loop {
+        assert!(std::time::Instant::now() < until, "no hint in 60 s");
+        h.settle().await;
+        ann.drain();
+        if let Some(got) = hints(&ann).into_iter().next() {
+            break got;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert_eq!(
+        got.0, now_pending.decision,
+        "the hint is for the decision pending now"
+    );
+    assert!(
+        !hints(&ann).iter().any(|(d, _)| *d == first.decision),
+        "the hint for the answered decision was dropped"
+    );
+    // It is a legal answer.
+    let taken = h.reply(&mut ann, got.0, got.1).await;
+    assert!(is_ack(&taken), "{taken:?}");
+}
