@@ -19,3 +19,16 @@ pub fn random_byte() -> u8 {
     let _ = getrandom::fill(&mut b);
     b[0]
 }
+
+/// A random 64-bit seed for sampling outside the game (a hint's search), which must not
+/// be derived from the game's secret seed. Falls back to the clock if the system's
+/// generator fails: the seed only varies the samples, it guards nothing.
+pub fn random_seed() -> u64 {
+    let mut b = [0u8; 8];
+    if getrandom::fill(&mut b).is_err() {
+        return std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+    }
+    u64::from_le_bytes(b)
+}

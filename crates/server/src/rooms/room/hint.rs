@@ -7,7 +7,8 @@
 //!
 //! **Secrecy by construction.** The hint is `review::hint` over
 //! `Observation::for_player` of the asking seat — what that player may know, nothing
-//! else — so it tells the player nothing their own view does not hold.
+//! else — with a fresh random sampling seed (never the game's secret seed), so it tells
+//! the player nothing their own view does not hold.
 //!
 //! **Cost.** It thinks on the server's bot thinkers (`rooms::thinkers`), never on a
 //! runtime worker, for at most `--bot-think-ms` of wall clock (the budget of the Hard
@@ -88,7 +89,9 @@ impl Room {
         }
         let decision = decision_id(game);
         let record = game.record();
-        let seed = record.seed ^ decision.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Never from the game's seed, which is secret until the end: a hint is a function
+        // of the asking player's view and of fresh randomness only.
+        let seed = crate::random::random_seed();
         let budget_us = self.config.bot_think_ms.saturating_mul(1000);
         let thinkers = self.thinkers.clone();
         let answer = tokio::spawn(async move {
