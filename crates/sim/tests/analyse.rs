@@ -204,3 +204,36 @@ fn what_cannot_be_reviewed_is_refused_with_the_reason() {
     assert!(String::from_utf8_lossy(&junk.stderr).contains("neither a published nor an engine"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Writes bot games for the cost measurement in docs/review.md: `REVIEW_GAMES` (10)
+/// games of `standard` against `standard`, two players, one on each recommended 2nd
+/// edition Base kingdom in turn, as engine records in `REVIEW_GAMES_DIR`.
+#[test]
+#[ignore = "writes games for a measurement"]
+fn write_bot_games() {
+    let dir = PathBuf::from(std::env::var("REVIEW_GAMES_DIR").expect("REVIEW_GAMES_DIR"));
+    let games: u64 = std::env::var("REVIEW_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10);
+    std::fs::create_dir_all(&dir).unwrap();
+    let kingdoms: Vec<&str> = dominion_engine::setup::recommended_kingdoms()
+        .map(|k| k.id)
+        .filter(|id| id.starts_with("base_2e/"))
+        .collect();
+    for i in 0..games {
+        let setup = Setup {
+            players: 2,
+            edition: Edition::Second,
+            kingdom: Kingdom::Recommended(kingdoms[i as usize % kingdoms.len()].into()),
+        };
+        let mut g = Game::new(&setup, 100 + i).unwrap();
+        let mut agents = vec![
+            by_name("standard", i).unwrap(),
+            by_name("standard", i + 1).unwrap(),
+        ];
+        g.play_out(&mut agents);
+        let path = dir.join(format!("game{i:02}.json"));
+        std::fs::write(path, serde_json::to_string(&g.record()).unwrap()).unwrap();
+    }
+}
