@@ -369,7 +369,8 @@ fn chapel_and_unplayed_treasures_are_reviewed_with_their_candidates() {
 /// budget N. Prints the distribution of the drop and its standard error, split by
 /// whether the answer given was the policy's own, and the marks. Run in release:
 /// `REVIEW_NOISE_GAMES=12 REVIEW_NOISE_PLAYOUTS=2000 cargo test --release -p
-/// dominion-engine --lib review::tests::noise -- --ignored --nocapture`.
+/// dominion-engine --lib review::tests::noise -- --ignored --nocapture`. At the
+/// default budget it also checks that the search seat has no mistake or blunder.
 #[test]
 #[ignore = "a measurement: minutes in release"]
 fn noise() {
@@ -503,6 +504,14 @@ fn noise() {
         "{games} games at {n} playouts: {points_done} points, {:.1} s in all (games and reviews)",
         start.elapsed().as_secs_f64()
     );
+    // At the default budget the search bot's own answers earn no mistake or blunder.
+    if n >= DEFAULT_PLAYOUTS {
+        let own = rows
+            .iter()
+            .filter(|r| r.0 && matches!(r.4, Some(Mark::Mistake | Mark::Blunder)))
+            .count();
+        assert_eq!(own, 0, "mistakes or blunders on the search bot's own answers");
+    }
 }
 
 fn setup_name(s: &Setup) -> String {
