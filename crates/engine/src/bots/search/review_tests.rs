@@ -510,7 +510,10 @@ fn noise() {
             .iter()
             .filter(|r| r.0 && matches!(r.4, Some(Mark::Mistake | Mark::Blunder)))
             .count();
-        assert_eq!(own, 0, "mistakes or blunders on the search bot's own answers");
+        assert_eq!(
+            own, 0,
+            "mistakes or blunders on the search bot's own answers"
+        );
     }
 }
 
