@@ -13,7 +13,11 @@
 //!   the point's reply index only: a caller may store each [`DecisionReview`] as it is
 //!   made and, after a restart, evaluate only the rest — the result is the same.
 //! - **Marks** ([`Mark`]) come from the drop in win chance between the best answer found
-//!   and the answer given, and only when that drop is clear of the noise.
+//!   and the answer given, and only when that drop is clear of the noise: the thresholds
+//!   and [`DEFAULT_PLAYOUTS`] come from a measurement (docs/review.md).
+//! - **Which decisions**: those the search bot searches, and two kinds only the review
+//!   looks at — Chapel's trash and a Buy-phase answer that leaves Treasures in hand
+//!   (`review_plan`); the search bot's own play is unchanged.
 
 use super::candidates::{self, Plan, Resume};
 use super::rollout;
@@ -32,7 +36,7 @@ use serde::{Deserialize, Serialize};
 /// The version of [`DecisionReview`]'s and [`Review`]'s serialized form and of the
 /// method behind them (candidates, thresholds): a stored review of another version is
 /// made again rather than mixed with new results.
-pub const REVIEW_VERSION: u32 = 1;
+pub const REVIEW_VERSION: u32 = 2;
 
 /// One decision to review: who made it, what they knew, what they were asked and what
 /// they answered.
