@@ -248,6 +248,44 @@ impl From<ThinkArgs> for ThinkBudget {
 #[derive(Debug, Subcommand)]
 pub enum SimCommand {
     Tournament(TournamentArgs),
+    Analyse(AnalyseArgs),
+}
+
+/// Reviews a finished game with the search bot: each reviewed player's decisions, from
+/// what that player knew then, with inaccuracies, mistakes and blunders marked and the
+/// better answer (docs/review.md).
+#[derive(Debug, Args)]
+#[command(after_long_help = crate::analyse::HELP)]
+pub struct AnalyseArgs {
+    /// The game: a record as downloaded from the server (GET /api/games/{id}) or the
+    /// engine's own GameRecord JSON.
+    pub game: std::path::PathBuf,
+
+    /// Seats to review, comma-separated (0 is the first) [default: every seat with a
+    /// player's name, i.e. the human ones; all if none has one].
+    #[arg(long, value_delimiter = ',')]
+    pub seats: Option<Vec<u8>>,
+
+    /// Most playouts per decision, all candidates together [default: 4000 without
+    /// --budget-ms, else none].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub playouts: Option<u32>,
+
+    /// Wall-clock milliseconds per decision (results then depend on the machine).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub budget_ms: Option<u64>,
+
+    /// The review's seed: each decision's samples derive from it and the decision.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+
+    /// Print the review as one JSON object on stdout instead of the report.
+    #[arg(long)]
+    pub json: bool,
 }
 
 fn tournament_help() -> String {

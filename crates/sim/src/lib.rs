@@ -9,6 +9,7 @@
 //! Dominion: without rotation a bot's win rate would partly measure its seat.
 
 pub mod aggregate;
+pub mod analyse;
 pub mod bench;
 pub mod cli;
 pub mod report;

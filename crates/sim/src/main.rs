@@ -3,7 +3,7 @@
 
 use clap::{CommandFactory, Parser, error::ErrorKind};
 use dominion_engine::{CardId, bots};
-use dominion_sim::cli::{Cli, SimCommand, TournamentArgs};
+use dominion_sim::cli::{AnalyseArgs, Cli, SimCommand, TournamentArgs};
 use dominion_sim::tournament::run_tournament_with_progress;
 use dominion_sim::{report, run_with_progress};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,8 +15,10 @@ const PROGRESS_MIN_GAMES: u64 = 1000;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(SimCommand::Tournament(args)) = &cli.command {
-        return tournament(args);
+    match &cli.command {
+        Some(SimCommand::Tournament(args)) => return tournament(args),
+        Some(SimCommand::Analyse(args)) => return analyse(args),
+        None => {}
     }
     if cli.list_cards {
         let keys: String = CardId::all().map(|c| format!("{}\n", c.key())).collect();
@@ -89,6 +91,78 @@ fn tournament(args: &TournamentArgs) -> ExitCode {
     } else {
         emit(&report::tournament_table(&summary))
     }
+}
+
+/// `dominion-sim analyse`: reviews one recorded game, with a bar over its decisions.
+fn analyse(args: &AnalyseArgs) -> ExitCode {
+    use dominion_sim::analyse;
+    let loaded = std::fs::read_to_string(&args.game)
+        .map_err(|e| format!("cannot read {}: {e}", args.game.display()))
+        .and_then(|text| analyse::load(&text));
+    let loaded = match loaded {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let seats = match analyse::seats(&loaded, args.seats.as_deref()) {
+        Ok(s) => s,
+        Err(msg) => Cli::command().error(ErrorKind::ValueValidation, msg).exit(),
+    };
+    let budget = analyse::budget(args.playouts, args.budget_ms);
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        |t| t as usize,
+    );
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(0);
+        if let Ok(style) =
+            ProgressStyle::with_template("{wide_bar} {pos}/{len} decisions  eta {eta}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let cpu = analyse::process_cpu_secs();
+    let wall = std::time::Instant::now();
+    let result = analyse::analyse(
+        &loaded.record,
+        &seats,
+        args.seed,
+        &budget,
+        threads,
+        &|done, total| {
+            if let Some(bar) = &bar {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            }
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let review = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cpu = cpu.zip(analyse::process_cpu_secs()).map(|(a, b)| b - a);
+    let cost = format!(
+        "{} decisions reviewed in {:.1} s CPU ({:.1} s wall, {threads} thread{})\n",
+        review.decisions.len(),
+        cpu.unwrap_or(f64::NAN),
+        wall.elapsed().as_secs_f64(),
+        if threads == 1 { "" } else { "s" },
+    );
+    if args.json {
+        // Stdout carries only the JSON object; the cost still reaches the reader.
+        eprint!("{cost}");
+        return emit_json(&review);
+    }
+    emit(&(analyse::report(&loaded, &review) + &cost))
 }
 
 /// Runs `run` with a progress bar of `games` games on stderr, drawn only when `wanted`

@@ -13,6 +13,7 @@ pub mod analysis;
 pub mod from_wire;
 pub mod kingdom_prefs;
 pub mod names;
+pub mod published;
 pub mod record;
 pub mod refusal;
 pub mod to_wire;

@@ -36,6 +36,9 @@ pub enum Resume {
     /// A card's last effect, gaining the chosen pile's card to `to`: the playout makes
     /// the gain on the sample and goes on in the Action phase.
     AfterGain(Destination),
+    /// Chapel's choice (review only, see `review`): the playout trashes the chosen
+    /// cards from the hand on the sample and goes on in the Action phase.
+    AfterTrash,
 }
 
 /// Cards whose last effect is a gain chosen from the Supply, and where it goes.

@@ -13,16 +13,21 @@
 //!   the point's reply index only: a caller may store each [`DecisionReview`] as it is
 //!   made and, after a restart, evaluate only the rest — the result is the same.
 //! - **Marks** ([`Mark`]) come from the drop in win chance between the best answer found
-//!   and the answer given, and only when that drop is clear of the noise.
+//!   and the answer given, and only when that drop is clear of the noise: the thresholds
+//!   and [`DEFAULT_PLAYOUTS`] come from a measurement (docs/review.md).
+//! - **Which decisions**: those the search bot searches, and two kinds only the review
+//!   looks at — Chapel's trash and a Buy-phase answer that leaves Treasures in hand
+//!   (`review_plan`); the search bot's own play is unchanged.
 
 use super::candidates::{self, Plan, Resume};
 use super::rollout;
 use super::sample;
 use crate::agent::Agent;
 use crate::bots::{StandardBot, Thinking};
-use crate::decision::{Reply, Request};
+use crate::card::CardId;
+use crate::decision::{Prompt, Purpose, Reply, Request};
 use crate::game::{Game, GameRecord, ReplayError};
-use crate::state::PlayerId;
+use crate::state::{Phase, PlayerId};
 use crate::view::{Knowledge, Observation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -31,7 +36,7 @@ use serde::{Deserialize, Serialize};
 /// The version of [`DecisionReview`]'s and [`Review`]'s serialized form and of the
 /// method behind them (candidates, thresholds): a stored review of another version is
 /// made again rather than mixed with new results.
-pub const REVIEW_VERSION: u32 = 1;
+pub const REVIEW_VERSION: u32 = 2;
 
 /// One decision to review: who made it, what they knew, what they were asked and what
 /// they answered.
@@ -119,6 +124,10 @@ pub struct Review {
     pub decisions: Vec<DecisionReview>,
 }
 
+/// The review's default budget per decision, in playouts (all candidates together),
+/// when the caller gives no clock: see docs/review.md for how it was chosen.
+pub const DEFAULT_PLAYOUTS: u32 = 4_000;
+
 /// Thresholds on the drop in win chance (see [`mark`]).
 pub const INACCURACY: f64 = 0.05;
 pub const MISTAKE: f64 = 0.10;
@@ -162,9 +171,9 @@ fn point(g: &Game, req: &Request, index: usize, given: &Reply) -> Option<Point> 
     let k = obs.knowledge();
     // A fresh policy per decision: its answer depends on this observation alone.
     let policy = StandardBot::new().decide(&obs, req);
-    let Plan::Search { mut cands, resume } = candidates::plan(req, &k, policy) else {
-        return None;
-    };
+    let (mut cands, resume) = review_plan(req, &k, policy, given)?;
+    // The answer given exactly as given (a Chapel choice in its own order).
+    cands.retain(|c| c == given || !same_answer(c, given));
     if !cands.contains(given) {
         if req.prompt.validate(given).is_err() {
             return None;
@@ -181,6 +190,93 @@ fn point(g: &Game, req: &Request, index: usize, given: &Reply) -> Option<Point> 
         cands,
         resume,
     })
+}
+
+/// The candidates for a decision the review looks at (the policy's answer first), and
+/// how a playout goes on from them: what the search bot searches ([`candidates::plan`]),
+/// and two kinds more that only the review looks at (the bot's own play is unchanged):
+///
+/// - **Chapel's choice** ([`chapel_candidates`]), when Chapel is played in the Action
+///   phase with no Throne Room in play: the trash is Chapel's only effect, so the
+///   playout makes it on the sample and goes on in the Action phase
+///   ([`Resume::AfterTrash`]).
+/// - **Leaving Treasures in hand**: a Buy-phase answer other than playing them all
+///   (ending the phase, or buying at once) while Treasures are in hand, compared with
+///   playing them all, after which the policy buys.
+fn review_plan(
+    req: &Request,
+    k: &Knowledge,
+    policy: Reply,
+    given: &Reply,
+) -> Option<(Vec<Reply>, Resume)> {
+    if let Plan::Search { cands, resume } = candidates::plan(req, k, policy.clone()) {
+        return Some((cands, resume));
+    }
+    match &req.prompt {
+        Prompt::ChooseCards { options, max, .. } if chapel_choice(req, k) => {
+            let cands = chapel_candidates(options, usize::from(*max), &policy)
+                .into_iter()
+                .filter(|c| req.prompt.validate(c).is_ok())
+                .collect::<Vec<_>>();
+            (cands.len() + usize::from(!cands.iter().any(|c| same_answer(c, given))) >= 2)
+                .then_some((cands, Resume::AfterTrash))
+        }
+        Prompt::BuyPhase { treasures, .. }
+            if !treasures.is_empty() && matches!(given, Reply::EndPhase | Reply::Buy(_)) =>
+        {
+            Some((vec![Reply::PlayAllTreasures], Resume::Ask))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `req` is Chapel's choice with nothing of the card left to resolve after it:
+/// the current player's, in its Action phase, with no Throne Room in play.
+fn chapel_choice(req: &Request, k: &Knowledge) -> bool {
+    req.card == Some(CardId::Chapel)
+        && req.purpose == Purpose::Trash
+        && req.player == k.current
+        && k.turn.phase == Phase::Action
+        && !k.seats[k.current.idx()]
+            .in_play
+            .contains(&CardId::ThroneRoom)
+}
+
+/// Chapel's candidates from the hand `options` (trash up to `max`): the policy's
+/// answer, trashing nothing, the Curses and Estates, and those then Coppers.
+fn chapel_candidates(options: &[CardId], max: usize, policy: &Reply) -> Vec<Reply> {
+    let of = |wanted: &[CardId]| {
+        let mut cards: Vec<CardId> = wanted
+            .iter()
+            .flat_map(|w| options.iter().filter(move |o| *o == w).copied())
+            .collect();
+        cards.truncate(max);
+        Reply::Cards(cards)
+    };
+    let mut out = vec![policy.clone()];
+    for c in [
+        Reply::Cards(Vec::new()),
+        of(&[CardId::Curse, CardId::Estate]),
+        of(&[CardId::Curse, CardId::Estate, CardId::Copper]),
+    ] {
+        if !out.iter().any(|o| same_answer(o, &c)) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether two answers are the same choice: equal, or the same cards in another order.
+fn same_answer(a: &Reply, b: &Reply) -> bool {
+    match (a, b) {
+        (Reply::Cards(x), Reply::Cards(y)) => {
+            let (mut x, mut y) = (x.clone(), y.clone());
+            x.sort();
+            y.sort();
+            x == y
+        }
+        _ => a == b,
+    }
 }
 
 /// Evaluates one point within `thinking` (a playout cap and an optional clock), its
@@ -334,40 +430,5 @@ pub fn hint(obs: &Observation, req: &Request, seed: u64, thinking: &Thinking) ->
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Edition;
-    use crate::bots::by_name;
-    use crate::setup::{Kingdom, Setup};
-
-    /// A game between two `standard` bots, recorded.
-    fn bot_game(seed: u64) -> GameRecord {
-        let setup = Setup {
-            players: 2,
-            edition: Edition::Second,
-            kingdom: Kingdom::Recommended("base_2e/first_game".into()),
-        };
-        let mut g = Game::new(&setup, seed).unwrap();
-        let mut agents = vec![
-            by_name("standard", 1).unwrap(),
-            by_name("standard", 2).unwrap(),
-        ];
-        g.play_out(&mut agents);
-        g.record()
-    }
-
-    #[test]
-    fn a_review_covers_each_reviewed_seat_and_is_the_same_point_by_point() {
-        let record = bot_game(7);
-        let seats = [PlayerId(0)];
-        let thinking = Thinking::playouts(40);
-        let whole = review(&record, &seats, 5, &thinking, |_, _| {}).unwrap();
-        assert!(!whole.decisions.is_empty());
-        assert!(whole.decisions.iter().all(|d| d.player == PlayerId(0)));
-        // Evaluated one by one in another order (as after a restart): the same review.
-        let mut pts = points(&record, &seats).unwrap();
-        pts.reverse();
-        let parts = pts.iter().map(|p| evaluate(p, 5, &thinking)).collect();
-        assert_eq!(assemble(&seats, parts), whole);
-    }
-}
+#[path = "review_tests.rs"]
+mod tests;

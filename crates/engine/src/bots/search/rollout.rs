@@ -63,6 +63,11 @@ pub fn playout_scores(
             None
         }
         (Resume::AfterGain(_), r) => unreachable!("a gain is a pile, not {r:?}"),
+        (Resume::AfterTrash, Reply::Cards(cards)) => {
+            trash_from_hand(&mut state, me, cards);
+            None
+        }
+        (Resume::AfterTrash, r) => unreachable!("a trash is cards, not {r:?}"),
     };
     let n = state.num_players();
     let mut agents: Vec<Box<dyn Agent + Send>> = (0..n)
@@ -101,6 +106,18 @@ pub(super) fn gain(st: &mut State, p: PlayerId, card: CardId, to: Destination) {
         Destination::Discard => pl.discard.push(card),
         Destination::Hand => pl.hand.push(card),
         Destination::Deck => pl.deck.push(card),
+    }
+}
+
+/// Trashes `cards` from `p`'s hand, as `Ctx::trash_from_hand` does (no card of these
+/// sets reacts to a trash from hand in a way a playout would miss).
+pub(super) fn trash_from_hand(st: &mut State, p: PlayerId, cards: &[CardId]) {
+    for c in cards {
+        let hand = &mut st.player_mut(p).hand;
+        if let Some(at) = hand.iter().position(|h| h == c) {
+            hand.remove(at);
+            st.trash.push(*c);
+        }
     }
 }
 

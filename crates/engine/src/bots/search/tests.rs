@@ -18,7 +18,7 @@ use rand_chacha::ChaCha8Rng;
 /// One position, in one of three versions that differ only in what P0 cannot see: its
 /// own deck order, and P1's hand, deck and the discard pile under its top card (P1
 /// owns the same cards in each). P0 is in its Action phase.
-fn hidden_variant(v: usize) -> Game {
+pub(super) fn hidden_variant(v: usize) -> Game {
     let (p0_deck, p1_hand, p1_deck, p1_discard): (&[CardId], &[CardId], &[CardId], &[CardId]) =
         match v {
             0 => (
