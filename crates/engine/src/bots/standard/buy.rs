@@ -211,7 +211,14 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
             if n >= plan.main_copies(st.treasures()) || st.left() <= st.duchy_gold {
                 return None;
             }
-            if role(c).early && n == 0 { 35 } else { 50 }
+            if (role(c).early && n == 0) || obs.cost(c) >= obs.cost(Gold) {
+                // A main card priced like Gold (Nobles, Artisan, Adventurer) competes
+                // with Gold at the same coins: ranked after it, it was never bought
+                // (a Nobles kingdom played like one with no useful card).
+                35
+            } else {
+                50
+            }
         }
         c => {
             let (i, max) = plan
