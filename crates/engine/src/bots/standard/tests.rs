@@ -451,6 +451,7 @@ fn smithy_plan(g: &Game) -> Plan {
         support: vec![],
         gardens: None,
         duke: false,
+        duke_plan: false,
         province_money: 16,
         engine: None,
     }
@@ -981,4 +982,35 @@ fn the_plans_main_card_is_bought_at_its_price_for_every_card_and_edition() {
     }
     // Every terminal with a money row: Witch, Smithy, Nobles, Adventurer, Artisan…
     assert!(mains >= 2 * 30, "{mains}");
+}
+
+#[test]
+fn a_duke_kingdom_without_a_strong_card_takes_duchies_once_the_deck_has_money_14() {
+    let buy_at = |main: CardId, extra: &[CardId], coins: u32| {
+        let mut kingdom = FILLERS.to_vec();
+        kingdom[7] = Duke;
+        kingdom[8] = main;
+        let mut discard = vec![Copper; 7];
+        discard.extend_from_slice(&[Estate; 3]);
+        discard.extend_from_slice(extra);
+        let g = table(2)
+            .kingdom(&kingdom)
+            .hand(P0, &[])
+            .discard(P0, &discard)
+            .start();
+        let obs = Observation::for_player(&g, P0);
+        let plan = Plan::for_kingdom(&obs);
+        (
+            plan.duke_plan,
+            buy::best_with(&obs, &plan, &Status::read(&obs), coins),
+        )
+    };
+    // Baron (weaker than Library): Duke plan. Money 7: money first.
+    assert_eq!(buy_at(Baron, &[], 5), (true, Some(Baron)));
+    // Money 7 + 3 Golds = 16: a Duchy at $5 and even at $8 (over a Province).
+    assert_eq!(buy_at(Baron, &[Gold; 3], 5), (true, Some(Duchy)));
+    assert_eq!(buy_at(Baron, &[Gold; 3], 8), (true, Some(Duchy)));
+    // Witch leads a money deck instead: no Duke plan, a Province at $8, Gold at $6.
+    assert_eq!(buy_at(Witch, &[Gold; 3], 8), (false, Some(Province)));
+    assert_eq!(buy_at(Witch, &[Gold; 3], 6), (false, Some(Gold)));
 }
