@@ -7,6 +7,9 @@
 //! - **Gardens**: with Gardens and a gainer (Workshop, Ironworks, Woodcutter), gain
 //!   cheap cards and Gardens (the `workshop_gardens` reference line, which beats money
 //!   decks, even Witch + money).
+//! - **Duke**: with Duke and no money card stronger than Library, the money plan's
+//!   deck buys Duchies (then Dukes) before Provinces once its money reaches 14, the
+//!   `duke` reference line (see [`DUKE_PLAN_MAX_MAIN`]).
 //! - **Festival/Library engine**: Festivals (+2 Actions, +$2, +Buy, no card) let a
 //!   deck play several Libraries, each drawing to 7. Taken only when the money plan's
 //!   card is Library or weaker (see [`engine_for`]).
@@ -16,7 +19,8 @@
 //! `big_money`), Shanty Town/Courtyard (Best Wishes 86% → 31%), Festival/Council Room
 //! (Deck Top), Mining Village/Council Room (Grand Scheme 74% → 65%) — and so did a
 //! Chapel-thinned Laboratory deck (Silver & Gold 76% → 60–70%, Big Money (1E)
-//! 72% → 50–56%, whatever Copper floor it kept). Without strong draw or
+//! 72% → 50–56%, whatever Copper floor it kept), and any village with Library where
+//! Festival is missing (24 random kingdoms: 71.7% → 58.4% vs `big_money`, docs/bots.md). Without strong draw or
 //! trashing, Base/Intrigue engines lose to a good card + money deck in two-player
 //! games; the search bot adds the tactics on top. The plan is a pure function of the
 //! kingdom, so it is computed once.

@@ -1010,7 +1010,8 @@ fn a_duke_kingdom_without_a_strong_card_takes_duchies_once_the_deck_has_money_14
     // Money 7 + 3 Golds = 16: a Duchy at $5 and even at $8 (over a Province).
     assert_eq!(buy_at(Baron, &[Gold; 3], 5), (true, Some(Duchy)));
     assert_eq!(buy_at(Baron, &[Gold; 3], 8), (true, Some(Duchy)));
-    // Witch leads a money deck instead: no Duke plan, a Province at $8, Gold at $6.
+    // Witch leads a money deck instead: no Duke plan, a Province at $8, its first
+    // Witch at $5.
     assert_eq!(buy_at(Witch, &[Gold; 3], 8), (false, Some(Province)));
-    assert_eq!(buy_at(Witch, &[Gold; 3], 6), (false, Some(Gold)));
+    assert_eq!(buy_at(Witch, &[Gold; 3], 5), (false, Some(Witch)));
 }
