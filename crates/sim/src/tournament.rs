@@ -330,13 +330,7 @@ fn play_series(
                 let r = play_game_winners(&ser.names, &ser.setup, ser.seed, i, &think.thinking());
                 on_game();
                 r.map(|(winners, rounds)| GameResult {
-                    // Bot 0's view: a win alone, a shared win, or a loss (even when
-                    // copies of the opponent share it).
-                    outcome: match winners.as_slice() {
-                        [0] => Outcome::Win(0),
-                        w if w.contains(&0) => Outcome::Tie,
-                        _ => Outcome::Win(1),
-                    },
+                    outcome: outcome_of(&winners),
                     rounds,
                 })
             })
@@ -350,6 +344,17 @@ fn play_series(
         out[s].push(r);
     }
     Ok(out)
+}
+
+/// A game's outcome from bot 0's side given every winner (positions in the table): a
+/// win alone, a shared win (a tie), or a loss, even when copies of the opponent share
+/// the win.
+pub fn outcome_of(winners: &[usize]) -> Outcome {
+    match winners {
+        [0] => Outcome::Win(0),
+        w if w.contains(&0) => Outcome::Tie,
+        _ => Outcome::Win(1),
+    }
 }
 
 fn rate(score: f64, games: u64) -> f64 {
@@ -621,6 +626,18 @@ mod tests {
         );
         assert_eq!((r.ci_low, r.ci_high), wilson95(2.5, 4));
         assert_eq!(r.mean_rounds, 10.0);
+    }
+
+    #[test]
+    fn a_win_shared_by_copies_of_the_opponent_is_a_loss() {
+        assert_eq!(outcome_of(&[0]), Outcome::Win(0));
+        assert_eq!(outcome_of(&[0, 2]), Outcome::Tie);
+        assert_eq!(outcome_of(&[1]), Outcome::Win(1));
+        assert_eq!(outcome_of(&[1, 3]), Outcome::Win(1));
+        // Four players: bot 0 sits first in game 0, 4, 8…; second_seat takes the rest.
+        let results: Vec<GameResult> = (0..8).map(|_| result(Outcome::Win(0))).collect();
+        let r = record_at(&results, 4);
+        assert_eq!((r.first_seat.games, r.second_seat.games), (2, 6));
     }
 
     #[test]
