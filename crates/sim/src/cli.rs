@@ -297,6 +297,18 @@ Examples:
   dominion-sim tournament --bots search --vs standard,best-reference --games 100 --playouts 200
   dominion-sim tournament --bots easy,standard,search --kingdoms base_2e/first_game,intrigue_1e/victory_dance
   dominion-sim tournament --bots standard --vs best-reference --json > standard.json
+  dominion-sim tournament --bots standard --vs best-reference,big_money --kingdoms random:24:7:2e
+  dominion-sim tournament --bots standard --vs duke --kingdoms cards:duke,witch,village,smithy,market,moat,cellar,mine,festival,library
+  dominion-sim tournament --bots standard --vs big_money --players 4 --games 400
+
+Kingdoms (--kingdoms, comma-separated, mixable): recommended ids (below); card lists
+cards:C1,...,C10 (the 10 ids after cards: belong to it; 2nd edition texts, cards:1e:C1,...
+for the 1st); random:N:SEED[:1e|:2e], N kingdoms drawn from the cards printed in that
+edition (default 2e) by SEED alone, the same on every machine.
+
+Tables (--players 3|4): the first bot of each pairing against copies of the second;
+seats rotate (--games a multiple of --players gives each seat the same count), a win
+shared only by the copies is a loss, 1st/2nd report the first seat and every later one.
 
 Pairings: without --vs, every pair of --bots (A,B,C gives A-B, A-C, B-C); with --vs,
 each of --bots against each of --vs. Each pairing plays --games games on each kingdom,
@@ -306,7 +318,7 @@ Table: per kingdom and pairing, the first bot's wins-losses-ties, its win rate w
 ties counted as half a win, the 95% Wilson score interval of that rate, and its win
 rate when seated first and second. Then an overall row per pairing: the mean of the
 per-kingdom win rates and how many kingdoms reach 60%. --json prints one object:
-seed, games_per_kingdom, ties_count_as (\"half\"), kingdoms [{{id, name, edition,
+seed, players, games_per_kingdom, ties_count_as (\"half\"), kingdoms [{{id, name, edition,
 best_reference?, pairings [{{bot, opponent, opponent_bot, record {{games, wins, losses,
 ties, win_rate, ci_low, ci_high, first_seat, second_seat, mean_rounds}}}}]}}], overall
 [{{bot, opponent, kingdoms, mean_win_rate, kingdoms_at_least_60}}].
@@ -348,9 +360,25 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 100)]
     pub games: u64,
 
-    /// Recommended kingdom ids, comma-separated [default: all; see --help].
-    #[arg(long, value_delimiter = ',')]
+    /// Kingdoms, comma-separated [default: every recommended one]: recommended ids,
+    /// card lists `cards:C1,...,C10` (2nd edition; `cards:1e:C1,...` for the 1st) and
+    /// seeded random draws `random:N:SEED` (`random:N:SEED:1e`); see --help.
+    #[arg(long)]
     pub kingdoms: Vec<String>,
+
+    /// Players per table: 3 or 4 seat the first bot of each pairing against copies of
+    /// the second.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub players: u8,
+
+    /// Games each best-reference candidate plays against big_money in the pre-run.
+    #[arg(long, default_value_t = tournament::PRE_RUN_GAMES)]
+    pub pre_run_games: u64,
+
+    /// The pre-run's seed (to check that the pick is stable; the default keeps it
+    /// independent of --seed).
+    #[arg(long, default_value_t = tournament::PRE_RUN_SEED)]
+    pub pre_run_seed: u64,
 
     /// Run seed; each series' seed derives from it, the kingdom and the two bots.
     #[arg(long, default_value_t = 0)]
@@ -383,6 +411,9 @@ impl TournamentArgs {
             pairings: tournament::pairings(&trim(&self.bots), &trim(&self.vs)),
             games: self.games,
             kingdoms: tournament::kingdoms_by_id(&self.kingdoms).map_err(|e| e.to_string())?,
+            players: self.players,
+            pre_run_games: self.pre_run_games,
+            pre_run_seed: self.pre_run_seed,
             seed: self.seed,
             threads: default_threads(self.threads),
             think: self.think.into(),

@@ -12,6 +12,7 @@ pub mod aggregate;
 pub mod analyse;
 pub mod bench;
 pub mod cli;
+pub mod kingdoms;
 pub mod report;
 pub mod think;
 pub mod tournament;
@@ -55,6 +56,10 @@ pub enum SimError {
     NoPairings,
     #[error("no recommended kingdom {0:?}; see --help for the list")]
     UnknownKingdom(String),
+    #[error("bad --kingdoms: {0}")]
+    BadKingdom(String),
+    #[error("a tournament table has 2 to 4 players, not {0}")]
+    TablePlayers(u8),
     #[error("could not start worker threads: {0}")]
     ThreadPool(String),
     #[error("bench: {0}")]
@@ -194,6 +199,29 @@ pub fn play_game(
     let mut game = Game::new_unrecorded(setup, game_seed(run_seed, index))?;
     game.play_out(&mut agents);
     Ok(result_of(&game, &seats))
+}
+
+/// Plays game `index` like [`play_game`] and returns every winner (positions in
+/// `names`, in seat order) and the rounds played: a tournament table seats copies of a
+/// bot, and a win they share is still a loss for the bot they play against.
+pub fn play_game_winners(
+    names: &[String],
+    setup: &Setup,
+    run_seed: u64,
+    index: u64,
+    thinking: &bots::Thinking,
+) -> Result<(Vec<usize>, u32), SimError> {
+    let (mut agents, seats) = seat_agents(names, run_seed, index, thinking)?;
+    let mut game = Game::new_unrecorded(setup, game_seed(run_seed, index))?;
+    game.play_out(&mut agents);
+    let scores = game.scores();
+    let rounds = scores.iter().map(|s| s.turns).max().unwrap_or(0);
+    let winners = scores
+        .iter()
+        .filter(|s| s.winner)
+        .map(|s| seats[s.player.idx()])
+        .collect();
+    Ok((winners, rounds))
 }
 
 /// A dedicated pool of `threads` worker threads named `name-N`, so a run neither

@@ -19,20 +19,34 @@
 //! [`PRE_RUN_SEED`] (independent of `--seed`, so the choice is stable between runs).
 //! A kingdom holding no reference bot's card has no such opponent: its row says so and
 //! the overall row leaves it out.
+//!
+//! Why 2000 pre-run games: measured with three pre-run seeds on the 20 recommended and
+//! 48 random kingdoms (`random:24:7:2e`, `random:24:7:1e`), 200 games changed the pick
+//! on 4 of 29 kingdoms, between bots up to several points apart against `big_money`
+//! (bureaucrat/laboratory, witch/workshop_gardens); with 2000 (and 4000) a pick changes
+//! only between candidates within about two points of each other (smithy/militia,
+//! duke/smithy, masquerade/torturer): equally strong opponents, which no practical
+//! count separates. Reference bots are fast: the pre-run of 2000 games costs about
+//! 12 s of one core for 30 kingdoms.
+//!
+//! Tables of 3 or 4 players (`players`) seat the bot against copies of its opponent;
+//! the games are seeded by [`table_seed`] (two-player series keep [`series_seed`]), a
+//! win the copies share is a loss for the bot, and `second_seat` holds every seat
+//! after the first. The pre-run plays at the same table size.
 
 use crate::aggregate::{GameResult, Outcome};
+use crate::kingdoms::{TourneyKingdom, edition_key};
 use crate::think::ThinkBudget;
 use crate::wilson::wilson95;
-use crate::{SimError, play_game, seating, splitmix64};
-use dominion_engine::setup::{Recommended, recommended_kingdoms};
-use dominion_engine::{CardId, Edition, Kingdom, Setup, bots};
+use crate::{SimError, play_game_winners, seating, splitmix64};
+use dominion_engine::{CardId, Setup, bots};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The opponent name that stands for the best reference bot of each kingdom.
 pub const BEST_REFERENCE: &str = "best-reference";
 /// Games each candidate plays against `big_money` to pick the best reference bot.
-pub const PRE_RUN_GAMES: u64 = 200;
+pub const PRE_RUN_GAMES: u64 = 2000;
 /// The pre-run's seed: fixed, so the best reference bot of a kingdom never depends on
 /// `--seed`.
 pub const PRE_RUN_SEED: u64 = 0x0005_EED0_BE57;
@@ -49,26 +63,16 @@ pub struct TournamentConfig {
     pub pairings: Vec<(String, String)>,
     /// Games per pairing per kingdom.
     pub games: u64,
-    pub kingdoms: Vec<&'static Recommended>,
+    pub kingdoms: Vec<TourneyKingdom>,
+    /// Players per table: the bot against `players - 1` copies of its opponent.
+    pub players: u8,
     pub seed: u64,
+    /// The best-reference pre-run: games per candidate and seed ([`PRE_RUN_GAMES`],
+    /// [`PRE_RUN_SEED`] unless a stability check asks otherwise).
+    pub pre_run_games: u64,
+    pub pre_run_seed: u64,
     pub threads: usize,
     pub think: ThinkBudget,
-}
-
-/// The edition a recommended kingdom is played in: its set's (`*_1e/` is 1st edition).
-pub fn edition_of(k: &Recommended) -> Edition {
-    if k.id.contains("_1e/") {
-        Edition::First
-    } else {
-        Edition::Second
-    }
-}
-
-fn edition_key(e: Edition) -> &'static str {
-    match e {
-        Edition::First => "1e",
-        Edition::Second => "2e",
-    }
 }
 
 /// The kingdom cards a reference bot is built around, read from its name (`witch` →
@@ -96,18 +100,10 @@ pub fn reference_candidates(kingdom: &[CardId]) -> Vec<&'static str> {
         .collect()
 }
 
-/// Looks up recommended kingdoms by id; all of them when `ids` is empty.
-pub fn kingdoms_by_id(ids: &[String]) -> Result<Vec<&'static Recommended>, SimError> {
-    if ids.is_empty() {
-        return Ok(recommended_kingdoms().collect());
-    }
-    ids.iter()
-        .map(|id| {
-            recommended_kingdoms()
-                .find(|r| r.id == id.trim())
-                .ok_or_else(|| SimError::UnknownKingdom(id.clone()))
-        })
-        .collect()
+/// Reads `--kingdoms` (recommended ids, card lists, random draws: see
+/// [`crate::kingdoms`]); all recommended kingdoms when empty.
+pub fn kingdoms_by_id(ids: &[String]) -> Result<Vec<TourneyKingdom>, SimError> {
+    crate::kingdoms::parse(ids)
 }
 
 /// The pairings `--bots` and `--vs` ask for: each of `bots` against each of `vs`, or,
@@ -138,7 +134,7 @@ impl TournamentConfig {
                 return Err(SimError::UnknownBot { name: name.clone() });
             }
         }
-        if self.games == 0 {
+        if self.games == 0 || self.pre_run_games == 0 {
             return Err(SimError::NoGames);
         }
         if self.threads == 0 {
@@ -146,6 +142,9 @@ impl TournamentConfig {
         }
         if self.kingdoms.is_empty() {
             return Err(SimError::UnknownKingdom(String::new()));
+        }
+        if !(2..=4).contains(&self.players) {
+            return Err(SimError::TablePlayers(self.players));
         }
         Ok(())
     }
@@ -162,10 +161,7 @@ impl TournamentConfig {
         let pre: u64 = if self.uses_best_reference() {
             self.kingdoms
                 .iter()
-                .map(|k| {
-                    let cards = k.card_ids().unwrap_or_default();
-                    reference_candidates(&cards).len() as u64 * PRE_RUN_GAMES
-                })
+                .map(|k| reference_candidates(&k.cards).len() as u64 * self.pre_run_games)
                 .sum()
         } else {
             0
@@ -258,6 +254,8 @@ pub struct Overall {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentSummary {
     pub seed: u64,
+    /// Players per table (2: one against one; 3-4: the bot against copies).
+    pub players: u8,
     pub games_per_kingdom: u64,
     /// How ties are counted: always "half" (half a win in win rates; also reported).
     pub ties_count_as: String,
@@ -272,20 +270,39 @@ fn fnv(s: &str) -> u64 {
     })
 }
 
+/// The run seed of a pairing's games on a kingdom at tables of `players`: two-player
+/// series keep [`series_seed`] (their games are the same as before tables grew).
+pub fn table_seed(seed: u64, players: u8, kingdom: &str, a: &str, b: &str) -> u64 {
+    let s = series_seed(seed, kingdom, a, b);
+    if players == 2 {
+        s
+    } else {
+        splitmix64(s ^ u64::from(players))
+    }
+}
+
+/// The pre-run's seed at tables of `players`.
+fn pre_run_seed(seed: u64, players: u8) -> u64 {
+    if players == 2 {
+        seed
+    } else {
+        splitmix64(seed ^ u64::from(players))
+    }
+}
+
 /// The run seed of a pairing's games on a kingdom: see the module docs.
 pub fn series_seed(seed: u64, kingdom: &str, a: &str, b: &str) -> u64 {
     splitmix64(seed ^ fnv(kingdom) ^ fnv(a).rotate_left(21) ^ fnv(b).rotate_left(42))
 }
 
-fn setup_of(k: &Recommended) -> Setup {
-    Setup {
-        players: 2,
-        kingdom: Kingdom::Recommended(k.id.to_string()),
-        edition: edition_of(k),
-    }
+/// The bots of a table: `bot` against `players - 1` copies of `opponent`.
+fn table(bot: &str, opponent: &str, players: u8) -> Vec<String> {
+    std::iter::once(bot.to_string())
+        .chain((1..players).map(|_| opponent.to_string()))
+        .collect()
 }
 
-/// A series of games between two named bots on one kingdom.
+/// A series of games between a bot (position 0) and copies of another on one kingdom.
 struct Series {
     setup: Setup,
     names: Vec<String>,
@@ -310,9 +327,12 @@ fn play_series(
         jobs.par_iter()
             .map(|&(s, i)| {
                 let ser = &series[s];
-                let r = play_game(&ser.names, &ser.setup, ser.seed, i, &think.thinking());
+                let r = play_game_winners(&ser.names, &ser.setup, ser.seed, i, &think.thinking());
                 on_game();
-                r
+                r.map(|(winners, rounds)| GameResult {
+                    outcome: outcome_of(&winners),
+                    rounds,
+                })
             })
             .collect::<Result<_, _>>()
     })?;
@@ -324,6 +344,17 @@ fn play_series(
         out[s].push(r);
     }
     Ok(out)
+}
+
+/// A game's outcome from bot 0's side given every winner (positions in the table): a
+/// win alone, a shared win (a tie), or a loss, even when copies of the opponent share
+/// the win.
+pub fn outcome_of(winners: &[usize]) -> Outcome {
+    match winners {
+        [0] => Outcome::Win(0),
+        w if w.contains(&0) => Outcome::Tie,
+        _ => Outcome::Win(1),
+    }
 }
 
 fn rate(score: f64, games: u64) -> f64 {
@@ -345,16 +376,24 @@ fn seat_record(wins: u64, losses: u64, ties: u64) -> SeatRecord {
     }
 }
 
-/// Bot 0's record over `results`, game `i` seated by `seating(i, 2)`.
+/// Bot 0's record over `results` of a two-player series, game `i` seated by
+/// `seating(i, 2)`.
 pub fn record(results: &[GameResult]) -> Record {
+    record_at(results, 2)
+}
+
+/// Bot 0's record over `results` of a series at tables of `players`, game `i` seated by
+/// `seating(i, players)`; `second_seat` holds every seat after the first.
+pub fn record_at(results: &[GameResult], players: u8) -> Record {
     // [seat of bot 0][win, loss, tie]
     let mut by_seat = [[0u64; 3]; 2];
     let mut rounds = 0u64;
     for (i, r) in results.iter().enumerate() {
-        let seat = seating(i as u64, 2)
+        let seat = seating(i as u64, players as usize)
             .iter()
             .position(|&bot| bot == 0)
-            .unwrap_or(0);
+            .unwrap_or(0)
+            .min(1);
         let k = match r.outcome {
             Outcome::Win(0) => 0,
             Outcome::Win(_) => 1,
@@ -393,7 +432,7 @@ fn choose_best_references(
     let candidates: Vec<Vec<&str>> = config
         .kingdoms
         .iter()
-        .map(|k| reference_candidates(&k.card_ids().unwrap_or_default()))
+        .map(|k| reference_candidates(&k.cards))
         .collect();
     let series: Vec<Series> = config
         .kingdoms
@@ -401,10 +440,15 @@ fn choose_best_references(
         .zip(&candidates)
         .flat_map(|(k, cands)| {
             cands.iter().map(|c| Series {
-                setup: setup_of(k),
-                names: vec![c.to_string(), BASELINE.to_string()],
-                seed: series_seed(PRE_RUN_SEED, k.id, c, BASELINE),
-                games: PRE_RUN_GAMES,
+                setup: k.setup(config.players),
+                names: table(c, BASELINE, config.players),
+                seed: series_seed(
+                    pre_run_seed(config.pre_run_seed, config.players),
+                    &k.id,
+                    c,
+                    BASELINE,
+                ),
+                games: config.pre_run_games,
             })
         })
         .collect();
@@ -418,7 +462,7 @@ fn choose_best_references(
                 .zip(results.by_ref())
                 .map(|(c, r)| Candidate {
                     bot: c.to_string(),
-                    win_rate: record(&r).win_rate,
+                    win_rate: record_at(&r, config.players).win_rate,
                 })
                 .collect();
             // The first of the highest (NAMES order breaks exact ties).
@@ -472,9 +516,9 @@ pub fn run_tournament_with_progress(
                 (Some(a), Some(b)) => {
                     row.push(Some(series.len()));
                     series.push(Series {
-                        setup: setup_of(k),
-                        seed: series_seed(config.seed, k.id, &a, &b),
-                        names: vec![a, b],
+                        setup: k.setup(config.players),
+                        seed: table_seed(config.seed, config.players, &k.id, &a, &b),
+                        names: table(&a, &b, config.players),
                         games: config.games,
                     });
                 }
@@ -490,9 +534,9 @@ pub fn run_tournament_with_progress(
         .iter()
         .enumerate()
         .map(|(ki, k)| KingdomResult {
-            id: k.id.to_string(),
-            name: k.name.to_string(),
-            edition: edition_key(edition_of(k)).to_string(),
+            id: k.id.clone(),
+            name: k.name.clone(),
+            edition: edition_key(k.edition).to_string(),
             best_reference: best.as_ref().map(|b| b[ki].clone()),
             pairings: config
                 .pairings
@@ -502,7 +546,7 @@ pub fn run_tournament_with_progress(
                     bot: a.clone(),
                     opponent: b.clone(),
                     opponent_bot: slot.map(|s| series[s].names[1].clone()),
-                    record: slot.map(|s| record(&results[s])),
+                    record: slot.map(|s| record_at(&results[s], config.players)),
                 })
                 .collect(),
         })
@@ -528,6 +572,7 @@ pub fn run_tournament_with_progress(
         .collect();
     Ok(TournamentSummary {
         seed: config.seed,
+        players: config.players,
         games_per_kingdom: config.games,
         ties_count_as: "half".into(),
         kingdoms,
@@ -538,6 +583,7 @@ pub fn run_tournament_with_progress(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dominion_engine::setup::recommended_kingdoms;
 
     fn result(outcome: Outcome) -> GameResult {
         GameResult {
@@ -583,6 +629,18 @@ mod tests {
     }
 
     #[test]
+    fn a_win_shared_by_copies_of_the_opponent_is_a_loss() {
+        assert_eq!(outcome_of(&[0]), Outcome::Win(0));
+        assert_eq!(outcome_of(&[0, 2]), Outcome::Tie);
+        assert_eq!(outcome_of(&[1]), Outcome::Win(1));
+        assert_eq!(outcome_of(&[1, 3]), Outcome::Win(1));
+        // Four players: bot 0 sits first in game 0, 4, 8…; second_seat takes the rest.
+        let results: Vec<GameResult> = (0..8).map(|_| result(Outcome::Win(0))).collect();
+        let r = record_at(&results, 4);
+        assert_eq!((r.first_seat.games, r.second_seat.games), (2, 6));
+    }
+
+    #[test]
     fn reference_bots_are_matched_to_their_cards() {
         let card = |k: &str| k.parse::<CardId>().unwrap();
         assert_eq!(reference_cards("witch"), Some(vec![card("witch")]));
@@ -610,10 +668,10 @@ mod tests {
                 || bots::LEVELS.contains(name);
             assert_eq!(reference_cards(name).is_some(), !plain, "{name}");
         }
-        let first_game = kingdoms_by_id(&["base_2e/first_game".into()]).unwrap()[0];
+        let first_game = &kingdoms_by_id(&["base_2e/first_game".into()]).unwrap()[0];
         // Cellar, Market, Merchant, Militia, Mine, Moat, Remodel, Smithy, Village, Workshop.
         assert_eq!(
-            reference_candidates(&first_game.card_ids().unwrap()),
+            reference_candidates(&first_game.cards),
             vec!["smithy", "militia", "moat"]
         );
     }
@@ -641,7 +699,10 @@ mod tests {
             games: 10,
             kingdoms: kingdoms_by_id(&kingdoms.iter().map(|k| k.to_string()).collect::<Vec<_>>())
                 .unwrap(),
+            players: 2,
             seed: 4,
+            pre_run_games: 200,
+            pre_run_seed: PRE_RUN_SEED,
             threads,
             think: ThinkBudget::default(),
         }

@@ -443,6 +443,8 @@ fn tournament_table_names_the_best_reference_bot() {
         "base_2e/first_game",
         "--games",
         "4",
+        "--pre-run-games",
+        "200",
     ]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
@@ -479,4 +481,135 @@ fn tournament_help_has_examples() {
     assert!(text.contains("dominion-sim tournament --bots standard,big_money --games 200"));
     assert!(text.contains("Wilson"));
     assert!(text.contains("base_2e/first_game"));
+}
+
+#[test]
+fn tournament_plays_card_lists_and_seeded_random_kingdoms() {
+    let run = |kingdoms: &str| {
+        let out = sim(&[
+            "tournament",
+            "--json",
+            "--bots",
+            "standard",
+            "--vs",
+            "big_money",
+            "--kingdoms",
+            kingdoms,
+            "--games",
+            "4",
+            "--threads",
+            "1",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).expect("one JSON object")
+    };
+    let v = run(
+        "cards:1e:chapel,witch,village,smithy,market,moat,cellar,mine,festival,library,random:3:7:2e",
+    );
+    let kingdoms = v["kingdoms"].as_array().unwrap();
+    assert_eq!(kingdoms.len(), 4);
+    assert_eq!(
+        kingdoms[0]["id"],
+        "cards:1e:chapel,witch,village,smithy,market,moat,cellar,mine,festival,library"
+    );
+    assert_eq!(kingdoms[0]["edition"], "1e");
+    let ids: Vec<&str> = kingdoms[1..]
+        .iter()
+        .map(|k| k["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["random:3:7:2e#1", "random:3:7:2e#2", "random:3:7:2e#3"]
+    );
+    for k in kingdoms {
+        assert_eq!(k["pairings"][0]["record"]["games"], 4);
+    }
+    // The same seed draws the same kingdoms and plays the same games; another seed
+    // draws others.
+    let again = run("random:3:7:2e");
+    assert_eq!(again["kingdoms"].as_array().unwrap()[..], kingdoms[1..]);
+    let other = run("random:3:8");
+    assert_ne!(other["kingdoms"][0]["name"], kingdoms[1]["name"]);
+    // A recommended kingdom given with others keeps its games.
+    let alone = run("base_2e/first_game");
+    let mixed = run("random:1:1,base_2e/first_game");
+    assert_eq!(alone["kingdoms"][0], mixed["kingdoms"][1]);
+}
+
+#[test]
+fn tournament_refuses_bad_card_lists_and_random_specs() {
+    for (kingdoms, said) in [
+        ("cards:chapel,witch", "exactly 10"),
+        (
+            "cards:chapel,witch,village,smithy,market,moat,cellar,mine,festival,chapel",
+            "twice",
+        ),
+        (
+            "cards:chapel,witch,village,smithy,market,moat,cellar,mine,festival,gold",
+            "basic card",
+        ),
+        (
+            "cards:nope,witch,village,smithy,market,moat,cellar,mine,festival,library",
+            "unknown card id",
+        ),
+        (
+            "cards:3e:chapel,witch,village,smithy,market,moat,cellar,mine,festival,library",
+            "1e or 2e",
+        ),
+        ("random:0:7", "N must be"),
+        ("random:24", "random:N:SEED"),
+        ("random:24:x", "random:N:SEED"),
+    ] {
+        let out = sim(&[
+            "tournament",
+            "--bots",
+            "smithy,witch",
+            "--kingdoms",
+            kingdoms,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{kingdoms}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{kingdoms}: {err}");
+    }
+}
+
+#[test]
+fn tournament_tables_of_three_and_four_seat_copies_of_the_opponent() {
+    for players in ["3", "4"] {
+        let out = sim(&[
+            "tournament",
+            "--json",
+            "--bots",
+            "smithy",
+            "--vs",
+            "big_money",
+            "--kingdoms",
+            "base_2e/first_game",
+            "--games",
+            "12",
+            "--threads",
+            "1",
+            "--players",
+            players,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let n: u64 = players.parse().unwrap();
+        assert_eq!(v["players"], n);
+        let r = &v["kingdoms"][0]["pairings"][0]["record"];
+        assert_eq!(r["games"], 12);
+        // Seats rotate: the bot sits first in one game of every `players`.
+        assert_eq!(r["first_seat"]["games"], 12 / n);
+        assert_eq!(r["second_seat"]["games"], 12 - 12 / n);
+    }
+    let out = sim(&["tournament", "--bots", "smithy,witch", "--players", "5"]);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -103,6 +103,14 @@ impl Table {
         self.st.player_mut(p).turns = turns;
         self
     }
+    /// Keeps only the basic piles and `cards` in the Supply: a kingdom of exactly these
+    /// cards (bots plan from the Supply's cards).
+    pub fn kingdom(mut self, cards: &[CardId]) -> Table {
+        self.st
+            .supply
+            .retain(|p| !p.card.is_kingdom() || cards.contains(&p.card));
+        self
+    }
     /// Empties the Supply piles of every card whose printed cost is at most `cost`.
     pub fn empty_piles_costing_up_to(mut self, cost: u8) -> Table {
         for pile in &mut self.st.supply {

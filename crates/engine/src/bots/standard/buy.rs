@@ -211,7 +211,14 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
             if n >= plan.main_copies(st.treasures()) || st.left() <= st.duchy_gold {
                 return None;
             }
-            if role(c).early && n == 0 { 35 } else { 50 }
+            if (role(c).early && n == 0) || obs.cost(c) >= obs.cost(Gold) {
+                // A main card priced like Gold (Nobles, Artisan, Adventurer) competes
+                // with Gold at the same coins: ranked after it, it was never bought
+                // (a Nobles kingdom played like one with no useful card).
+                35
+            } else {
+                50
+            }
         }
         c => {
             let (i, max) = plan
@@ -261,8 +268,17 @@ const ENGINE_MAX: usize = 3;
 /// also denied to them: taken over Silver whenever affordable.
 fn victory_rank(obs: &Observation, plan: &Plan, st: &Status, c: CardId) -> Option<u16> {
     let duke_war = c == Duchy && plan.duke && st.opponent_dukes() > 0;
-    if st.left() > st.duchy_silver && !duke_war {
+    if st.left() > st.duchy_silver && !duke_war && !plan.duke_plan {
         return None; // early: no Victory card is wanted (checked first: it is cheap)
+    }
+    // The Duke plan (plan.rs): the `duke` reference line once the deck has money 14.
+    if plan.duke_plan && st.money() >= 14 {
+        match c {
+            Duchy => return Some(9),
+            Duke if obs.supply_count(Duchy) == 0 => return Some(9),
+            Estate if obs.supply_count(Duke) <= 3 => return Some(39),
+            _ => {}
+        }
     }
     let vp = victory_vp(obs, plan, st, c);
     let worth = 10u16.saturating_sub(vp as u16);

@@ -7,6 +7,9 @@
 //! - **Gardens**: with Gardens and a gainer (Workshop, Ironworks, Woodcutter), gain
 //!   cheap cards and Gardens (the `workshop_gardens` reference line, which beats money
 //!   decks, even Witch + money).
+//! - **Duke**: with Duke and no money card stronger than Library, the money plan's
+//!   deck buys Duchies (then Dukes) before Provinces once its money reaches 14, the
+//!   `duke` reference line (see [`DUKE_PLAN_MAX_MAIN`]).
 //! - **Festival/Library engine**: Festivals (+2 Actions, +$2, +Buy, no card) let a
 //!   deck play several Libraries, each drawing to 7. Taken only when the money plan's
 //!   card is Library or weaker (see [`engine_for`]).
@@ -16,7 +19,8 @@
 //! `big_money`), Shanty Town/Courtyard (Best Wishes 86% → 31%), Festival/Council Room
 //! (Deck Top), Mining Village/Council Room (Grand Scheme 74% → 65%) — and so did a
 //! Chapel-thinned Laboratory deck (Silver & Gold 76% → 60–70%, Big Money (1E)
-//! 72% → 50–56%, whatever Copper floor it kept). Without strong draw or
+//! 72% → 50–56%, whatever Copper floor it kept), and any village with Library where
+//! Festival is missing (24 random kingdoms: 71.7% → 58.4% vs `big_money`, docs/bots.md). Without strong draw or
 //! trashing, Base/Intrigue engines lose to a good card + money deck in two-player
 //! games; the search bot adds the tactics on top. The plan is a pure function of the
 //! kingdom, so it is computed once.
@@ -41,6 +45,10 @@ pub struct Plan {
     pub gardens: Option<CardId>,
     /// Duke is in the kingdom: Duchies are contested.
     pub duke: bool,
+    /// The Duke plan: with Duke and no card stronger than [`DUKE_PLAN_MAX_MAIN`], the
+    /// `duke` reference line's Duchies (and Dukes once Duchies are gone) come before
+    /// Provinces once the deck's money reaches 14.
+    pub duke_plan: bool,
     /// Buy Provinces once the deck's money (bots.md's measure) reaches this.
     pub province_money: u32,
     /// The engine this kingdom supports, when the plan is an engine.
@@ -72,6 +80,17 @@ pub fn engine_for(has: impl Fn(CardId) -> bool, main: Option<CardId>) -> Option<
     })
 }
 
+/// The strongest money card (roles.rs's `money`) a Duke plan is preferred to: Library.
+///
+/// Measured on 36 random kingdoms holding Duke (`random:150:11` and `random:150:12`,
+/// 400 games per kingdom and opponent), against the money plan on the same seeds: the
+/// Duke plan where the money card is Library (70) or weaker gains 1.5-1.8 points against
+/// `big_money` (up to +16 on one kingdom) and +1.2 / -0.8 points against the `duke` bot
+/// (from +13 with Baron/Bridge to -12 with Mine/Steward); with a threshold of 80 it
+/// lost (-2.6 against `duke` on the first set). Going Duke regardless of the money card, or buying
+/// Duchies before Gold whenever an opponent holds Duchies, lost 10-30 points.
+pub const DUKE_PLAN_MAX_MAIN: u8 = 70;
+
 impl Plan {
     pub fn for_kingdom(obs: &Observation) -> Plan {
         let key = kingdom_key(obs);
@@ -99,6 +118,9 @@ impl Plan {
             support,
             gardens,
             duke: has(Duke),
+            duke_plan: has(Duke)
+                && gardens.is_none()
+                && main.is_none_or(|c| role(c).money <= DUKE_PLAN_MAX_MAIN),
             province_money: if draws { 16 } else { 18 },
             engine,
         }

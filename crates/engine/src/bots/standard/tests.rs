@@ -451,6 +451,7 @@ fn smithy_plan(g: &Game) -> Plan {
         support: vec![],
         gardens: None,
         duke: false,
+        duke_plan: false,
         province_money: 16,
         engine: None,
     }
@@ -906,4 +907,111 @@ fn workshop_gains_by_the_plan_and_upgrade_turns_an_estate_into_silver() {
         ),
         Some(Workshop)
     );
+}
+
+// ----- the plan's main card is bought -------------------------------------------------
+
+/// Kingdom cards that are never a money plan's card and make no other plan (no gainer
+/// for Gardens, no Festival/Library engine): the rest of a kingdom built around one card.
+const FILLERS: [CardId; 9] = [
+    Cellar,
+    CardId::Village,
+    Chapel,
+    Harbinger,
+    Pawn,
+    Lurker,
+    Scout,
+    Spy,
+    ThroneRoom,
+];
+
+#[test]
+fn the_plans_main_card_is_bought_at_its_price_for_every_card_and_edition() {
+    use super::roles::{Kind, role};
+    let mut mains = 0;
+    for card in CardId::all().filter(|c| c.is_kingdom()) {
+        let main_like = role(card).money > 0 && role(card).kind == Kind::Terminal;
+        for edition in [Edition::First, Edition::Second] {
+            let mut kingdom = FILLERS.to_vec();
+            if !kingdom.contains(&card) {
+                kingdom[8] = card;
+            }
+            let g = table(2)
+                .edition(edition)
+                .kingdom(&kingdom)
+                .hand(P0, &[])
+                .discard(
+                    P0,
+                    &[
+                        Copper, Copper, Copper, Copper, Copper, Copper, Copper, Estate, Estate,
+                        Estate,
+                    ],
+                )
+                .start();
+            let obs = Observation::for_player(&g, P0);
+            let plan = Plan::for_kingdom(&obs);
+            if !main_like {
+                assert_ne!(plan.main, Some(card), "{card} {edition:?}");
+                continue;
+            }
+            assert_eq!(plan.main, Some(card), "{card} {edition:?}");
+            // The starting deck owns none: the plan wants at least one.
+            assert!(plan.main_copies(7) >= 1, "{card}");
+            mains += 1;
+            let price = obs.cost(card);
+            let buyable: Vec<CardId> = obs
+                .supply_cards()
+                .filter(|c| obs.cost(*c) <= price)
+                .collect();
+            let req = Request {
+                player: P0,
+                card: None,
+                about: None,
+                purpose: Purpose::BuyPhase,
+                prompt: Prompt::BuyPhase {
+                    treasures: vec![],
+                    buyable,
+                },
+            };
+            assert_eq!(
+                StandardBot::new().decide(&obs, &req),
+                Reply::Buy(card),
+                "{card} ({edition:?}) at ${price}"
+            );
+        }
+    }
+    // Every terminal with a money row: Witch, Smithy, Nobles, Adventurer, Artisan…
+    assert!(mains >= 2 * 30, "{mains}");
+}
+
+#[test]
+fn a_duke_kingdom_without_a_strong_card_takes_duchies_once_the_deck_has_money_14() {
+    let buy_at = |main: CardId, extra: &[CardId], coins: u32| {
+        let mut kingdom = FILLERS.to_vec();
+        kingdom[7] = Duke;
+        kingdom[8] = main;
+        let mut discard = vec![Copper; 7];
+        discard.extend_from_slice(&[Estate; 3]);
+        discard.extend_from_slice(extra);
+        let g = table(2)
+            .kingdom(&kingdom)
+            .hand(P0, &[])
+            .discard(P0, &discard)
+            .start();
+        let obs = Observation::for_player(&g, P0);
+        let plan = Plan::for_kingdom(&obs);
+        (
+            plan.duke_plan,
+            buy::best_with(&obs, &plan, &Status::read(&obs), coins),
+        )
+    };
+    // Baron (weaker than Library): Duke plan. Money 7: money first.
+    assert_eq!(buy_at(Baron, &[], 5), (true, Some(Baron)));
+    // Money 7 + 3 Golds = 16: a Duchy at $5 and even at $8 (over a Province).
+    assert_eq!(buy_at(Baron, &[Gold; 3], 5), (true, Some(Duchy)));
+    assert_eq!(buy_at(Baron, &[Gold; 3], 8), (true, Some(Duchy)));
+    // Witch leads a money deck instead: no Duke plan, a Province at $8, its first
+    // Witch at $5.
+    assert_eq!(buy_at(Witch, &[Gold; 3], 8), (false, Some(Province)));
+    assert_eq!(buy_at(Witch, &[Gold; 3], 5), (false, Some(Witch)));
 }
