@@ -256,36 +256,7 @@ fn the_search_bots_own_answers_are_not_marked() {
 /// Chapel and a Gold for P0's Village and Smithy (P1's cards are hidden from P0, and
 /// so is P0's deck order).
 fn chapel_variant(v: usize) -> Game {
-    let (p0_deck, p1_hand, p1_deck, p1_discard): (&[CardId], &[CardId], &[CardId], &[CardId]) =
-        match v {
-            0 => (
-                &[Gold, Estate, Copper, Province],
-                &[Copper, Copper, Estate, Silver, Militia],
-                &[Gold, Copper],
-                &[Estate, Curse],
-            ),
-            1 => (
-                &[Province, Copper, Estate, Gold],
-                &[Gold, Copper, Militia, Copper, Estate],
-                &[Silver, Estate],
-                &[Copper, Curse],
-            ),
-            _ => (
-                &[Copper, Province, Gold, Estate],
-                &[Estate, Estate, Silver, Copper, Copper],
-                &[Militia, Copper],
-                &[Gold, Curse],
-            ),
-        };
-    table(2)
-        .hand(P0, &[Chapel, Gold, Estate, Copper, Silver])
-        .deck(P0, p0_deck)
-        .discard(P0, &[Estate, Copper])
-        .hand(P1, p1_hand)
-        .deck(P1, p1_deck)
-        .discard(P1, p1_discard)
-        .supply(Province, 5)
-        .start()
+    super::super::tests::hidden_variant_with(v, &[Chapel, Gold, Estate, Copper, Silver])
 }
 
 /// The review of the decision pending in `g` answered `given`.

@@ -19,6 +19,11 @@ use rand_chacha::ChaCha8Rng;
 /// own deck order, and P1's hand, deck and the discard pile under its top card (P1
 /// owns the same cards in each). P0 is in its Action phase.
 pub(super) fn hidden_variant(v: usize) -> Game {
+    hidden_variant_with(v, &[Village, Smithy, Copper, Copper, Silver])
+}
+
+/// [`hidden_variant`] with `p0_hand` as P0's hand.
+pub(super) fn hidden_variant_with(v: usize, p0_hand: &[CardId]) -> Game {
     let (p0_deck, p1_hand, p1_deck, p1_discard): (&[CardId], &[CardId], &[CardId], &[CardId]) =
         match v {
             0 => (
@@ -41,7 +46,7 @@ pub(super) fn hidden_variant(v: usize) -> Game {
             ),
         };
     table(2)
-        .hand(P0, &[Village, Smithy, Copper, Copper, Silver])
+        .hand(P0, p0_hand)
         .deck(P0, p0_deck)
         .discard(P0, &[Estate, Copper])
         .hand(P1, p1_hand)
