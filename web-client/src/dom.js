@@ -26,6 +26,14 @@ function listen(el, type) {
   }
 }
 
+/** Sets `fn` as `el`'s handler of the event prop `onX` names. @param {any} el @param {string} prop @param {Function} fn */
+function handle(el, prop, fn) {
+  const type = prop.slice(2).toLowerCase();
+  el[HANDLERS] ??= {};
+  el[HANDLERS][type] = fn;
+  listen(el, type);
+}
+
 /**
  * Builds an element. Props: `class` (string or array), `key` (stable identity among
  * siblings), `on<event>` handlers, `value`/`checked`/`selected`/`disabled` as
@@ -39,9 +47,7 @@ export function h(tag, props, ...children) {
   if (props) {
     for (const [k, v] of Object.entries(props)) {
       if (k.startsWith('on') && typeof v === 'function') {
-        el[HANDLERS] ??= {};
-        el[HANDLERS][k.slice(2).toLowerCase()] = v;
-        listen(el, k.slice(2).toLowerCase());
+        handle(el, k, v);
       } else if (v == null || v === false) {
         continue;
       } else if (k === 'class') {
@@ -80,9 +86,7 @@ export function svg(tag, props, ...children) {
   const el = /** @type {any} */ (document.createElementNS(SVG_NS, tag));
   for (const [k, v] of Object.entries(props)) {
     if (k.startsWith('on') && typeof v === 'function') {
-      el[HANDLERS] ??= {};
-      el[HANDLERS][k.slice(2).toLowerCase()] = v;
-      listen(el, k.slice(2).toLowerCase());
+      handle(el, k, v);
     } else if (v == null || v === false) {
       continue;
     } else {
