@@ -31,6 +31,8 @@
 //! **Abandoned games** are reviewed too, up to where they stopped: what was played is
 //! as public as a finished game's record.
 
+#[cfg(test)]
+mod drop_tests;
 pub mod queue;
 
 use crate::config::Config;
@@ -113,6 +115,21 @@ pub struct Analysis {
     store: Option<Mutex<Analyses>>,
     shared: Mutex<Shared>,
     wake: Condvar,
+}
+
+impl Drop for Analysis {
+    /// The PostgreSQL client owns a small runtime of its own and panics when dropped on
+    /// an async worker — where the last `Arc<Analysis>` goes, with the router, when a
+    /// drained server stops (the chaos test's SIGTERM caught it: exit code 101). So the
+    /// connection is closed on a plain thread of its own.
+    fn drop(&mut self) {
+        if let Some(store) = self.store.take() {
+            let _ = std::thread::Builder::new()
+                .name("analysis-close".into())
+                .spawn(move || drop(store))
+                .map(|t| t.join());
+        }
+    }
 }
 
 fn now_ms() -> i64 {
