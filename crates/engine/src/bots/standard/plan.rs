@@ -20,7 +20,11 @@
 //! (Deck Top), Mining Village/Council Room (Grand Scheme 74% → 65%) — and so did a
 //! Chapel-thinned Laboratory deck (Silver & Gold 76% → 60–70%, Big Money (1E)
 //! 72% → 50–56%, whatever Copper floor it kept), and any village with Library where
-//! Festival is missing (24 random kingdoms: 71.7% → 58.4% vs `big_money`, docs/bots.md). Without strong draw or
+//! Festival is missing (24 random kingdoms: 71.7% → 58.4% vs `big_money`, docs/bots.md),
+//! and so did a Chapel engine with +Buy (Chapel, a village, a terminal draw card and
+//! Market, Festival or Council Room: on the 59 such kingdoms of `random:2000:22`,
+//! 81.5% → 30–69% vs `big_money` and 56.1% → 16–43% vs the best reference bot,
+//! whatever its Copper floor, Province threshold or engine size; docs/bots.md). Without strong draw or
 //! trashing, Base/Intrigue engines lose to a good card + money deck in two-player
 //! games; the search bot adds the tactics on top. The plan is a pure function of the
 //! kingdom, so it is computed once.
