@@ -359,7 +359,10 @@ fn noise() {
         .map(|k| k.id.to_string())
         .collect();
     // (seat is search, given is the policy's, drop, se, mark, candidates)
-    let mut rows: Vec<(bool, bool, f64, f64, Option<Mark>, usize)> = Vec::new();
+    // Per reviewed decision: (the search seat's, the policy's own answer, drop, drop_se,
+    // mark, candidates).
+    type Row = (bool, bool, f64, f64, Option<Mark>, usize);
+    let mut rows: Vec<Row> = Vec::new();
     let start = std::time::Instant::now();
     let mut points_done = 0usize;
     for g in 0..games {
@@ -417,32 +420,11 @@ fn noise() {
     for (label, keep) in [
         (
             "policy's own answer",
-            &(|r: &(bool, bool, f64, f64, Option<Mark>, usize)| r.1) as &dyn Fn(&_) -> bool,
+            &(|r: &Row| r.1) as &dyn Fn(&_) -> bool,
         ),
-        ("other answer", &|r: &(
-            bool,
-            bool,
-            f64,
-            f64,
-            Option<Mark>,
-            usize,
-        )| !r.1),
-        ("search seat", &|r: &(
-            bool,
-            bool,
-            f64,
-            f64,
-            Option<Mark>,
-            usize,
-        )| r.0),
-        ("standard seat", &|r: &(
-            bool,
-            bool,
-            f64,
-            f64,
-            Option<Mark>,
-            usize,
-        )| !r.0),
+        ("other answer", &|r: &Row| !r.1),
+        ("search seat", &|r: &Row| r.0),
+        ("standard seat", &|r: &Row| !r.0),
     ] {
         let sel: Vec<_> = rows.iter().filter(|r| keep(r)).collect();
         let drops: Vec<f64> = sel.iter().map(|r| r.2).collect();
