@@ -36,12 +36,7 @@ async fn raw_get(addr: SocketAddr, path: &str) -> String {
 
 /// Ann plays a whole game against `big_money` with the simple replies; the room id.
 async fn finished_game(addr: SocketAddr) -> String {
-    let mut ann = Client::connect(addr, "Ann").await;
-    let room = ann
-        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
-        .await;
-    ann.take_seat(&room).await;
-    ann.start().await;
+    let (mut ann, room) = Client::against_big_money(addr, "Ann").await;
     tokio::time::timeout(Duration::from_secs(120), ann.play_to_end(Duration::ZERO))
         .await
         .expect("the game ends within 120 s");
@@ -294,12 +289,7 @@ async fn a_review_waits_for_the_end_and_is_refused_when_reviews_are_off() {
         ..common::config()
     };
     let addr = common::start(config).await;
-    let mut ann = Client::connect(addr, "Ann").await;
-    let room = ann
-        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
-        .await;
-    ann.take_seat(&room).await;
-    ann.start().await;
+    let (mut ann, room) = Client::against_big_money(addr, "Ann").await;
     ann.play_decisions(3).await;
     let path = format!("/api/games/{room}/analysis");
     let (status, body) = crate::process::http_get(addr, &path).await;
@@ -359,12 +349,7 @@ async fn a_hint_against_a_bot_is_a_legal_answer_to_the_pending_decision() {
         ..common::config()
     };
     let addr = common::start(config).await;
-    let mut ann = Client::connect(addr, "Ann").await;
-    let room = ann
-        .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
-        .await;
-    ann.take_seat(&room).await;
-    ann.start().await;
+    let (mut ann, _room) = Client::against_big_money(addr, "Ann").await;
     for _ in 0..4 {
         let d = next_decision(&mut ann).await;
         let decision = d["decision"].as_u64().unwrap();

@@ -311,6 +311,18 @@ impl Client {
         created["room"]["id"].as_str().unwrap().to_string()
     }
 
+    /// `name` connected, seated against `big_money` in a new First Game room, the game
+    /// started: the client and the room's id.
+    pub async fn against_big_money(addr: SocketAddr, name: &str) -> (Client, String) {
+        let mut c = Client::connect(addr, name).await;
+        let room = c
+            .create_room(json!([{"type": "open"}, {"type": "bot", "bot": "big_money"}]))
+            .await;
+        c.take_seat(&room).await;
+        c.start().await;
+        (c, room)
+    }
+
     pub async fn create_room_with(&mut self, settings: Value) -> String {
         let created = self
             .ask(json!({"type": "create_room", "settings": settings}))
