@@ -364,7 +364,8 @@ test('six players, Intrigue: every new question answered on the page in a real g
       );
       assert.deepEqual(ev.cards, [card]);
       if (card === 'moat') {
-        const blocked = await until(() => eventsSince(from).find((e) => e.type === 'blocked') ?? undefined, 'Moat blocking');
+        // Other seats may reveal a Moat to the same Attack: the block checked is this seat's.
+        const blocked = await until(() => eventsSince(from).find((e) => e.type === 'blocked' && e.seat === 0) ?? undefined, 'Moat blocking');
         assert.deepEqual(blocked, { type: 'blocked', seat: 0, by: 'moat' });
       }
       seen.react++;
