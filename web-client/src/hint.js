@@ -43,6 +43,17 @@ export async function askHint() {
   }
 }
 
+/**
+ * The server could not think the hint it acknowledged (an unsolicited `hint_unavailable`
+ * error): the button is offered again instead of waiting on "Thinking…".
+ */
+export function hintFailed() {
+  if (hint && hint.reply == null) {
+    hint = null;
+    update();
+  }
+}
+
 /** The server's `hint`. @param {{decision: number, reply: import('./types.js').Reply}} msg */
 export function hintArrived(msg) {
   hint = { decision: msg.decision, reply: msg.reply };

@@ -9,7 +9,7 @@ import { t } from './i18n/index.js';
 import { seatName } from './names.js';
 import { busy, state, update, notify } from './store.js';
 import { onInvited } from './friends.js';
-import { hintArrived } from './hint.js';
+import { hintArrived, hintFailed } from './hint.js';
 
 /** @typedef {import('./types.js').ServerMessage} ServerMessage */
 /** @typedef {import('./types.js').Reply} Reply */
@@ -767,6 +767,7 @@ function onMessage(msg) {
       hintArrived(msg);
       break;
     case 'error':
+      if (msg.code === 'hint_unavailable') hintFailed();
       showError(msg);
       break;
     default:

@@ -36,6 +36,11 @@ impl Drop for HintJob {
     }
 }
 
+/// Rooms whose hints fail as if the thinking had panicked: the tests' way to reach the
+/// path a real failure takes (a panic in the search, a thinker pool gone).
+#[cfg(test)]
+pub(super) static FAILING_HINTS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
 fn unavailable(why: &str) -> Refusal {
     Refusal::new(ErrorCode::HintUnavailable, why)
 }
@@ -94,11 +99,17 @@ impl Room {
         let seed = crate::random::random_seed();
         let budget_us = self.config.bot_think_ms.saturating_mul(1000);
         let thinkers = self.thinkers.clone();
+        #[cfg(test)]
+        let fail = FAILING_HINTS
+            .lock()
+            .is_ok_and(|rooms| rooms.contains(&self.state.id));
         let answer = tokio::spawn(async move {
             let thinker = thinkers.reserve_waiting().await?;
             thinker
                 .run(move || {
                     catch_unwind(AssertUnwindSafe(|| {
+                        #[cfg(test)]
+                        assert!(!fail, "a hint planted to fail");
                         // The clock starts when the thinking does, not while waiting.
                         let start = std::time::Instant::now();
                         let thinking = bots::Thinking {
@@ -131,10 +142,6 @@ impl Room {
     /// pending one.
     pub(super) fn hint_ready(&mut self, seat: usize, decision: u64, reply: Option<Reply>) {
         self.hint = None;
-        let Some(reply) = reply else {
-            tracing::warn!(room = %self.state.id, seat, "a hint could not be thought");
-            return;
-        };
         let Some(game) = &self.state.game else {
             return;
         };
@@ -143,11 +150,23 @@ impl Room {
         if !still {
             return;
         }
-        if let Some(conn) = &self.seat_conns[seat] {
-            conn.send(&ServerMessage::Hint {
-                decision,
-                reply: crate::convert::to_wire::reply(&reply),
+        let Some(conn) = &self.seat_conns[seat] else {
+            return;
+        };
+        let Some(reply) = reply else {
+            tracing::warn!(room = %self.state.id, seat, "a hint could not be thought");
+            // The command was acknowledged: without a word the page would wait for the
+            // hint while the decision stays pending. It may be asked again.
+            conn.send(&ServerMessage::Error {
+                re: None,
+                code: ErrorCode::HintUnavailable,
+                message: "the hint could not be thought; ask again".into(),
             });
-        }
+            return;
+        };
+        conn.send(&ServerMessage::Hint {
+            decision,
+            reply: crate::convert::to_wire::reply(&reply),
+        });
     }
 }

@@ -89,3 +89,80 @@ async fn a_hint_comes_only_for_the_decision_still_pending_and_one_at_a_time() {
     let taken = h.reply(&mut ann, got.0, got.1).await;
     assert!(is_ack(&taken), "{taken:?}");
 }
+
+#[tokio::test]
+async fn a_hint_whose_thinking_fails_is_reported_and_may_be_asked_again() {
+    let config = Config {
+        bot_delay: Duration::ZERO,
+        bot_think_ms: 5,
+        bot_threads: Some(1),
+        ..config()
+    };
+    let mut h = Harness::with(settings(&[true, false]), config, Arc::new(MemoryLog::new())).await;
+    let mut ann = one_player_against_a_bot(&mut h).await;
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let pending = loop {
+        assert!(
+            std::time::Instant::now() < until,
+            "Ann is not asked in 60 s"
+        );
+        h.settle().await;
+        ann.drain();
+        if let Some(d) = ann.pending.clone() {
+            break d;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    super::super::hint::FAILING_HINTS
+        .lock()
+        .unwrap()
+        .push(h.id.clone());
+    let asked = h.ask(&mut ann, Command::Hint).await;
+    assert!(is_ack(&asked), "{asked:?}");
+    // The failure comes as an error without `re`, for the decision still pending.
+    let failed = loop {
+        assert!(
+            std::time::Instant::now() < until,
+            "no word of the failed hint in 60 s"
+        );
+        h.settle().await;
+        ann.drain();
+        let found = ann.frames.iter().find_map(|m| match m {
+            ServerMessage::Error {
+                re: None,
+                code,
+                message,
+            } => Some((*code, message.clone())),
+            _ => None,
+        });
+        if let Some(found) = found {
+            break found;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert_eq!(failed.0, ErrorCode::HintUnavailable);
+    assert!(failed.1.contains("ask again"), "{}", failed.1);
+    assert!(hints(&ann).is_empty(), "no hint came");
+    assert_eq!(
+        ann.pending.as_ref().map(|d| d.decision),
+        Some(pending.decision),
+        "the decision is still pending"
+    );
+    // Asked again (the fault gone), the hint comes for the same decision.
+    super::super::hint::FAILING_HINTS
+        .lock()
+        .unwrap()
+        .retain(|r| *r != h.id);
+    let again = h.ask(&mut ann, Command::Hint).await;
+    assert!(is_ack(&again), "{again:?}");
+    let got = loop {
+        assert!(std::time::Instant::now() < until, "no hint in 60 s");
+        h.settle().await;
+        ann.drain();
+        if let Some(got) = hints(&ann).into_iter().next() {
+            break got;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert_eq!(got.0, pending.decision);
+}
