@@ -234,8 +234,9 @@ pub async fn serve(
     let reviews = {
         let (config, database, history) = (hub.config.clone(), database.clone(), Some(log.clone()));
         let node = cluster.as_ref().map(|c| c.node.clone());
+        let metrics = hub.metrics.clone();
         tokio::task::spawn_blocking(move || {
-            analysis::Analysis::start(&config, &database, history, node.as_deref())
+            analysis::Analysis::start(&config, &database, history, node.as_deref(), metrics)
         })
         .await
         .map_err(|e| std::io::Error::other(format!("starting the game reviews failed: {e}")))?

@@ -25,6 +25,11 @@ pub struct ReasonLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ResultLabel {
+    pub result: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct BotLabel {
     pub bot: &'static str,
 }
@@ -67,6 +72,14 @@ pub struct Metrics {
     pub bot_thinkers_busy: Gauge,
     /// Decisions of searching bots answered by `standard` because no thinker was free.
     pub bot_decisions_downgraded: Counter,
+    /// Game reviews (`analysis`): games waiting in the queue, and being reviewed now.
+    pub analysis_queued: Gauge,
+    pub analysis_running: Gauge,
+    /// Reviewed decisions evaluated here, and the time each took.
+    pub analysis_decision: Histogram,
+    /// Game reviews ended here, by result: `done`, `failed` (the record does not replay),
+    /// `stopped` (an error, a panic, or another node took it over).
+    pub analysis_games: Family<ResultLabel, Counter>,
 }
 
 impl Default for Metrics {
@@ -190,6 +203,31 @@ impl Metrics {
             "bot_decisions_downgraded",
             "Decisions of searching bots answered by the standard bot: every thinker was busy",
         );
+        let analysis_queued = Gauge::default();
+        registry.register(
+            "analysis_queued",
+            "Game reviews waiting for an analysis worker",
+            analysis_queued.clone(),
+        );
+        let analysis_running = Gauge::default();
+        registry.register(
+            "analysis_running",
+            "Game reviews being made now",
+            analysis_running.clone(),
+        );
+        // 1 ms .. ~65 s: a decision's default budget is 4000 playouts or 2 s.
+        let analysis_decision = Histogram::new(exponential_buckets(0.001, 2.0, 17));
+        registry.register(
+            "analysis_decision_seconds",
+            "Time one reviewed decision took to evaluate",
+            analysis_decision.clone(),
+        );
+        let analysis_games = Family::<ResultLabel, Counter>::default();
+        registry.register(
+            "analysis_games",
+            "Game reviews ended, by result (done, failed, stopped)",
+            analysis_games.clone(),
+        );
         Metrics {
             registry,
             connections_open,
@@ -214,7 +252,18 @@ impl Metrics {
             bot_thinkers,
             bot_thinkers_busy,
             bot_decisions_downgraded,
+            analysis_queued,
+            analysis_running,
+            analysis_decision,
+            analysis_games,
         }
+    }
+
+    /// Counts one game review ended with `result` (`done`, `failed`, `stopped`).
+    pub fn analysis_ended(&self, result: &'static str) {
+        self.analysis_games
+            .get_or_create(&ResultLabel { result })
+            .inc();
     }
 
     /// Records one bot decision that took `seconds`.
@@ -258,6 +307,8 @@ mod tests {
         m.sqlite_write.observe(0.001);
         m.bot_thought("search", 0.15);
         m.bot_thought("big_money", 0.000_01);
+        m.analysis_ended("done");
+        m.analysis_decision.observe(0.2);
         let text = m.render(&[("lobby", 2), ("playing", 1)]);
         for name in [
             "dominion_connections_open",
@@ -282,6 +333,10 @@ mod tests {
             "dominion_bot_thinkers 0",
             "dominion_bot_thinkers_busy 0",
             "dominion_bot_decisions_downgraded_total 0",
+            "dominion_analysis_queued 0",
+            "dominion_analysis_running 0",
+            "dominion_analysis_decision_seconds_count 1",
+            "dominion_analysis_games_total{result=\"done\"} 1",
         ] {
             assert!(text.contains(name), "{name} missing from:\n{text}");
         }

@@ -33,6 +33,7 @@ async fn the_last_reference_dropped_on_an_async_worker_closes_the_connection_wit
             running: HashMap::new(),
         }),
         wake: Condvar::new(),
+        metrics: Arc::new(Metrics::new()),
     });
     tokio::spawn(async move { drop(service) })
         .await

@@ -38,6 +38,7 @@ pub mod queue;
 use crate::config::Config;
 use crate::convert;
 use crate::gamelog::durable::DurableLog;
+use crate::metrics::Metrics;
 use dominion_engine::PlayerId;
 use dominion_engine::bots::Thinking;
 use dominion_engine::review::{self, DecisionReview, REVIEW_VERSION};
@@ -115,6 +116,8 @@ pub struct Analysis {
     store: Option<Mutex<Analyses>>,
     shared: Mutex<Shared>,
     wake: Condvar,
+    /// The queue's and workers' figures for `/metrics`.
+    metrics: Arc<Metrics>,
 }
 
 impl Drop for Analysis {
@@ -147,6 +150,7 @@ impl Analysis {
         database: &Database,
         history: Option<Arc<DurableLog>>,
         node: Option<&str>,
+        metrics: Arc<Metrics>,
     ) -> Result<Arc<Analysis>, String> {
         let settings = Settings::of(config);
         let store = if settings.workers > 0 && history.is_some() {
@@ -166,6 +170,7 @@ impl Analysis {
             }),
             wake: Condvar::new(),
             settings,
+            metrics,
         });
         if analysis.store.is_none() {
             return Ok(analysis);
@@ -185,6 +190,7 @@ impl Analysis {
             for game in &unfinished {
                 let _ = shared.queue.push(Requester::Server, game);
             }
+            analysis.count(&shared);
         }
         for i in 0..analysis.settings.workers {
             let me = Arc::downgrade(&analysis);
@@ -201,6 +207,14 @@ impl Analysis {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
         self.shared.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Sets the queue's gauges from `shared` (after each change, under its lock).
+    fn count(&self, shared: &Shared) {
+        self.metrics.analysis_queued.set(shared.queue.len() as i64);
+        self.metrics
+            .analysis_running
+            .set(shared.running.len() as i64);
     }
 
     fn with_store<T>(
@@ -273,6 +287,7 @@ impl Analysis {
         }
         match shared.queue.push(who, game) {
             Ok(position) => {
+                self.count(&shared);
                 drop(shared);
                 self.wake.notify_one();
                 Answer::Queued {
@@ -316,6 +331,7 @@ impl Analysis {
             .ok_or("the game is gone")?;
         let fail = |reason: String| {
             tracing::warn!(room = %game, %reason, "game cannot be reviewed");
+            self.metrics.analysis_ended("failed");
             self.with_store(|s| s.finish(game, REVIEW_VERSION, &self.node, Err(&reason), now_ms()))
                 .map(|_| ())
         };
@@ -352,9 +368,14 @@ impl Analysis {
             // server whose runtime ended). Give the claim up for whoever is next.
             if Arc::strong_count(self) <= 1 {
                 let _ = self.with_store(|s| s.release(game, &self.node));
+                self.metrics.analysis_ended("stopped");
                 return Ok(());
             }
+            let started = std::time::Instant::now();
             let d = review::evaluate(p, seed, &self.thinking());
+            self.metrics
+                .analysis_decision
+                .observe(started.elapsed().as_secs_f64());
             let text = convert::analysis::encode_decision(&d);
             let kept = self.with_store(|s| {
                 s.save_decision(
@@ -370,6 +391,7 @@ impl Analysis {
             })?;
             if !kept {
                 tracing::warn!(room = %game, "another node took this game's review over");
+                self.metrics.analysis_ended("stopped");
                 return Ok(());
             }
             done.push(d);
@@ -386,6 +408,7 @@ impl Analysis {
         let text = serde_json::to_string(&wire).map_err(|e| e.to_string())?;
         self.with_store(|s| s.finish(game, REVIEW_VERSION, &self.node, Ok(&text), now_ms()))?;
         tracing::info!(room = %game, decisions = total, "game reviewed");
+        self.metrics.analysis_ended("done");
         Ok(())
     }
 }
@@ -401,6 +424,7 @@ fn worker(me: &std::sync::Weak<Analysis>) {
             loop {
                 if let Some(game) = shared.queue.pop() {
                     shared.running.insert(game.clone(), (0, 0));
+                    analysis.count(&shared);
                     break Some(game);
                 }
                 // Wakes now and then to notice the service is gone.
@@ -419,9 +443,17 @@ fn worker(me: &std::sync::Weak<Analysis>) {
         };
         match catch_unwind(AssertUnwindSafe(|| analysis.review(&game))) {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::error!(room = %game, "game review stopped: {e}"),
-            Err(_) => tracing::error!(room = %game, "game review failed (a panic)"),
+            Ok(Err(e)) => {
+                tracing::error!(room = %game, "game review stopped: {e}");
+                analysis.metrics.analysis_ended("stopped");
+            }
+            Err(_) => {
+                tracing::error!(room = %game, "game review failed (a panic)");
+                analysis.metrics.analysis_ended("stopped");
+            }
         }
-        analysis.lock().running.remove(&game);
+        let mut shared = analysis.lock();
+        shared.running.remove(&game);
+        analysis.count(&shared);
     }
 }

@@ -220,6 +220,31 @@ async fn a_review_interrupted_by_kill_9_resumes_and_ends_as_a_straight_run(backe
     let (status, again) = server.get(&format!("/api/games/{room}/analysis")).await;
     assert_eq!(status, 200);
     assert_eq!(serde_json::from_str::<Value>(&again).unwrap(), done);
+
+    // `/metrics` counts the review ended here and only the decisions made here.
+    let (_, metrics) = server.get("/metrics").await;
+    assert!(
+        metrics.contains("dominion_analysis_games_total{result=\"done\"} 1\n"),
+        "{metrics}"
+    );
+    let made: u64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("dominion_analysis_decision_seconds_count "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no decision count in {metrics}"));
+    assert!(
+        made >= 1 && made <= total - kept.len() as u64,
+        "{made} decisions made after the restart ({} of {total} were kept)",
+        kept.len()
+    );
+    assert!(
+        metrics.contains("dominion_analysis_running 0\n"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("dominion_analysis_queued 0\n"),
+        "{metrics}"
+    );
 }
 
 /// Replaces the stored review of decision `idx` of `room` (the server is not running).
@@ -329,6 +354,15 @@ async fn a_full_queue_says_when_to_ask_again() {
     assert_eq!(
         serde_json::from_str::<Value>(&body).unwrap(),
         json!({"status": "queued", "position": 0})
+    );
+    let (_, metrics) = crate::process::http_get(addr, "/metrics").await;
+    assert!(
+        metrics.contains("dominion_analysis_running 1\n"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("dominion_analysis_queued 1\n"),
+        "{metrics}"
     );
     let full = raw_get(addr, &path(&games[2])).await;
     assert!(full.starts_with("http/1.1 503"), "{full}");
