@@ -9,7 +9,11 @@
 //! saves, starts, ends — and commits them in one transaction, then answers each room's
 //! [`Commit`]. One commit (one fsync with SQLite's default `synchronous=FULL`, one WAL
 //! flush in PostgreSQL) thus covers as many replies as arrived while the previous one
-//! ran: the busier the server, the larger the batches. A room does not broadcast the
+//! ran: the busier the server, the larger the batches. On PostgreSQL a batch costs two
+//! round trips however many writes it holds (three with fenced writes): the store sends
+//! its statements pipelined on a connection of its own, driven by a current-thread
+//! runtime the store owns — so by this thread, never by the async runtime
+//! (`dominion_store`'s `pg/pipeline.rs`). A room does not broadcast the
 //! result of a reply until its commit has been answered, so an acknowledged reply is on
 //! disk; meanwhile the other rooms play on. `dominion_sqlite_write_seconds` measures each
 //! batch, whichever the backend (the name predates PostgreSQL; dashboards keep it).
