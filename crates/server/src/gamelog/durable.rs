@@ -5,7 +5,7 @@
 //! **Group commit.** Rooms never touch the database themselves. Each step becomes a
 //! [`Write`] sent to one dedicated writer thread (a `std::thread`, so no fsync or network
 //! wait ever runs on the async runtime's workers), which owns the only writing
-//! connection. The thread takes every write waiting — the replies of many rooms, room
+//! connection (two on PostgreSQL, both this thread's: see below). The thread takes every write waiting — the replies of many rooms, room
 //! saves, starts, ends — and commits them in one transaction, then answers each room's
 //! [`Commit`]. One commit (one fsync with SQLite's default `synchronous=FULL`, one WAL
 //! flush in PostgreSQL) thus covers as many replies as arrived while the previous one
