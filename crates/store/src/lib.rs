@@ -36,6 +36,7 @@ pub use accounts::analysis::{Analyses, AnalysisRow, AnalysisStatus, Claim};
 pub use accounts::social::{CardPrefs, FollowRow, Followed};
 pub use accounts::{AccountGame, AccountRow, Accounts, Created, ReportRow, SessionRow, TokenRow};
 pub use backup::{BackupReport, backup};
+pub use pg::BatchCounts;
 pub use ratings::{LeaderRow, RatedOutcome, RatingChange, RatingRow, Recomputed};
 pub use sqlite::schema::VERSION as SCHEMA_VERSION;
 
@@ -86,6 +87,9 @@ pub enum StoreError {
         database: String,
         source: postgres::Error,
     },
+    /// The runtime of the writer's pipelined PostgreSQL connection could not start.
+    #[error("cannot start the PostgreSQL writer's runtime: {0}")]
+    Runtime(#[source] std::io::Error),
     #[error("cannot create data directory {path}: {source}")]
     DataDir {
         path: PathBuf,
@@ -673,6 +677,15 @@ impl Store {
             token,
             now,
         })
+    }
+
+    /// How the batches of a PostgreSQL store went (pipelined, run again after a refusal,
+    /// statement by statement); `None` for SQLite.
+    pub fn batch_counts(&self) -> Option<BatchCounts> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(s.batch_counts()),
+        }
     }
 
     /// Reads through this (writing) connection: tests, and tools that hold only one.

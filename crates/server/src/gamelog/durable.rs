@@ -5,11 +5,15 @@
 //! **Group commit.** Rooms never touch the database themselves. Each step becomes a
 //! [`Write`] sent to one dedicated writer thread (a `std::thread`, so no fsync or network
 //! wait ever runs on the async runtime's workers), which owns the only writing
-//! connection. The thread takes every write waiting — the replies of many rooms, room
+//! connection (two on PostgreSQL, both this thread's: see below). The thread takes every write waiting — the replies of many rooms, room
 //! saves, starts, ends — and commits them in one transaction, then answers each room's
 //! [`Commit`]. One commit (one fsync with SQLite's default `synchronous=FULL`, one WAL
 //! flush in PostgreSQL) thus covers as many replies as arrived while the previous one
-//! ran: the busier the server, the larger the batches. A room does not broadcast the
+//! ran: the busier the server, the larger the batches. On PostgreSQL a batch costs two
+//! round trips however many writes it holds (three with fenced writes): the store sends
+//! its statements pipelined on a connection of its own, driven by a current-thread
+//! runtime the store owns — so by this thread, never by the async runtime
+//! (`dominion_store`'s `pg/pipeline.rs`). A room does not broadcast the
 //! result of a reply until its commit has been answered, so an acknowledged reply is on
 //! disk; meanwhile the other rooms play on. `dominion_sqlite_write_seconds` measures each
 //! batch, whichever the backend (the name predates PostgreSQL; dashboards keep it).

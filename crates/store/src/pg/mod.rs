@@ -1,17 +1,25 @@
 //! The PostgreSQL backend, for several server nodes sharing one database.
 //!
-//! Through the blocking `postgres` client, which fits the server's writer thread: one
-//! connection writes, every statement of every write kind prepared once when it
-//! connects; the reader is a second connection. The client runs a small tokio runtime
-//! of its own and panics if called, or dropped, on a thread of another runtime: callers
-//! keep it on plain threads (the server's writer and reader threads).
+//! Two writing connections, both opened, used and dropped on the writer's own thread:
+//! the blocking `postgres` client (migrations, the careful path below, everything but
+//! batches; also lent to [`crate::ReadView`]), and the pipelined one of
+//! [`pipeline`] (`tokio-postgres` on a current-thread runtime owned by this store,
+//! connected at the first batch), which writes every batch it can. Every statement of
+//! every write kind is prepared once on each connection. The reader is a further
+//! connection. Both clients run on a tokio runtime of their own and panic if called, or
+//! dropped, on a thread of another runtime: callers keep a store on plain threads (the
+//! server's writer and reader threads).
 //!
 //! A batch is one transaction, committed with `synchronous_commit` on (forced on for the
 //! session if the database's default is `off`), so a batch that returned is on disk. A
-//! refused write fails alone the same way SQLite's does: the batch is first applied
-//! without savepoints, and after a refusal rolled back and applied again with a
-//! savepoint per write (a failed statement aborts the whole transaction in PostgreSQL
-//! until its savepoint is rolled back).
+//! refused write fails alone the same way SQLite's does: the batch is first sent whole,
+//! pipelined (every statement without waiting for the answer before it: BEGIN and the
+//! statements in one round trip, COMMIT in a second once every answer says the write
+//! stands, see [`pipeline`]), and after a refusal rolled back and applied again on the
+//! blocking connection with a savepoint per write (a failed statement aborts the whole
+//! transaction in PostgreSQL until its savepoint is rolled back). A batch that rates a
+//! game reads before it writes, so it is not pipelined: it is applied statement by
+//! statement without savepoints first, as all batches were before the pipeline.
 //!
 //! Fences: before its first statement, a batch locks and reads the fence rows of every
 //! room it writes under a fence or claims, in room order (`SELECT … ORDER BY room_id FOR
@@ -20,6 +28,7 @@
 //! another node waits for the batch's commit (or the batch waits for the claim's, and
 //! then sees the new token and is refused).
 
+mod pipeline;
 pub mod read;
 pub mod schema;
 
@@ -35,6 +44,11 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Parses a `postgres://` or `postgresql://` URL into the client's configuration.
 pub fn parse_url(url: &str) -> Result<postgres::Config> {
+    parse_async_url(url).map(postgres::Config::from)
+}
+
+/// [`parse_url`] for the asynchronous client (the writer's pipeline).
+fn parse_async_url(url: &str) -> Result<tokio_postgres::Config> {
     let not_url = |reason: String| StoreError::NotPostgresUrl {
         url: redact_url(url),
         reason,
@@ -45,7 +59,7 @@ pub fn parse_url(url: &str) -> Result<postgres::Config> {
             "it must start with postgres:// or postgresql://".into(),
         ));
     }
-    let mut config: postgres::Config = url
+    let mut config: tokio_postgres::Config = url
         .parse()
         .map_err(|e: postgres::Error| not_url(describe_error(&e)))?;
     if config.get_connect_timeout().is_none() {
@@ -116,6 +130,11 @@ macro_rules! statements {
         impl Statements {
             fn prepare(c: &mut Client) -> Result<Statements> {
                 Ok(Statements { $($name: c.prepare($sql)?,)* })
+            }
+
+            /// The same statements on the pipelined connection.
+            async fn prepare_async(c: &tokio_postgres::Client) -> Result<Statements> {
+                Ok(Statements { $($name: c.prepare($sql).await?,)* })
             }
         }
     };
@@ -311,6 +330,21 @@ pub struct PgStore {
     /// yet (PostgreSQL's FATAL for a terminated backend can arrive before the socket
     /// closes), so the next batch checks it first.
     suspect: bool,
+    /// The pipelined connection: connected at the first batch, dropped when found closed.
+    pipeline: Option<pipeline::Pipeline>,
+    counts: BatchCounts,
+}
+
+/// How the batches of a PostgreSQL store went, since it was connected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchCounts {
+    /// Committed pipelined, every write of them applied.
+    pub pipelined: u64,
+    /// Sent pipelined, rolled back for a refused write, then applied with a savepoint
+    /// per write.
+    pub rerun: u64,
+    /// Applied statement by statement (a batch that rates a game).
+    pub sequential: u64,
 }
 
 impl PgStore {
@@ -326,6 +360,8 @@ impl PgStore {
             statements,
             lock_timeout: None,
             suspect: false,
+            pipeline: None,
+            counts: BatchCounts::default(),
         })
     }
 
@@ -340,6 +376,9 @@ impl PgStore {
         self.client
             .get_mut()
             .batch_execute(&format!("SET lock_timeout = {ms}"))?;
+        if let Some(pipeline) = &self.pipeline {
+            pipeline.set_lock_timeout(wait)?;
+        }
         self.lock_timeout = Some(wait);
         Ok(())
     }
@@ -349,6 +388,14 @@ impl PgStore {
     /// go on once the database is back; the batch that saw it fail has failed.
     fn reconnect_if_closed(&mut self) -> Result<()> {
         let suspect = std::mem::take(&mut self.suspect);
+        if self
+            .pipeline
+            .as_ref()
+            .is_some_and(|p| p.is_closed() || (suspect && !p.is_valid()))
+        {
+            // Connected again by the batch that needs it.
+            self.pipeline = None;
+        }
         let client = self.client.get_mut();
         let dead =
             client.is_closed() || (suspect && client.is_valid(Duration::from_secs(2)).is_err());
@@ -372,9 +419,12 @@ impl PgStore {
         result
     }
 
+    /// How this store's batches went (see [`BatchCounts`]).
+    pub fn batch_counts(&self) -> BatchCounts {
+        self.counts
+    }
+
     fn write_batch_once<S: Step>(&mut self, steps: &[S]) -> Result<Vec<Result<()>>> {
-        let st = &self.statements;
-        let client = self.client.get_mut();
         let mut fenced: Vec<&str> = steps
             .iter()
             .filter(|s| s.fence().is_some() || matches!(s.write(), Write::Claim { .. }))
@@ -383,6 +433,22 @@ impl PgStore {
         fenced.sort_unstable();
         fenced.dedup();
 
+        if steps.iter().all(|s| pipeline::pipelinable(s.write())) {
+            if self.pipeline.is_none() {
+                self.pipeline = Some(pipeline::Pipeline::connect(&self.url, self.lock_timeout)?);
+            }
+            let pipeline = self.pipeline.as_mut().expect("connected above");
+            if pipeline.write_batch(steps, &fenced)? == pipeline::Outcome::Committed {
+                self.counts.pipelined += 1;
+                return Ok(steps.iter().map(|_| Ok(())).collect());
+            }
+            self.counts.rerun += 1;
+            return self.write_batch_savepoints(steps, &fenced);
+        }
+        self.counts.sequential += 1;
+
+        let st = &self.statements;
+        let client = self.client.get_mut();
         let mut tx = client.transaction()?;
         let mut fences = lock_fences(&mut tx, st, &fenced)?;
         let mut refused = false;
@@ -397,9 +463,19 @@ impl PgStore {
             return Ok(steps.iter().map(|_| Ok(())).collect());
         }
         tx.rollback()?;
+        self.write_batch_savepoints(steps, &fenced)
+    }
 
+    /// The careful way: each write in a savepoint of its own, refused or applied alone.
+    fn write_batch_savepoints<S: Step>(
+        &mut self,
+        steps: &[S],
+        fenced: &[&str],
+    ) -> Result<Vec<Result<()>>> {
+        let st = &self.statements;
+        let client = self.client.get_mut();
         let mut tx = client.transaction()?;
-        let mut fences = lock_fences(&mut tx, st, &fenced)?;
+        let mut fences = lock_fences(&mut tx, st, fenced)?;
         let mut results = Vec::with_capacity(steps.len());
         for s in steps {
             let mut savepoint = tx.savepoint("w")?;

@@ -1,0 +1,515 @@
+//! The writer's pipelined batches: a batch's statements sent without waiting for each
+//! answer, so a batch of N replies costs two round trips instead of N + 2.
+//!
+//! The blocking client sends a statement and waits for its answer before the next: BEGIN,
+//! the fence lock, one statement per reply, COMMIT, each a round trip, and the writer
+//! (which holds every room of the batch) idles through them. This connection is
+//! `tokio-postgres` on a current-thread runtime owned by the store, so by the writer
+//! thread (never the server's async runtime: the runtime is driven only inside this
+//! module's `block_on`s). tokio-postgres writes every request its futures have made
+//! before it flushes, and PostgreSQL answers in order: polling every statement's future
+//! once, in the batch's order, puts them all on the wire in that order; awaiting them
+//! then takes the answers as they come.
+//!
+//! What is sent is exactly what the blocking path would run **if every write stands**:
+//! the same prepared statements in the same order, none of whose parameters depends on
+//! an earlier answer (a batch that rates a game reads before it writes and is not sent
+//! here: [`pipelinable`]). Then the answers are checked as the blocking path checks them
+//! (a reply's number, a row that must exist, a fence); COMMIT goes out only if all of them
+//! stand. Otherwise the transaction is rolled back and the caller runs the batch again
+//! the careful way, a savepoint per write, which finds and refuses the writes that do not
+//! stand ([`Outcome::Refused`]). A statement PostgreSQL refuses aborts the transaction
+//! (and every statement after it fails) — the same outcome. So a batch's results are the
+//! blocking path's, refusals included; only the number of round trips differs.
+//!
+//! Round trips per batch: BEGIN and every statement together, then COMMIT; with fenced
+//! writes, BEGIN and the fence lock first (the fences must be checked before any fenced
+//! write is sent), so three.
+
+use super::{Fences, Statements, check_fence};
+use crate::{MAX_TAKEN_BACK, Result, Step, StoreError, Write};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
+use std::time::Duration;
+use tokio_postgres::{Client, NoTls, Row};
+
+/// The longest a connection check may take (`is_valid`).
+const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Whether every statement of `w` can be sent before the answers before it are in: all
+/// but a game rated in the batch (a rating reads the players' ratings, then writes).
+pub(super) fn pipelinable(w: &Write) -> bool {
+    !matches!(
+        w,
+        Write::FinishGame { rated: Some(_), .. } | Write::AbandonGame { rated: Some(_), .. }
+    )
+}
+
+/// How a pipelined batch ended (an `Err` is a transaction that failed whole).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Every write stood; committed.
+    Committed,
+    /// Some write did not stand (or a statement failed); rolled back, nothing stored.
+    Refused,
+}
+
+/// A statement's answer.
+enum Answer {
+    Count(u64),
+    Rows(Vec<Row>),
+}
+
+/// What a statement's answer must be for its write to stand (as `super::apply` checks).
+#[derive(Clone, Copy)]
+enum Expect {
+    Anything,
+    /// At least one row changed.
+    Changed,
+    /// Exactly one row changed.
+    One,
+    /// Replies taken back: some, and at most [`MAX_TAKEN_BACK`].
+    TakenBack,
+    /// A count of `n`.
+    Count(i64),
+    /// A reply appended as number `seq`: the expected number and the game's row.
+    Reply(u64),
+}
+
+impl Expect {
+    fn holds(self, answer: &Answer) -> bool {
+        match (self, answer) {
+            (Expect::Anything, _) => true,
+            (Expect::Changed, Answer::Count(n)) => *n > 0,
+            (Expect::One, Answer::Count(n)) => *n == 1,
+            (Expect::TakenBack, Answer::Count(n)) => *n > 0 && *n as usize <= MAX_TAKEN_BACK,
+            (Expect::Count(want), Answer::Rows(rows)) => {
+                rows.len() == 1 && rows[0].try_get::<_, i64>(0).is_ok_and(|n| n == want)
+            }
+            (Expect::Reply(seq), Answer::Rows(rows)) => {
+                rows.len() == 1
+                    && rows[0]
+                        .try_get::<_, i64>(0)
+                        .is_ok_and(|next| next as u64 == seq)
+                    && rows[0].try_get::<_, bool>(1).unwrap_or(false)
+            }
+            _ => false,
+        }
+    }
+}
+
+type Pending<'a> =
+    Pin<Box<dyn Future<Output = std::result::Result<Answer, tokio_postgres::Error>> + 'a>>;
+
+/// An `execute` of a prepared statement, as a future that sends it when first polled.
+macro_rules! execute {
+    ($client:expr, $statement:expr, [$($param:expr),* $(,)?]) => {{
+        let (client, statement) = ($client, $statement);
+        Box::pin(async move {
+            client.execute(statement, &[$(&$param),*]).await.map(Answer::Count)
+        }) as Pending<'_>
+    }};
+}
+
+/// A `query` of a prepared statement, likewise.
+macro_rules! query {
+    ($client:expr, $statement:expr, [$($param:expr),* $(,)?]) => {{
+        let (client, statement) = ($client, $statement);
+        Box::pin(async move {
+            client.query(statement, &[$(&$param),*]).await.map(Answer::Rows)
+        }) as Pending<'_>
+    }};
+}
+
+/// The pipelined connection and the runtime that drives it.
+pub(super) struct Pipeline {
+    // Fields drop in order: the client before the runtime its connection task is on.
+    client: Client,
+    statements: Statements,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Pipeline {
+    /// Connects, makes commits wait for the disk (as `super::open_client`), sets
+    /// `lock_timeout` if the store has one, and prepares the statements. Blocking; on a
+    /// plain thread only.
+    pub(super) fn connect(url: &str, lock_timeout: Option<Duration>) -> Result<Pipeline> {
+        let config = super::parse_async_url(url)?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(StoreError::Runtime)?;
+        let client = runtime.block_on(async {
+            let (client, connection) =
+                config
+                    .connect(NoTls)
+                    .await
+                    .map_err(|source| StoreError::Connect {
+                        database: crate::redact_url(url),
+                        source,
+                    })?;
+            // The connection's task ends with an error when the connection does; the
+            // client then reports itself closed (`is_closed`).
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+            Ok::<_, StoreError>(client)
+        })?;
+        let statements = runtime.block_on(async {
+            let sync = client.query_one("SHOW synchronous_commit", &[]).await?;
+            if sync.get::<_, String>(0) == "off" {
+                client.batch_execute("SET synchronous_commit TO on").await?;
+            }
+            if let Some(wait) = lock_timeout {
+                client.batch_execute(&lock_timeout_sql(wait)).await?;
+            }
+            Statements::prepare_async(&client).await
+        })?;
+        Ok(Pipeline {
+            client,
+            statements,
+            runtime,
+        })
+    }
+
+    pub(super) fn set_lock_timeout(&self, wait: Duration) -> Result<()> {
+        self.runtime
+            .block_on(self.client.batch_execute(&lock_timeout_sql(wait)))?;
+        Ok(())
+    }
+
+    /// The connection is known to be gone.
+    pub(super) fn is_closed(&self) -> bool {
+        self.client.is_closed()
+    }
+
+    /// The connection answers (within [`CHECK_TIMEOUT`]).
+    pub(super) fn is_valid(&self) -> bool {
+        self.runtime.block_on(async {
+            tokio::time::timeout(CHECK_TIMEOUT, self.client.check_connection())
+                .await
+                .is_ok_and(|r| r.is_ok())
+        })
+    }
+
+    /// Sends `steps` (every one [`pipelinable`]) as one transaction, pipelined, and
+    /// commits it if every write stands. `fenced`: the rooms whose fence rows the batch
+    /// locks (sorted), as `super::lock_fences` takes them. `Err` when the transaction
+    /// itself failed (it could not begin, roll back or commit), as for the blocking path.
+    pub(super) fn write_batch<S: Step>(&mut self, steps: &[S], fenced: &[&str]) -> Result<Outcome> {
+        let (client, st) = (&self.client, &self.statements);
+        self.runtime.block_on(async {
+            let mut began = false;
+            let mut fences = Fences::new();
+            if !fenced.is_empty() {
+                // The fences decide which writes may go out: BEGIN and the lock first.
+                let answers = send_all(vec![
+                    begin(client),
+                    query!(client, &st.lock_fences, [fenced]),
+                ])
+                .await;
+                began = true;
+                match answers.as_slice() {
+                    [Ok(_), Ok(Answer::Rows(rows))] => {
+                        fences = rows
+                            .iter()
+                            .map(|r| (r.get(0), (r.get(1), r.get(2))))
+                            .collect();
+                    }
+                    _ => {
+                        let _ = client.batch_execute("ROLLBACK").await;
+                        let first = answers.into_iter().find_map(|a| a.err());
+                        return Err(first.map_or_else(
+                            || StoreError::Runtime(std::io::Error::other("fence lock unanswered")),
+                            StoreError::from,
+                        ));
+                    }
+                }
+            }
+            let mut pending = Vec::new();
+            let mut expected = Vec::new();
+            if !began {
+                pending.push(begin(client));
+                expected.push(Expect::Anything);
+            }
+            for s in steps {
+                let w = s.write();
+                // A claim is taken to stand, as every write is: the writes after it are
+                // checked against it (if it does not, the batch is run again anyway).
+                if let Write::Claim {
+                    room_id,
+                    node,
+                    token,
+                    ..
+                } = w
+                {
+                    fences.insert(room_id.clone(), (*token, node.clone()));
+                } else if let Some(fence) = s.fence()
+                    && check_fence(&fences, w.room(), fence).is_err()
+                {
+                    client.batch_execute("ROLLBACK").await?;
+                    return Ok(Outcome::Refused);
+                }
+                statements(client, st, s.fence(), w, &mut pending, &mut expected);
+            }
+            let answers = send_all(pending).await;
+            let stands = answers
+                .iter()
+                .zip(&expected)
+                .all(|(a, e)| a.as_ref().is_ok_and(|a| e.holds(a)));
+            if stands {
+                client.batch_execute("COMMIT").await?;
+                Ok(Outcome::Committed)
+            } else {
+                client.batch_execute("ROLLBACK").await?;
+                Ok(Outcome::Refused)
+            }
+        })
+    }
+}
+
+fn lock_timeout_sql(wait: Duration) -> String {
+    let ms = wait.as_millis().clamp(1, i32::MAX as u128);
+    format!("SET lock_timeout = {ms}")
+}
+
+fn begin(client: &Client) -> Pending<'_> {
+    Box::pin(async move {
+        client
+            .batch_execute("BEGIN")
+            .await
+            .map(|()| Answer::Count(0))
+    })
+}
+
+/// Puts every request on the wire, in order, before waiting for any answer; then
+/// collects the answers in order.
+async fn send_all(
+    mut pending: Vec<Pending<'_>>,
+) -> Vec<std::result::Result<Answer, tokio_postgres::Error>> {
+    let mut early: Vec<Option<_>> = Vec::with_capacity(pending.len());
+    // The first poll of each makes its request (nothing is answered before the runtime
+    // runs the connection task, which it does only once this poll returns).
+    std::future::poll_fn(|cx| {
+        for f in &mut pending {
+            early.push(match f.as_mut().poll(cx) {
+                Poll::Ready(answer) => Some(answer),
+                Poll::Pending => None,
+            });
+        }
+        Poll::Ready(())
+    })
+    .await;
+    let mut answers = Vec::with_capacity(pending.len());
+    for (f, early) in pending.into_iter().zip(early) {
+        answers.push(match early {
+            Some(answer) => answer,
+            None => f.await,
+        });
+    }
+    answers
+}
+
+/// The statements of one write, in the blocking path's order, with what each answer must
+/// be (`super::apply` for the same write when it stands).
+fn statements<'a>(
+    c: &'a Client,
+    st: &'a Statements,
+    fence: Option<&'a crate::Fence>,
+    w: &'a Write,
+    pending: &mut Vec<Pending<'a>>,
+    expected: &mut Vec<Expect>,
+) {
+    let mut push = |f: Pending<'a>, e: Expect| {
+        pending.push(f);
+        expected.push(e);
+    };
+    match w {
+        Write::SaveRoom { room, seats } => {
+            push(
+                execute!(
+                    c,
+                    &st.upsert_room,
+                    [
+                        room.id,
+                        room.settings,
+                        room.status.as_str(),
+                        room.broken_reason,
+                        room.created_at,
+                        room.host.map(i64::from),
+                    ]
+                ),
+                Expect::Anything,
+            );
+            push(execute!(c, &st.delete_seats, [room.id]), Expect::Anything);
+            for s in seats {
+                push(
+                    execute!(
+                        c,
+                        &st.insert_seat,
+                        [
+                            room.id,
+                            i64::from(s.seat),
+                            s.name,
+                            s.token_hash,
+                            s.bot,
+                            s.last_command as i64,
+                        ]
+                    ),
+                    Expect::Anything,
+                );
+            }
+        }
+        Write::CloseRoom { id } => {
+            push(execute!(c, &st.close_seats, [id]), Expect::Anything);
+            push(execute!(c, &st.close_room, [id]), Expect::Anything);
+        }
+        Write::SetStatus { id, status, reason } => {
+            push(
+                execute!(c, &st.set_status, [id, status.as_str(), reason]),
+                Expect::Changed,
+            );
+        }
+        Write::StartGame {
+            room_id,
+            setup,
+            version,
+            seed,
+            hash,
+            now,
+            command,
+        } => {
+            push(
+                execute!(
+                    c,
+                    &st.insert_game,
+                    [
+                        room_id,
+                        setup,
+                        seed.to_string(),
+                        hash,
+                        now,
+                        i64::from(version.format),
+                        i64::from(version.rules),
+                    ]
+                ),
+                Expect::Anything,
+            );
+            push(execute!(c, &st.mark_playing, [room_id]), Expect::Anything);
+            if let Some((seat, id)) = command {
+                push(
+                    execute!(c, &st.note_command, [room_id, i64::from(*seat), *id as i64]),
+                    Expect::Anything,
+                );
+            }
+        }
+        Write::AppendReply {
+            room_id,
+            seq,
+            player,
+            reply,
+            hash,
+            now,
+            command,
+        } => {
+            push(
+                query!(
+                    c,
+                    &st.append_reply,
+                    [
+                        room_id,
+                        *seq as i64,
+                        i64::from(*player),
+                        reply,
+                        hash,
+                        now,
+                        fence.map(|f| f.node.as_str()),
+                        fence.map(|f| f.token),
+                        command.map(|id| id as i64),
+                    ]
+                ),
+                Expect::Reply(*seq),
+            );
+        }
+        Write::FinishGame {
+            room_id,
+            scores,
+            now,
+            rated: _,
+        } => {
+            push(
+                execute!(c, &st.finish_game, [room_id, scores, now]),
+                Expect::Changed,
+            );
+            push(execute!(c, &st.mark_finished, [room_id]), Expect::Anything);
+        }
+        Write::AbandonGame {
+            room_id,
+            now,
+            rated: _,
+        } => {
+            push(
+                execute!(c, &st.abandon_game, [room_id, now]),
+                Expect::Changed,
+            );
+            push(execute!(c, &st.mark_abandoned, [room_id]), Expect::Anything);
+        }
+        Write::TruncateReplies {
+            room_id,
+            keep,
+            hash,
+        } => {
+            push(
+                execute!(c, &st.truncate_hash, [room_id, hash]),
+                Expect::Changed,
+            );
+            push(
+                execute!(c, &st.truncate_replies, [room_id, *keep as i64]),
+                Expect::TakenBack,
+            );
+        }
+        Write::RewriteRecord {
+            room_id,
+            format,
+            setup,
+            replies,
+            scores,
+        } => {
+            push(
+                query!(c, &st.count_replies, [room_id]),
+                Expect::Count(replies.len() as i64),
+            );
+            push(
+                execute!(
+                    c,
+                    &st.rewrite_game,
+                    [room_id, i64::from(*format), setup, scores]
+                ),
+                Expect::Changed,
+            );
+            for (seq, reply) in replies.iter().enumerate() {
+                push(
+                    execute!(c, &st.rewrite_reply, [room_id, seq as i64, reply]),
+                    Expect::One,
+                );
+            }
+        }
+        Write::Claim {
+            room_id,
+            node,
+            token,
+            now,
+        } => {
+            push(
+                execute!(c, &st.claim, [room_id, token, node, now]),
+                Expect::Changed,
+            );
+            push(
+                execute!(c, &st.insert_claim, [room_id, token, node, now]),
+                Expect::Anything,
+            );
+        }
+    }
+}
