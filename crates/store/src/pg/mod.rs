@@ -617,7 +617,13 @@ fn apply(
                     reason: format!("taking back {deleted} replies after {keep}"),
                 });
             }
+            crate::snapshots::pg::truncate(tx, room_id, *keep)?;
         }
+        Write::SaveSnapshot {
+            room_id,
+            snapshot,
+            now,
+        } => crate::snapshots::pg::save(tx, room_id, snapshot, *now)?,
         Write::RewriteRecord {
             room_id,
             format,

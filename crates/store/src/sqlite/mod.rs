@@ -384,7 +384,13 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
                     reason: format!("taking back {deleted} replies after {keep}"),
                 });
             }
+            crate::snapshots::sqlite::truncate(tx, room_id, *keep)?;
         }
+        Write::SaveSnapshot {
+            room_id,
+            snapshot,
+            now,
+        } => crate::snapshots::sqlite::save(tx, room_id, snapshot, *now)?,
         Write::RewriteRecord {
             room_id,
             format,
