@@ -6,7 +6,8 @@
 //! (`upto`), its format and rules versions and the state digest it was taken at. A
 //! snapshot is stored only while the game holds reply `upto - 1` (written in the same
 //! batch as that reply, after it, by the server's writer thread); taking replies back
-//! deletes the snapshots past the replies kept. Rows are never read for anything but
+//! deletes the snapshots past the replies kept, and a game's end deletes them all (an
+//! ended game that reopens, for its players to learn the result, is replayed). Rows are never read for anything but
 //! reopening, and a row the server cannot use only costs it a full replay.
 
 use crate::{Result, StoreError};

@@ -1,7 +1,7 @@
 //! Game snapshots (schema 10) on both backends: stored with the reply they cover, read
 //! back oldest first, refused for a reply the game does not hold or a finished game,
-//! replaced when written again for the same reply, and dropped with the replies an undo
-//! takes back.
+//! replaced when written again for the same reply, dropped with the replies an undo
+//! takes back and with the game's end.
 
 use dominion_store::{RecordVersion, RoomRow, RoomStatus, SnapshotRow, Store, Write};
 
@@ -96,9 +96,12 @@ fn a_snapshot_of_a_missing_reply_or_a_finished_game_is_refused(db: &Db) {
     assert!(save(&mut s, snap(11, "x")).is_err(), "beyond the log");
     assert!(save(&mut s, snap(0, "x")).is_err(), "before any reply");
     save(&mut s, snap(10, "x")).unwrap();
-    s.finish_game("r", "[]", 5).unwrap();
-    assert!(save(&mut s, snap(9, "y")).is_err(), "a finished game");
     assert_eq!(s.reader().snapshots("r").unwrap(), [snap(10, "x")]);
+    // A game's end deletes its snapshots, and none is stored after it.
+    s.finish_game("r", "[]", 5).unwrap();
+    assert!(s.reader().snapshots("r").unwrap().is_empty());
+    assert!(save(&mut s, snap(9, "y")).is_err(), "a finished game");
+    assert!(s.reader().snapshots("r").unwrap().is_empty());
 }
 
 fn an_undo_drops_the_snapshots_past_the_replies_kept(db: &Db) {

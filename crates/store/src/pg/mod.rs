@@ -583,6 +583,8 @@ fn apply(
                 return Err(StoreError::NoGame(room_id.clone()));
             }
             tx.execute(&st.mark_finished, &[room_id])?;
+            // An ended game is replayed if ever reopened: its snapshots are done with.
+            crate::snapshots::pg::truncate(tx, room_id, 0)?;
             if let Some(outcome) = rated {
                 crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?;
             }
@@ -597,6 +599,7 @@ fn apply(
                 return Err(StoreError::NoGame(room_id.clone()));
             }
             tx.execute(&st.mark_abandoned, &[room_id])?;
+            crate::snapshots::pg::truncate(tx, room_id, 0)?;
             if let Some(outcome) = rated {
                 crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?;
             }
