@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p dominion-engine --example reopen -- [--turn N] [--rooms N] [--every N]`
 //!
-//! Plays 6-player games of `standard` bots on random kingdoms of every card until the
+//! Plays 6-player games of `random` bots (whose games last long) on random kingdoms of every card until the
 //! game's turn counter reaches `--turn` (default 100, all seats' turns together),
 //! taking a snapshot at the first turn start `--every` replies (default 50, the server's
 //! `--snapshot-every`) after the last one, each kept as JSON text as the store keeps it.
@@ -19,6 +19,7 @@ use dominion_engine::{Edition, Game, GameRecord, Kingdom, Observation, Setup, bo
 use std::time::Instant;
 
 struct Stored {
+    turn: u32,
     record: String,
     snapshots: Vec<String>,
     digest: u64,
@@ -41,7 +42,7 @@ fn play(seed: u64, turn: u32, every: u64) -> Stored {
     };
     let mut g = Game::new(&setup, seed).unwrap();
     let mut agents: Vec<_> = (0..6)
-        .map(|i| bots::by_name("standard", seed * 7 + i).unwrap())
+        .map(|i| bots::by_name("random", seed * 7 + i).unwrap())
         .collect();
     let mut snapshots = Vec::new();
     let mut mark = Mark::default();
@@ -59,6 +60,7 @@ fn play(seed: u64, turn: u32, every: u64) -> Stored {
         g.answer(req.player, r).unwrap();
     }
     Stored {
+        turn: g.state().turn_count,
         record: serde_json::to_string(&g.record()).unwrap(),
         snapshots,
         digest: g.digest(),
@@ -104,7 +106,8 @@ fn main() {
     }
     let bytes: usize = one.snapshots.iter().map(String::len).sum();
     println!(
-        "one game: 6 players, turn {turn}, {} replies, {} snapshots ({} KiB of JSON, the last {} KiB), record {} KiB",
+        "one game: 6 players, turn {} (asked {turn}), {} replies, {} snapshots ({} KiB of JSON, the last {} KiB), record {} KiB",
+        one.turn,
         one.replies,
         one.snapshots.len(),
         bytes / 1024,
@@ -122,6 +125,32 @@ fn main() {
             .collect(),
     );
     println!("reopen one game: full replay {full:.2} ms, from snapshots {snap:.2} ms");
+    let record: GameRecord = serde_json::from_str(&one.record).unwrap();
+    let parse = median(
+        (0..21)
+            .map(|_| {
+                ms(|| {
+                    let chain: Vec<Snapshot> = one
+                        .snapshots
+                        .iter()
+                        .map(|t| serde_json::from_str(t).unwrap())
+                        .collect();
+                    drop(std::hint::black_box(chain));
+                })
+            })
+            .collect(),
+    );
+    let chain: Vec<Snapshot> = one
+        .snapshots
+        .iter()
+        .map(|t| serde_json::from_str(t).unwrap())
+        .collect();
+    let only = median(
+        (0..21)
+            .map(|_| ms(|| drop(std::hint::black_box(Game::restore(&record, &chain).unwrap()))))
+            .collect(),
+    );
+    println!("  of which: parsing the snapshots {parse:.2} ms, Game::restore {only:.2} ms");
     let replies: usize = games.iter().map(|g| g.replies).sum();
     let full = ms(|| {
         games
