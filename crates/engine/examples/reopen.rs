@@ -147,7 +147,13 @@ fn main() {
         .collect();
     let only = median(
         (0..21)
-            .map(|_| ms(|| drop(std::hint::black_box(Game::restore(&record, &chain).unwrap()))))
+            .map(|_| {
+                ms(|| {
+                    drop(std::hint::black_box(
+                        Game::restore(&record, &chain).unwrap(),
+                    ))
+                })
+            })
             .collect(),
     );
     println!("  of which: parsing the snapshots {parse:.2} ms, Game::restore {only:.2} ms");

@@ -169,7 +169,8 @@ mod tests {
     fn a_snapshot_that_cannot_be_used_falls_back_to_the_full_replay() {
         let (record, rows, digest) = game();
         let last = rows.len() - 1;
-        let variants: [(&str, fn(&mut SnapshotRow)); 4] = [
+        type Spoil = fn(&mut SnapshotRow);
+        let variants: [(&str, Spoil); 4] = [
             ("an older format", |r| r.format = 0),
             ("another rules version", |r| r.rules = 1),
             ("a body that does not parse", |r| r.body.truncate(10)),
