@@ -42,6 +42,7 @@ use crate::view::PlayerView;
 use serde::{Deserialize, Serialize};
 
 mod playout;
+mod restore;
 mod undo;
 pub use undo::UndoRefused;
 

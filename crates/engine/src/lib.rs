@@ -48,6 +48,7 @@ mod reaction_tests;
 pub(crate) mod rules;
 pub mod score;
 pub mod setup;
+pub mod snapshot;
 pub mod state;
 #[doc(hidden)]
 pub mod testing;

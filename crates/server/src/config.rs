@@ -183,6 +183,15 @@ pub struct Config {
     #[arg(long, env = "DOMINION_RESUME_GAP", default_value_t = 500)]
     pub resume_gap: u64,
 
+    /// Store a snapshot of each game's state at the first turn start at least this many
+    /// replies after the last one (0: none), so a room reopens after a restart or a
+    /// takeover from its latest snapshot plus the replies after it rather than by
+    /// replaying its whole log (docs/storage.md, "Snapshots"). Off by default: with this
+    /// engine a full replay is faster than reading a snapshot's event history back
+    /// (docs/load.md, "Reopen from snapshots").
+    #[arg(long, env = "DOMINION_SNAPSHOT_EVERY", default_value_t = 0)]
+    pub snapshot_every: u64,
+
     /// How long a finished room stays open for its players before it is closed.
     #[arg(long, env = "DOMINION_FINISHED_ROOM_TTL", default_value = "10m", value_parser = parse_duration)]
     pub finished_room_ttl: Duration,

@@ -30,6 +30,7 @@ mod accounts;
 mod backup;
 mod pg;
 mod ratings;
+mod snapshots;
 mod sqlite;
 
 pub use accounts::analysis::{Analyses, AnalysisRow, AnalysisStatus, Claim};
@@ -38,6 +39,7 @@ pub use accounts::{AccountGame, AccountRow, Accounts, Created, ReportRow, Sessio
 pub use backup::{BackupReport, backup};
 pub use pg::BatchCounts;
 pub use ratings::{LeaderRow, RatedOutcome, RatingChange, RatingRow, Recomputed};
+pub use snapshots::SnapshotRow;
 pub use sqlite::schema::VERSION as SCHEMA_VERSION;
 
 /// The SQL of schema version 1, as the first release created it: tests build such files
@@ -452,6 +454,14 @@ pub enum Write {
         token: i64,
         now: i64,
     },
+    /// Stores a snapshot of the game after its first `snapshot.upto` replies (schema 10;
+    /// replacing one of the same `upto`), refused unless the game is unfinished and holds
+    /// reply `upto - 1`. Submitted after that reply's [`Write::AppendReply`].
+    SaveSnapshot {
+        room_id: String,
+        snapshot: SnapshotRow,
+        now: i64,
+    },
 }
 
 impl Write {
@@ -466,7 +476,8 @@ impl Write {
             | Write::AbandonGame { room_id, .. }
             | Write::TruncateReplies { room_id, .. }
             | Write::RewriteRecord { room_id, .. }
-            | Write::Claim { room_id, .. } => room_id,
+            | Write::Claim { room_id, .. }
+            | Write::SaveSnapshot { room_id, .. } => room_id,
         }
     }
 }
@@ -824,6 +835,14 @@ impl ReadView<'_> {
         self.on(
             |c| sqlite::read::game(c, room_id),
             |c| pg::read::game(c, room_id),
+        )
+    }
+
+    /// A game's stored snapshots (schema 10), oldest first.
+    pub fn snapshots(&self, room_id: &str) -> Result<Vec<SnapshotRow>> {
+        self.on(
+            |c| snapshots::sqlite::read(c, room_id),
+            |c| snapshots::pg::read(c, room_id),
         )
     }
 

@@ -933,7 +933,7 @@ fn a_version_4_file_gains_fencing_and_its_replies_no_writer() {
     // Back to version 4, as that release left it.
     let raw = rusqlite_raw(dir.path());
     raw.execute_batch(
-        "DROP TABLE analysis_decisions; DROP TABLE analyses;
+        "DROP TABLE snapshots; DROP TABLE analysis_decisions; DROP TABLE analyses;
          DROP TABLE follows; DROP TABLE card_prefs; DROP TABLE rating_changes; DROP TABLE ratings;
          DROP TABLE seat_accounts; DROP TABLE reports; DROP TABLE blocks;
          DROP TABLE api_tokens; DROP TABLE sessions; DROP TABLE accounts;

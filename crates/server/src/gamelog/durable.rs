@@ -71,8 +71,8 @@ use crate::token::TokenHash;
 use dominion_engine::{Game, Kingdom, PlayerId, Reply, Score, Setup};
 use dominion_protocol::RoomSettings;
 use dominion_store::{
-    Database, FinishedGame, GameRow, ReadView, Reader, RoomRow, RoomStatus, SeatRow, Store,
-    StoreError, Write,
+    Database, FinishedGame, GameRow, ReadView, Reader, RoomRow, RoomStatus, SeatRow, SnapshotRow,
+    Store, StoreError, Write,
 };
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -415,7 +415,7 @@ impl DurableLog {
         let mut broken = Vec::new();
         for (room, seats) in live {
             let id = room.id.clone();
-            let game = self.read(move |v| v.game(&id)).await?;
+            let game = self.read(move |v| game_and_snapshots(v, &id)).await?;
             match self.reopen(room, seats, game).await {
                 Ok(r) => ok.push(r),
                 Err(RecoverError::Broken(b)) => broken.push(b),
@@ -442,12 +442,12 @@ impl DurableLog {
                 let Some((room, seats)) = v.room(&id)? else {
                     return Ok(None);
                 };
-                let game = v.game(&id)?;
+                let game = game_and_snapshots(v, &id)?;
                 Ok(Some((room, seats, game)))
             })
             .await?;
         match stored {
-            Some((room, seats, game)) if reopens(&room, game.as_ref(), since) => {
+            Some((room, seats, game)) if reopens(&room, game.as_ref().map(|g| &g.0), since) => {
                 self.reopen(room, seats, game).await.map(Some)
             }
             _ => Ok(None),
@@ -460,10 +460,10 @@ impl DurableLog {
         &self,
         room: RoomRow,
         seats: Vec<SeatRow>,
-        game: Option<GameRow>,
+        game: Option<(GameRow, Vec<SnapshotRow>)>,
     ) -> Result<Recovered, RecoverError> {
         let id = room.id.clone();
-        let format = game.as_ref().map(|g| g.version.format);
+        let format = game.as_ref().map(|g| g.0.version.format);
         let rebuilt = tokio::task::spawn_blocking(move || rebuild(&room, &seats, game))
             .await
             .unwrap_or_else(|e| Err(format!("replaying the log panicked: {e}")));
@@ -605,8 +605,30 @@ fn commit(store: &mut Store, steps: &[(Option<Fence>, Write)]) -> Vec<Result<(),
     }
 }
 
-/// Parses a stored room and replays its game.
-fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<Recovered, String> {
+/// A game's stored record and its snapshots (none for a game that is over: they are
+/// deleted with its end, and a finished game is replayed).
+fn game_and_snapshots(
+    v: &ReadView<'_>,
+    id: &str,
+) -> Result<Option<(GameRow, Vec<SnapshotRow>)>, StoreError> {
+    let Some(game) = v.game(id)? else {
+        return Ok(None);
+    };
+    let snapshots = if game.finished_at.is_none() {
+        v.snapshots(id)?
+    } else {
+        Vec::new()
+    };
+    Ok(Some((game, snapshots)))
+}
+
+/// Parses a stored room and rebuilds its game: from its latest usable snapshot and the
+/// replies after it, or by replaying its whole log (`gamelog::snapshots`).
+pub(crate) fn rebuild(
+    room: &RoomRow,
+    seats: &[SeatRow],
+    game: Option<(GameRow, Vec<SnapshotRow>)>,
+) -> Result<Recovered, String> {
     let settings: RoomSettings = serde_json::from_str(&room.settings)
         .map_err(|e| format!("unreadable room settings: {e}"))?;
     let seats = seats
@@ -629,12 +651,22 @@ fn rebuild(room: &RoomRow, seats: &[SeatRow], game: Option<GameRow>) -> Result<R
         .collect();
     let game = match game {
         None => None,
-        Some(row) => {
+        Some((row, snapshots)) => {
             let record = record::decode(&row)?;
             let n = record.replies.len();
-            let game =
-                Game::replay(&record).map_err(|e| format!("the log does not replay: {e}"))?;
-            verify(&game, &row.last_hash, n)?;
+            let (mut game, how) = crate::gamelog::snapshots::rebuild(&room.id, &record, &snapshots)
+                .map_err(|e| format!("the log does not replay: {e}"))?;
+            if let Err(e) = verify(&game, &row.last_hash, n) {
+                // Restored from a snapshot, the game ends elsewhere than the log says: the
+                // snapshot is wrong, not the log. Replay it whole, as without snapshots.
+                let crate::gamelog::snapshots::Rebuilt::Snapshot(upto) = how else {
+                    return Err(e);
+                };
+                tracing::warn!(room = %room.id, upto, "restored from a snapshot: {e}; replaying the whole log");
+                game =
+                    Game::replay(&record).map_err(|e| format!("the log does not replay: {e}"))?;
+                verify(&game, &row.last_hash, n)?;
+            }
             Some(RecoveredGame {
                 setup: record.setup,
                 game,
@@ -803,6 +835,22 @@ impl RoomLog for DurableLog {
                 Err(_) => Vec::new(),
             }
         })
+    }
+
+    fn snapshot_taken(&self, room: &str, snapshot: &dominion_engine::snapshot::Snapshot) -> Commit {
+        let Ok(digest) = u64::from_str_radix(&snapshot.digest, 16) else {
+            return Commit::ready(Err(LogError::Failed(
+                "a snapshot without its digest".into(),
+            )));
+        };
+        match crate::gamelog::snapshots::row(snapshot, digest_text(digest)) {
+            Ok(row) => self.submit(Write::SaveSnapshot {
+                room_id: room.to_string(),
+                snapshot: row,
+                now: now_secs(),
+            }),
+            Err(e) => Commit::ready(Err(failed(e))),
+        }
     }
 
     fn room_closed(&self, room: &str) -> Commit {

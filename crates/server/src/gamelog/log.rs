@@ -198,4 +198,14 @@ pub trait RoomLog: Send + Sync + 'static {
     }
     /// The room closed and will not be seen again.
     fn room_closed(&self, room: &str) -> Commit;
+    /// A snapshot of the game (`dominion_engine::snapshot`), taken right after the reply
+    /// it covers was handed to [`RoomLog::reply_accepted`]: stored with it if the log
+    /// keeps snapshots (the durable one does; memory has nothing to reopen from).
+    fn snapshot_taken(
+        &self,
+        _room: &str,
+        _snapshot: &dominion_engine::snapshot::Snapshot,
+    ) -> Commit {
+        Commit::ready(Ok(()))
+    }
 }

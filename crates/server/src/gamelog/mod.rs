@@ -16,6 +16,7 @@ pub mod fence;
 mod log;
 #[cfg(test)]
 pub mod memory;
+pub mod snapshots;
 
 pub use log::{
     Commit, LogError, RatedEnd, RatingRead, RoomLog, RoomRecord, SeatAccount, SeatRating,

@@ -43,6 +43,7 @@ mod replay;
 mod rust_version;
 mod secrets;
 mod shutdown;
+mod snapshots;
 mod social;
 mod takeover;
 mod undo;

@@ -659,6 +659,8 @@ fn apply(
                 return Err(StoreError::NoGame(room_id.clone()));
             }
             tx.execute(&st.mark_finished, &[room_id])?;
+            // An ended game is replayed if ever reopened: its snapshots are done with.
+            crate::snapshots::pg::truncate(tx, room_id, 0)?;
             if let Some(outcome) = rated {
                 crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?;
             }
@@ -673,6 +675,7 @@ fn apply(
                 return Err(StoreError::NoGame(room_id.clone()));
             }
             tx.execute(&st.mark_abandoned, &[room_id])?;
+            crate::snapshots::pg::truncate(tx, room_id, 0)?;
             if let Some(outcome) = rated {
                 crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?;
             }
@@ -693,7 +696,13 @@ fn apply(
                     reason: format!("taking back {deleted} replies after {keep}"),
                 });
             }
+            crate::snapshots::pg::truncate(tx, room_id, *keep)?;
         }
+        Write::SaveSnapshot {
+            room_id,
+            snapshot,
+            now,
+        } => crate::snapshots::pg::save(tx, room_id, snapshot, *now)?,
         Write::RewriteRecord {
             room_id,
             format,

@@ -222,6 +222,23 @@ const STEPS: &[(i64, &str)] = &[
         PRIMARY KEY (room_id, version, idx)
     );",
     ),
+    (
+        10,
+        // 10: game snapshots (docs/storage.md): the engine's published snapshot of a
+        // game every so many replies, with the reply count it covers, its format and
+        // rules versions and the state digest there, so a room reopens without
+        // replaying its log.
+        "CREATE TABLE snapshots (
+        room_id TEXT NOT NULL,
+        upto BIGINT NOT NULL,
+        format BIGINT NOT NULL,
+        rules_version BIGINT NOT NULL,
+        digest TEXT NOT NULL,
+        body TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (room_id, upto)
+    );",
+    ),
 ];
 
 /// The schema version this build writes.

@@ -339,6 +339,8 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
             }
             tx.prepare_cached("UPDATE rooms SET status = 'finished' WHERE id = ?1")?
                 .execute(params![room_id])?;
+            // An ended game is replayed if ever reopened: its snapshots are done with.
+            crate::snapshots::sqlite::truncate(tx, room_id, 0)?;
             if let Some(outcome) = rated {
                 crate::ratings::apply(&mut { tx }, room_id, outcome, *now)?;
             }
@@ -358,6 +360,7 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
             }
             tx.prepare_cached("UPDATE rooms SET status = 'abandoned' WHERE id = ?1")?
                 .execute(params![room_id])?;
+            crate::snapshots::sqlite::truncate(tx, room_id, 0)?;
             if let Some(outcome) = rated {
                 crate::ratings::apply(&mut { tx }, room_id, outcome, *now)?;
             }
@@ -384,7 +387,13 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
                     reason: format!("taking back {deleted} replies after {keep}"),
                 });
             }
+            crate::snapshots::sqlite::truncate(tx, room_id, *keep)?;
         }
+        Write::SaveSnapshot {
+            room_id,
+            snapshot,
+            now,
+        } => crate::snapshots::sqlite::save(tx, room_id, snapshot, *now)?,
         Write::RewriteRecord {
             room_id,
             format,

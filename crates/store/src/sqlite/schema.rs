@@ -223,6 +223,19 @@ const MIGRATIONS: &[&str] = &[
         review TEXT NOT NULL,
         PRIMARY KEY (room_id, version, idx)
     );",
+    // 10: game snapshots (docs/storage.md): the engine's published snapshot of a game
+    // every so many replies, with the reply count it covers, its format and rules
+    // versions and the state digest there, so a room reopens without replaying its log.
+    "CREATE TABLE snapshots (
+        room_id TEXT NOT NULL,
+        upto INTEGER NOT NULL,
+        format INTEGER NOT NULL,
+        rules_version INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        body TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (room_id, upto)
+    );",
 ];
 
 /// The schema version this build writes.

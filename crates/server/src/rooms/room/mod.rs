@@ -46,6 +46,7 @@ mod play;
 mod rating;
 mod removal;
 mod shown;
+mod snapshot;
 mod social;
 #[cfg(test)]
 mod tests;
@@ -298,6 +299,8 @@ struct Room {
     /// What timed decisions had left when last left, by their place in the log (see
     /// `clock`): an undo asks them again with that, not a fresh deadline.
     time_left: std::collections::BTreeMap<u64, clock::TimeLeft>,
+    /// Where the last snapshot stored in this room's run ended (`--snapshot-every`).
+    snapshot_mark: dominion_engine::snapshot::Mark,
 }
 
 /// Who answers a seat's decisions now.

@@ -145,6 +145,7 @@ fn launch(
         hint: None,
         undo_floor: None,
         time_left: Default::default(),
+        snapshot_mark: Default::default(),
         opened_at: now,
         search_claim: cx.search_claim,
     };

@@ -175,6 +175,8 @@ impl Room {
         let committed =
             self.log
                 .reply_accepted(&self.state.id, index, player, &reply, digest, command);
+        // Submitted after the reply, so stored in its batch or a later one.
+        let snapshot = self.take_snapshot();
         if let Err(e) = committed.await {
             // Not stored, so it never happened: the game goes back to before the reply,
             // so that nothing read from this room later (history, a snapshot, a resume)
@@ -182,6 +184,9 @@ impl Room {
             self.rewind_to(index as usize);
             self.log_failed(&e);
             return Err(broken());
+        }
+        if let Some(mark) = snapshot {
+            self.snapshot_mark = mark;
         }
         self.metrics.replies.inc();
         let ran_out = command.is_none() && self.controller(player.idx()) == Controller::Human;
