@@ -92,16 +92,25 @@ pub(crate) mod pg {
     use super::*;
     use postgres::{Client, Transaction};
 
-    pub fn save(tx: &mut Transaction, room: &str, s: &SnapshotRow, now: i64) -> Result<()> {
-        let n = tx.execute(
-            "INSERT INTO snapshots (room_id, upto, format, rules_version, digest, body, at)
+    /// Stores a snapshot while the game holds reply `upto - 1` and is not over; changes
+    /// no row otherwise (the write is then refused). Also sent by the pipelined path
+    /// (`pg::pipeline`), which checks the same row count.
+    pub(crate) const SAVE: &str =
+        "INSERT INTO snapshots (room_id, upto, format, rules_version, digest, body, at)
              SELECT $1, $2::BIGINT, $3::BIGINT, $4::BIGINT, $5, $6, $7::BIGINT
              WHERE $2::BIGINT > 0
                AND EXISTS (SELECT 1 FROM replies WHERE room_id = $1 AND seq = $2::BIGINT - 1)
                AND EXISTS (SELECT 1 FROM games WHERE room_id = $1 AND finished_at IS NULL)
              ON CONFLICT (room_id, upto) DO UPDATE
                 SET format = EXCLUDED.format, rules_version = EXCLUDED.rules_version,
-                    digest = EXCLUDED.digest, body = EXCLUDED.body, at = EXCLUDED.at",
+                    digest = EXCLUDED.digest, body = EXCLUDED.body, at = EXCLUDED.at";
+
+    /// Deletes the snapshots past `$2` replies (0: all of the game's).
+    pub(crate) const TRUNCATE: &str = "DELETE FROM snapshots WHERE room_id = $1 AND upto > $2";
+
+    pub fn save(tx: &mut Transaction, room: &str, s: &SnapshotRow, now: i64) -> Result<()> {
+        let n = tx.execute(
+            SAVE,
             &[
                 &room,
                 &(s.upto as i64),
@@ -119,10 +128,7 @@ pub(crate) mod pg {
     }
 
     pub fn truncate(tx: &mut Transaction, room: &str, keep: u64) -> Result<()> {
-        tx.execute(
-            "DELETE FROM snapshots WHERE room_id = $1 AND upto > $2",
-            &[&room, &(keep as i64)],
-        )?;
+        tx.execute(TRUNCATE, &[&room, &(keep as i64)])?;
         Ok(())
     }
 

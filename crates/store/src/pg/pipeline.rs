@@ -27,6 +27,7 @@
 //! write is sent), so three.
 
 use super::{Fences, Statements, check_fence};
+use crate::snapshots::pg as snapshots;
 use crate::{MAX_TAKEN_BACK, Result, Step, StoreError, Write};
 use std::future::Future;
 use std::pin::Pin;
@@ -444,6 +445,11 @@ fn statements<'a>(
                 Expect::Changed,
             );
             push(execute!(c, &st.mark_finished, [room_id]), Expect::Anything);
+            // An ended game is replayed if ever reopened: its snapshots are done with.
+            push(
+                execute!(c, snapshots::TRUNCATE, [room_id, 0i64]),
+                Expect::Anything,
+            );
         }
         Write::AbandonGame {
             room_id,
@@ -455,6 +461,10 @@ fn statements<'a>(
                 Expect::Changed,
             );
             push(execute!(c, &st.mark_abandoned, [room_id]), Expect::Anything);
+            push(
+                execute!(c, snapshots::TRUNCATE, [room_id, 0i64]),
+                Expect::Anything,
+            );
         }
         Write::TruncateReplies {
             room_id,
@@ -468,6 +478,10 @@ fn statements<'a>(
             push(
                 execute!(c, &st.truncate_replies, [room_id, *keep as i64]),
                 Expect::TakenBack,
+            );
+            push(
+                execute!(c, snapshots::TRUNCATE, [room_id, *keep as i64]),
+                Expect::Anything,
             );
         }
         Write::RewriteRecord {
@@ -495,6 +509,30 @@ fn statements<'a>(
                     Expect::One,
                 );
             }
+        }
+        Write::SaveSnapshot {
+            room_id,
+            snapshot,
+            now,
+        } => {
+            // Unprepared (a snapshot is rare): sent like the rest, its count checked as
+            // the blocking path checks it.
+            push(
+                execute!(
+                    c,
+                    snapshots::SAVE,
+                    [
+                        room_id,
+                        snapshot.upto as i64,
+                        i64::from(snapshot.format),
+                        i64::from(snapshot.rules),
+                        snapshot.digest,
+                        snapshot.body,
+                        now,
+                    ]
+                ),
+                Expect::Changed,
+            );
         }
         Write::Claim {
             room_id,
