@@ -24,6 +24,17 @@ pub trait Agent {
     /// when `decide` would not have thought about this request either). The agent's
     /// state moves on exactly as with `decide`, so its later answers do not depend on
     /// which of the two was called, only on the answers given. By default: `decide`.
+    /// Whether this agent's later answers are the same whether or not it is asked a phase
+    /// move that has one legal answer (an Action phase with nothing to play, a Buy phase
+    /// with nothing to play or buy), which rules 2 asks all the same. When true, an
+    /// unrecorded game (`Game::play_out` without a record, the simulator's path) gives
+    /// that answer itself instead of asking — the only valid answer, so the game is the
+    /// same; a recorded game asks every decision. False by default: an agent that counts
+    /// or samples per decision (`search`, `random`) must be asked.
+    fn unmoved_by_forced_phase_moves(&self) -> bool {
+        false
+    }
+
     fn decide_at_once(&mut self, obs: &Observation, req: &Request) -> (Reply, bool) {
         (self.decide(obs, req), false)
     }

@@ -215,8 +215,18 @@ impl<'a> Ctx<'a> {
                 }
             },
             Answers::Agents { agents } => {
+                let agent = &mut agents[req.player.idx()];
+                // A phase move with one legal answer (rules 2 asks it all the same): an
+                // agent that is not moved on by it need not be asked; its only valid
+                // answer is that one (`Agent::unmoved_by_forced_phase_moves`).
+                if agent.unmoved_by_forced_phase_moves()
+                    && let Some(reply) = req.prompt.forced_phase_move()
+                {
+                    self.give_back(req.prompt);
+                    return Ok(reply);
+                }
                 let obs = Observation::new(self.st, req.player);
-                let reply = agents[req.player.idx()].decide(&obs, &req);
+                let reply = agent.decide(&obs, &req);
                 if let Err(e) = req.prompt.validate(&reply) {
                     panic!(
                         "agent {} gave an invalid reply {reply:?} to {req:?}: {e}",
@@ -228,6 +238,20 @@ impl<'a> Ctx<'a> {
         };
         self.give_back(req.prompt);
         Ok(reply)
+    }
+
+    /// Whether a phase move of `p` with one legal answer would be answered without
+    /// asking anyone (see `ask`): an unrecorded game whose agent for `p` is not moved
+    /// on by such a move, under rules that ask it at all. The turn then need not build
+    /// the request (an Action phase with no Action in hand, every turn of a money deck).
+    pub(crate) fn forced_phase_move_unasked(&self, p: PlayerId) -> bool {
+        match &self.answers {
+            Answers::Agents { agents } => {
+                agents[p.idx()].unmoved_by_forced_phase_moves()
+                    && crate::rules::asks_every_phase_move(self.st)
+            }
+            Answers::Log { .. } => false,
+        }
     }
 
     /// The logged answer to the phase decision this run starts at (see `resumed`), once;

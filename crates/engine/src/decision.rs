@@ -217,6 +217,21 @@ impl Prompt {
         }
     }
 
+    /// The only legal answer to a phase move without a choice (see `has_choice`): None
+    /// for every other prompt.
+    #[inline]
+    pub fn forced_phase_move(&self) -> Option<Reply> {
+        match self {
+            Prompt::ActionPhase { playable } if playable.is_empty() => Some(Reply::EndPhase),
+            Prompt::BuyPhase { treasures, buyable }
+                if treasures.is_empty() && buyable.is_empty() =>
+            {
+                Some(Reply::EndPhase)
+            }
+            _ => None,
+        }
+    }
+
     /// The answer, when exactly one legal answer exists: such questions are not asked.
     #[inline]
     pub fn forced(&self) -> Option<Reply> {

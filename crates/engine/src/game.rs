@@ -17,10 +17,11 @@
 //! **What this relies on.** A run's continuation depends on nothing but the `State` and
 //! the logged replies: no card may keep anything between two questions outside the
 //! state. The state is kept (`clone_from`, reusing every zone's vector) only when a
-//! reply plays a card, whose questions re-run from it; a run starting at a decision takes
-//! its logged answer without building the request again. The turn's own snapshot is
-//! taken at its first answered decision, always a phase move (a debug assertion checks
-//! it; a future start-of-turn effect that asks must take the snapshot itself). The
+//! reply plays an Action card, whose questions re-run from it (a Treasure asks
+//! nothing); a run starting at a decision takes its logged answer without building the
+//! request again. The turn's own snapshot is taken at its first answered decision,
+//! always a phase move (a debug assertion checks it; a future start-of-turn effect
+//! that asks must take the snapshot itself). The
 //! property test `tests/properties.rs` plays random games both through `reply` and
 //! through `play_out` and requires the same final state; recorded games reserve their
 //! reply log, decision numbers and events up front. Measure with `dominion-sim --bench`
@@ -346,16 +347,20 @@ impl Game {
         let before = self.events.len();
         if at_phase {
             // Run on from here. The turn's first reply keeps this state as the turn's
-            // snapshot; a later one that plays a card keeps it as the new resume point,
-            // for the card's questions. A Buy or an ended phase resolves no card here,
-            // so the older resume point serves (a question that might follow one, such
-            // as a reaction to a gain, re-runs from there through it).
+            // snapshot; a later one that plays an Action card keeps it as the new resume
+            // point, for the card's questions. A Buy, an ended phase or a Treasure (no
+            // Treasure asks anything, see `turn`) asks no question here, so the older
+            // resume point serves (a question that might follow one, such as a
+            // reaction to a gain, re-runs from there through it): a Buy phase then
+            // copies no state, which was a third of a recorded reply's cost.
+            let plays_action = matches!(req.prompt, crate::decision::Prompt::ActionPhase { .. })
+                && matches!(reply, Reply::Play(_));
             let keep = if !snap.turn_taken {
                 snap.turn_taken = true;
                 snap.resume_at_turn = true;
                 self.turn_events_start = before;
                 Some(&mut snap.turn)
-            } else if matches!(reply, Reply::Play(_) | Reply::PlayAllTreasures) {
+            } else if plays_action {
                 snap.resume_at_turn = false;
                 Some(&mut snap.resume)
             } else {

@@ -100,6 +100,13 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         let reply = match cx.resumed_answer() {
             Some(r) => r,
             None => {
+                // Nothing to play and no one to ask: the phase ends as the request's
+                // only answer would end it (`Ctx::forced_phase_move_unasked`).
+                if cx.forced_phase_move_unasked(p)
+                    && !cx.st.player(p).hand.iter().any(|c| c.is_action())
+                {
+                    return Ok(());
+                }
                 let Some(req) = action_request(cx, p) else {
                     return Ok(());
                 };

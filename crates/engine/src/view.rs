@@ -184,6 +184,11 @@ static MONEY: [u8; CARD_COUNT] = {
     t
 };
 
+/// [`money_value`] by table lookup (the `match` is a chain of comparisons).
+pub(crate) fn money_of(card: CardId) -> u32 {
+    u32::from(MONEY[card as usize])
+}
+
 /// A bot's window on the game: its own cards and public facts, nothing hidden.
 pub struct Observation<'a> {
     st: &'a State,
@@ -223,6 +228,13 @@ impl<'a> Observation<'a> {
     /// Every card the bot owns (it knows them all, though not their order).
     pub fn owned(&self) -> impl Iterator<Item = CardId> + '_ {
         self.st.player(self.me).all_cards()
+    }
+    /// The bot's cards zone by zone (hand, deck, discard pile, in play, set aside): the
+    /// cards of [`Observation::owned`], for a loop per slice, which is cheaper than the
+    /// chained iterator. The deck's and discard pile's order is not for the bot to read.
+    pub fn owned_zones(&self) -> [&[CardId]; 5] {
+        let pl = self.st.player(self.me);
+        [&pl.hand, &pl.deck, &pl.discard, &pl.in_play, &pl.aside]
     }
     pub fn count_owned(&self, card: CardId) -> usize {
         self.st.player(self.me).count_owned(card)
@@ -283,6 +295,10 @@ impl<'a> Observation<'a> {
     }
     pub fn turns(&self, p: PlayerId) -> u32 {
         self.st.player(p).turns
+    }
+    /// How many Supply piles there are (empty ones included).
+    pub fn supply_len(&self) -> usize {
+        self.st.supply.len()
     }
     /// The cards of every Supply pile, empty or not (public: the table shows them).
     pub fn supply_cards(&self) -> impl Iterator<Item = CardId> + Clone + '_ {

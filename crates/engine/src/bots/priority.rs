@@ -470,6 +470,11 @@ impl Agent for PriorityBot {
         self.name
     }
 
+    /// Its answers are a function of the observation and the request alone.
+    fn unmoved_by_forced_phase_moves(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         match &req.prompt {
             Prompt::ActionPhase { playable } => playable

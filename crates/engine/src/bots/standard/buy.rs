@@ -27,6 +27,10 @@ pub struct Status<'o, 'a> {
     pub players: usize,
     deck: OnceCell<Deck>,
     lead: OnceCell<i32>,
+    /// Cards left in each card's Supply pile (0 without one; 255 stands for more), by
+    /// `CardId`: one pass over the few piles serves every card a buy ranks, where
+    /// `Observation::supply_count` searches the Supply each time.
+    piles: [u8; 128],
 }
 
 impl<'o, 'a> Status<'o, 'a> {
@@ -35,6 +39,11 @@ impl<'o, 'a> Status<'o, 'a> {
         // More players empty the Province pile sooner per own turn: start greening
         // earlier.
         let extra = (players as u32).saturating_sub(2);
+        // Every card has at most one pile (setup), so this is `supply_count` for each.
+        let mut piles = [0u8; 128];
+        for (card, n) in obs.supply() {
+            piles[card as usize] = u8::try_from(n).unwrap_or(u8::MAX);
+        }
         Status {
             obs,
             left: OnceCell::new(),
@@ -44,6 +53,7 @@ impl<'o, 'a> Status<'o, 'a> {
             players,
             deck: OnceCell::new(),
             lead: OnceCell::new(),
+            piles,
         }
     }
 
@@ -54,10 +64,13 @@ impl<'o, 'a> Status<'o, 'a> {
                 money: 0,
                 treasures: 0,
             };
-            for c in self.obs.owned() {
-                d.counts[c as usize] = d.counts[c as usize].saturating_add(1);
-                d.money += crate::view::money_value(c);
-                d.treasures += usize::from(c.is_treasure());
+            // Zone by zone: a plain loop per slice (a playout buys thousands of times).
+            for zone in self.obs.owned_zones() {
+                for &c in zone {
+                    d.counts[c as usize] = d.counts[c as usize].saturating_add(1);
+                    d.money += crate::view::money_of(c);
+                    d.treasures += usize::from(c.is_treasure());
+                }
             }
             d
         })
@@ -70,6 +83,11 @@ impl<'o, 'a> Status<'o, 'a> {
         *self
             .left
             .get_or_init(|| self.obs.supply_count(Province).min(pile_gap(self.obs)))
+    }
+    /// Cards left in `card`'s Supply pile (0 without one): `Observation::supply_count`,
+    /// but 255 for any count above (the ranks only tell 0, 1 and 2 apart from more).
+    pub fn supply_count(&self, card: CardId) -> u32 {
+        u32::from(self.piles[card as usize])
     }
     /// The deck's money as bots.md measures it.
     pub fn money(&self) -> u32 {
@@ -120,12 +138,17 @@ impl<'o, 'a> Status<'o, 'a> {
 /// The fewest cards whose gaining would empty enough piles to end the game.
 fn pile_gap(obs: &Observation) -> u32 {
     let need = obs.piles_to_end().saturating_sub(obs.empty_piles());
-    // The `need` smallest non-empty piles, kept sorted in a small array.
+    // The `need` smallest non-empty piles, kept sorted in a small array (each new one
+    // inserted in place: the same four as a sort after each would keep).
     let mut low = [u32::MAX; 4];
     for (_, n) in obs.supply() {
         if n > 0 && n < low[3] {
-            low[3] = n;
-            low.sort_unstable();
+            let mut i = 3;
+            while i > 0 && low[i - 1] > n {
+                low[i] = low[i - 1];
+                i -= 1;
+            }
+            low[i] = n;
         }
     }
     low[..need.min(4)].iter().map(|n| (*n).min(99)).sum()
@@ -166,7 +189,7 @@ fn relevant(plan: &Plan, card: CardId) -> bool {
 
 /// The rank of gaining `card` now (lower is better), or None if unwanted.
 pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option<u16> {
-    let left = obs.supply_count(card);
+    let left = st.supply_count(card);
     if left == 0 {
         return None;
     }
@@ -205,7 +228,12 @@ pub fn rank(obs: &Observation, plan: &Plan, st: &Status, card: CardId) -> Option
         Harem if st.left() <= st.duchy_silver => 39,
         Harem => 42,
         // Against Witches a Moat or two pays (measured: against Militia it does not).
-        Moat if st.owned(Moat) < st.opponent_witches().min(2) => 53,
+        // No Witch in the kingdom: no one can own one (spares the count of every hand).
+        Moat if plan.key & (1u128 << Witch as u8) != 0
+            && st.owned(Moat) < st.opponent_witches().min(2) =>
+        {
+            53
+        }
         c if Some(c) == plan.main => {
             let n = owned();
             if n >= plan.main_copies(st.treasures()) || st.left() <= st.duchy_gold {

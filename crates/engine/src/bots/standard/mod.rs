@@ -26,6 +26,10 @@ use plan::Plan;
 
 pub struct StandardBot {
     plan: Option<Plan>,
+    /// The Supply's cards, in order, when `plan` was made: while they are the same the
+    /// plan holds (it is a function of their set), and comparing them is cheaper than
+    /// working out the set's key at every decision.
+    supply: Vec<CardId>,
     /// The card Secret Passage is putting into the deck, between its two questions.
     passed: Option<CardId>,
 }
@@ -34,14 +38,19 @@ impl StandardBot {
     pub fn new() -> StandardBot {
         StandardBot {
             plan: None,
+            supply: Vec::new(),
             passed: None,
         }
     }
 
     /// The plan for this kingdom, analysed on first use and whenever the Supply differs.
     fn plan(&mut self, obs: &Observation) -> &Plan {
-        let key = plan::kingdom_key(obs);
-        if self.plan.as_ref().is_none_or(|p| p.key != key) {
+        let same = self.plan.is_some()
+            && self.supply.len() == obs.supply_len()
+            && obs.supply_cards().zip(&self.supply).all(|(a, b)| a == *b);
+        if !same {
+            self.supply.clear();
+            self.supply.extend(obs.supply_cards());
             self.plan = Some(Plan::for_kingdom(obs));
         }
         self.plan.as_ref().expect("just set")
@@ -57,6 +66,13 @@ impl Default for StandardBot {
 impl Agent for StandardBot {
     fn name(&self) -> &str {
         "standard"
+    }
+
+    /// A phase move touches neither the Secret Passage card kept between two questions
+    /// nor anything the plan depends on (the plan is a function of the Supply's cards,
+    /// cached): a playout's seats need not be asked one without a choice.
+    fn unmoved_by_forced_phase_moves(&self) -> bool {
+        true
     }
 
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
