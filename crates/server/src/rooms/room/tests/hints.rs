@@ -15,8 +15,8 @@ fn hints(c: &Client) -> Vec<(u64, wire::Reply)> {
         .collect()
 }
 
-#[tokio::test]
-async fn a_hint_comes_only_for_the_decision_still_pending_and_one_at_a_time() {
+/// A room of Ann against one bot, whose hints think 5 ms on the one thinker; Ann's client.
+async fn ann_against_a_bot() -> (Harness, Client) {
     let config = Config {
         bot_delay: Duration::ZERO,
         bot_think_ms: 5,
@@ -24,20 +24,38 @@ async fn a_hint_comes_only_for_the_decision_still_pending_and_one_at_a_time() {
         ..config()
     };
     let mut h = Harness::with(settings(&[true, false]), config, Arc::new(MemoryLog::new())).await;
-    let mut ann = one_player_against_a_bot(&mut h).await;
-    let until = std::time::Instant::now() + Duration::from_secs(60);
-    let first = loop {
-        assert!(
-            std::time::Instant::now() < until,
-            "Ann is not asked in 60 s"
-        );
+    let ann = one_player_against_a_bot(&mut h).await;
+    (h, ann)
+}
+
+/// Settles the room until `found` finds something in Ann's frames (a hang stop at
+/// `until`, naming `what`).
+async fn wait_for<T>(
+    h: &mut Harness,
+    ann: &mut Client,
+    until: std::time::Instant,
+    what: &str,
+    mut found: impl FnMut(&Client) -> Option<T>,
+) -> T {
+    loop {
+        assert!(std::time::Instant::now() < until, "{what}: not within 60 s");
         h.settle().await;
         ann.drain();
-        if let Some(d) = ann.pending.clone() {
-            break d;
+        if let Some(t) = found(ann) {
+            return t;
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
-    };
+    }
+}
+
+#[tokio::test]
+async fn a_hint_comes_only_for_the_decision_still_pending_and_one_at_a_time() {
+    let (mut h, mut ann) = ann_against_a_bot().await;
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let first = wait_for(&mut h, &mut ann, until, "Ann is asked", |c| {
+        c.pending.clone()
+    })
+    .await;
     // The only thinker is busy: the hint waits for it.
     let held = h.thinkers.reserve().expect("the one thinker");
     let asked = h.ask(&mut ann, Command::Hint).await;
@@ -68,15 +86,10 @@ async fn a_hint_comes_only_for_the_decision_still_pending_and_one_at_a_time() {
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     };
-    let got = loop {
-        assert!(std::time::Instant::now() < until, "no hint in 60 s");
-        h.settle().await;
-        ann.drain();
-        if let Some(got) = hints(&ann).into_iter().next() {
-            break got;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    };
+    let got = wait_for(&mut h, &mut ann, until, "a hint", |c| {
+        hints(c).into_iter().next()
+    })
+    .await;
     assert_eq!(
         got.0, now_pending.decision,
         "the hint is for the decision pending now"
@@ -92,27 +105,12 @@ async fn a_hint_comes_only_for_the_decision_still_pending_and_one_at_a_time() {
 
 #[tokio::test]
 async fn a_hint_whose_thinking_fails_is_reported_and_may_be_asked_again() {
-    let config = Config {
-        bot_delay: Duration::ZERO,
-        bot_think_ms: 5,
-        bot_threads: Some(1),
-        ..config()
-    };
-    let mut h = Harness::with(settings(&[true, false]), config, Arc::new(MemoryLog::new())).await;
-    let mut ann = one_player_against_a_bot(&mut h).await;
+    let (mut h, mut ann) = ann_against_a_bot().await;
     let until = std::time::Instant::now() + Duration::from_secs(60);
-    let pending = loop {
-        assert!(
-            std::time::Instant::now() < until,
-            "Ann is not asked in 60 s"
-        );
-        h.settle().await;
-        ann.drain();
-        if let Some(d) = ann.pending.clone() {
-            break d;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    };
+    let pending = wait_for(&mut h, &mut ann, until, "Ann is asked", |c| {
+        c.pending.clone()
+    })
+    .await;
     super::super::hint::FAILING_HINTS
         .lock()
         .unwrap()
@@ -120,26 +118,17 @@ async fn a_hint_whose_thinking_fails_is_reported_and_may_be_asked_again() {
     let asked = h.ask(&mut ann, Command::Hint).await;
     assert!(is_ack(&asked), "{asked:?}");
     // The failure comes as an error without `re`, for the decision still pending.
-    let failed = loop {
-        assert!(
-            std::time::Instant::now() < until,
-            "no word of the failed hint in 60 s"
-        );
-        h.settle().await;
-        ann.drain();
-        let found = ann.frames.iter().find_map(|m| match m {
+    let failed = wait_for(&mut h, &mut ann, until, "word of the failed hint", |c| {
+        c.frames.iter().find_map(|m| match m {
             ServerMessage::Error {
                 re: None,
                 code,
                 message,
             } => Some((*code, message.clone())),
             _ => None,
-        });
-        if let Some(found) = found {
-            break found;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    };
+        })
+    })
+    .await;
     assert_eq!(failed.0, ErrorCode::HintUnavailable);
     assert!(failed.1.contains("ask again"), "{}", failed.1);
     assert!(hints(&ann).is_empty(), "no hint came");
@@ -155,14 +144,9 @@ async fn a_hint_whose_thinking_fails_is_reported_and_may_be_asked_again() {
         .retain(|r| *r != h.id);
     let again = h.ask(&mut ann, Command::Hint).await;
     assert!(is_ack(&again), "{again:?}");
-    let got = loop {
-        assert!(std::time::Instant::now() < until, "no hint in 60 s");
-        h.settle().await;
-        ann.drain();
-        if let Some(got) = hints(&ann).into_iter().next() {
-            break got;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    };
+    let got = wait_for(&mut h, &mut ann, until, "a hint", |c| {
+        hints(c).into_iter().next()
+    })
+    .await;
     assert_eq!(got.0, pending.decision);
 }
