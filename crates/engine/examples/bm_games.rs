@@ -44,19 +44,8 @@ fn main() {
         "recorded" => true,
         other => panic!("path is unrecorded or recorded, not {other:?}"),
     };
-    // dominion-sim's default kingdom (`cli::DEFAULT_KINGDOM`) and edition.
-    let cards = [
-        "smithy",
-        "witch",
-        "militia",
-        "council_room",
-        "laboratory",
-        "festival",
-        "moat",
-        "village",
-        "market",
-        "cellar",
-    ];
+    // dominion-sim's default kingdom and edition.
+    let cards = dominion_engine::setup::BENCH_KINGDOM;
     let setup = Setup {
         players: 2,
         kingdom: Kingdom::Cards(cards.iter().map(|c| c.parse().expect("a card")).collect()),

@@ -426,6 +426,22 @@ pub static RECOMMENDED: &[Recommended] = &[
     },
 ];
 
+/// The kingdom `dominion-sim` plays by default and its engine benchmarks (`--bench`,
+/// `examples/bm_games.rs`) measure on: every kingdom card the original reference bots
+/// buy, plus Village, Market and Cellar (why: `dominion_sim::cli::DEFAULT_KINGDOM`).
+pub const BENCH_KINGDOM: [&str; 10] = [
+    "smithy",
+    "witch",
+    "militia",
+    "council_room",
+    "laboratory",
+    "festival",
+    "moat",
+    "village",
+    "market",
+    "cellar",
+];
+
 /// The recommended kingdoms whose cards are all implemented.
 pub fn recommended_kingdoms() -> impl Iterator<Item = &'static Recommended> {
     RECOMMENDED.iter().filter(|r| r.card_ids().is_some())

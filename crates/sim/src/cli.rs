@@ -7,7 +7,7 @@ use crate::think::ThinkBudget;
 use crate::tournament::{self, BEST_REFERENCE, TournamentConfig};
 use crate::{Config, SimError};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use dominion_engine::setup::{CardPool, recommended_kingdoms};
+use dominion_engine::setup::{self, CardPool, recommended_kingdoms};
 use dominion_engine::{CardId, Edition, Kingdom, Set, bots};
 
 /// The default kingdom: every kingdom card the original bots buy (Smithy, Witch, Militia,
@@ -17,18 +17,9 @@ use dominion_engine::{CardId, Edition, Kingdom, Set, bots};
 /// It stays as it was so that default runs stay comparable; the Base reference bots
 /// added since (library, moneylender, chancellor, adventurer, bureaucrat) need a
 /// `--kingdom` holding their card.
-pub const DEFAULT_KINGDOM: [&str; 10] = [
-    "smithy",
-    "witch",
-    "militia",
-    "council_room",
-    "laboratory",
-    "festival",
-    "moat",
-    "village",
-    "market",
-    "cellar",
-];
+/// The list itself lives in the engine ([`setup::BENCH_KINGDOM`]), so that the engine's
+/// own benchmark examples play the same kingdom.
+pub const DEFAULT_KINGDOM: [&str; 10] = setup::BENCH_KINGDOM;
 
 /// [`DEFAULT_KINGDOM`] as card ids.
 pub fn default_kingdom() -> Vec<CardId> {

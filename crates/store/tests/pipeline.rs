@@ -5,13 +5,13 @@
 //! is refused and every other one is stored. Run on both backends: SQLite must give the
 //! same results; on PostgreSQL the store's batch counts say which path each batch took.
 
-use dominion_store::{
-    BatchCounts, Fence, RecordVersion, RoomRow, RoomStatus, SeatRow, Store, StoreError, Write,
-};
+use dominion_store::{BatchCounts, Fence, RoomStatus, SeatRow, Store, StoreError, Write};
 
 #[macro_use]
 mod both;
 use both::Db;
+mod fixtures;
+use fixtures::{V, fenced, reply, room};
 
 on_both!(
     a_batch_where_every_write_stands_commits_pipelined_in_one_go,
@@ -19,24 +19,8 @@ on_both!(
     a_statement_postgres_refuses_mid_batch_fails_only_its_write,
 );
 
-const V: RecordVersion = RecordVersion {
-    format: 2,
-    rules: 1,
-};
-
 fn open(db: &Db) -> Store {
     Store::open_database(&db.database()).unwrap_or_else(|e| panic!("open the store: {e}"))
-}
-
-fn room(id: &str) -> RoomRow {
-    RoomRow {
-        id: id.into(),
-        settings: r#"{"seats":2}"#.into(),
-        status: RoomStatus::Open,
-        broken_reason: None,
-        created_at: 100,
-        host: None,
-    }
 }
 
 fn seats() -> Vec<SeatRow> {
@@ -60,28 +44,6 @@ fn start(id: &str) -> Write {
         now: 1,
         command: None,
     }
-}
-
-fn reply(room: &str, seq: u64, command: Option<u64>) -> Write {
-    Write::AppendReply {
-        room_id: room.into(),
-        seq,
-        player: 0,
-        reply: format!("r{seq}"),
-        hash: format!("d1:{seq:016x}"),
-        now: 5,
-        command,
-    }
-}
-
-fn fenced(node: &str, token: i64, w: Write) -> (Option<Fence>, Write) {
-    (
-        Some(Fence {
-            node: node.into(),
-            token,
-        }),
-        w,
-    )
 }
 
 /// The counts since `before` (`None` on SQLite, which has no pipeline).

@@ -5,10 +5,13 @@
 //! and PostgreSQL's (nodes migrating at once, a database that is not ours) run on one.
 
 use dominion_store::{
-    ClaimRow, Durability, Fence, Reader, RecordVersion, ReplyWriter, RoomRow, RoomStatus, SeatRow,
-    Store, StoreError, Write,
+    ClaimRow, Durability, Fence, Reader, RecordVersion, ReplyWriter, RoomStatus, SeatRow, Store,
+    StoreError, Write,
 };
 use dominion_testkit::TempPostgres;
+
+mod fixtures;
+use fixtures::{V, fenced, reply, room};
 
 /// One test's database, in one backend.
 enum Db {
@@ -119,23 +122,6 @@ fn the_first_cluster_key_stored_is_the_one_everyone_reads(db: &Db) {
             dominion_store::cluster_key(&database, candidate).unwrap(),
             first
         );
-    }
-}
-
-/// The record version the store keeps for each game (it never interprets it).
-const V: RecordVersion = RecordVersion {
-    format: 2,
-    rules: 1,
-};
-
-fn room(id: &str) -> RoomRow {
-    RoomRow {
-        id: id.into(),
-        settings: r#"{"seats":2}"#.into(),
-        status: RoomStatus::Open,
-        broken_reason: None,
-        created_at: 100,
-        host: None,
     }
 }
 
@@ -268,18 +254,6 @@ fn a_newer_schema_is_refused(db: &Db) {
         db.reader(),
         Err(StoreError::SchemaTooNew { found: 99, .. })
     ));
-}
-
-fn reply(room: &str, seq: u64, command: Option<u64>) -> Write {
-    Write::AppendReply {
-        room_id: room.into(),
-        seq,
-        player: 0,
-        reply: format!("r{seq}"),
-        hash: format!("d1:{seq:016x}"),
-        now: 5,
-        command,
-    }
 }
 
 fn a_batch_commits_every_write_but_the_refused_one_which_changes_nothing(db: &Db) {
@@ -467,16 +441,6 @@ fn an_undo_takes_back_replies_and_a_rewrite_reencodes_the_log(db: &Db) {
         "a finished game keeps every reply"
     );
     assert_eq!(s.reader().game("r").unwrap().unwrap().replies.len(), 4);
-}
-
-fn fenced(node: &str, token: i64, w: Write) -> (Option<Fence>, Write) {
-    (
-        Some(Fence {
-            node: node.into(),
-            token,
-        }),
-        w,
-    )
 }
 
 /// Sets up room `r` with a game, claimed by `node` under `token`, every write fenced.

@@ -95,26 +95,39 @@ async fn said(server: &ServerProcess, needle: &str) {
     }
 }
 
-/// A seat's player back after a restart, and the room playing on to its end.
-async fn resume_and_finish(server: &ServerProcess, room: &str, token: &str) {
+/// Ann starts a game against a bot on a server with snapshots on, plays `replies` of
+/// her replies (the game not over) and the server is killed: the room and her token.
+async fn killed_after(store: &TestStore, replies: usize) -> (String, String) {
+    let mut server = store.start(EVERY).await;
+    let mut ann = Client::connect(server.addr, "Ann").await;
+    let room = ann.create_room_with(room_with_a_bot()).await;
+    ann.take_seat(&room).await;
+    ann.start().await;
+    assert!(!play(&mut ann, replies).await);
+    server.kill();
+    (room, ann.token.clone().unwrap())
+}
+
+/// Ann back in her seat after a restart.
+async fn resume(server: &ServerProcess, room: &str, token: &str) -> Client {
     let mut again = Client::connect(server.addr, "Ann").await;
     let seated = again
         .ask(json!({"type": "resume", "room": room, "token": token}))
         .await;
     assert_eq!(seated["type"], "seated", "{seated}");
     again.number_from(seated["last_command"].as_u64().unwrap());
+    again
+}
+
+/// Ann back after a restart, and the room playing on to its end.
+async fn resume_and_finish(server: &ServerProcess, room: &str, token: &str) {
+    let mut again = resume(server, room, token).await;
     assert!(play(&mut again, 10_000).await, "the game did not end");
 }
 
 async fn a_room_reopens_from_its_latest_snapshot_and_plays_on(backend: Backend) {
     let store = TestStore::new(backend);
-    let mut server = store.start(EVERY).await;
-    let mut ann = Client::connect(server.addr, "Ann").await;
-    let room = ann.create_room_with(room_with_a_bot()).await;
-    ann.take_seat(&room).await;
-    ann.start().await;
-    assert!(!play(&mut ann, 24).await);
-    server.kill();
+    let (room, token) = killed_after(&store, 24).await;
     let stored = snapshots(&store, &room);
     assert!(stored.len() >= 3, "{stored:?}");
     let latest = stored.last().unwrap().0;
@@ -132,22 +145,15 @@ async fn a_room_reopens_from_its_latest_snapshot_and_plays_on(backend: Backend) 
         server.output_tail(40)
     );
     assert_eq!(store.room_status(&room).0, "playing");
-    resume_and_finish(&server, &room, ann.token.as_deref().unwrap()).await;
+    resume_and_finish(&server, &room, &token).await;
     // The end deletes the game's snapshots.
     assert!(snapshots(&store, &room).is_empty());
 }
 
 async fn a_snapshot_that_cannot_be_used_costs_a_full_replay_not_the_room(backend: Backend) {
     let store = TestStore::new(backend);
-    let mut server = store.start(EVERY).await;
-    let mut ann = Client::connect(server.addr, "Ann").await;
-    let room = ann.create_room_with(room_with_a_bot()).await;
-    ann.take_seat(&room).await;
-    ann.start().await;
-    assert!(!play(&mut ann, 16).await);
-    server.kill();
+    let (room, token) = killed_after(&store, 16).await;
     assert!(!snapshots(&store, &room).is_empty());
-    let token = ann.token.clone().unwrap();
 
     // Every snapshot of an older format: not used.
     execute(
@@ -168,12 +174,7 @@ async fn a_snapshot_that_cannot_be_used_costs_a_full_replay_not_the_room(backend
             .contains("game restored from a snapshot")
     );
     // The game goes on (and stores new snapshots, of the current format).
-    let mut again = Client::connect(server.addr, "Ann").await;
-    let seated = again
-        .ask(json!({"type": "resume", "room": &room, "token": &token}))
-        .await;
-    assert_eq!(seated["type"], "seated", "{seated}");
-    again.number_from(seated["last_command"].as_u64().unwrap());
+    let mut again = resume(&server, &room, &token).await;
     assert!(!play(&mut again, 8).await);
     server.kill();
     assert!(
