@@ -15,6 +15,12 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc instead of glibc's malloc: under load a reply's frames, events and views are
+/// many small short-lived allocations, and glibc's malloc and free were about 5% of the
+/// server's CPU (docs/load.md, *Where the CPU goes*).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = Config::parse();
