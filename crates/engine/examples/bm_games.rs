@@ -17,6 +17,12 @@
 
 use dominion_engine::{Agent, Edition, Game, Kingdom, Observation, Setup, bots};
 
+/// mimalloc, as the server and `dominion-sim` allocate (docs/load.md, *Engine
+/// instructions per game*): a recorded game's events and replies are many small
+/// allocations, and this counts what the server's path costs there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// dominion-sim's `splitmix64`.

@@ -16,6 +16,12 @@ use dominion_engine::{Agent, Edition, Game, Kingdom, Observation, Reply, Request
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// mimalloc, as the server and `dominion-sim` allocate (docs/load.md, *Engine
+/// instructions per game*): a recorded game's events and replies are many small
+/// allocations, and this counts what the server's path costs there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Times each searched decision of the bot it wraps.
 struct Timed {
     bot: SearchBot,

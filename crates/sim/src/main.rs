@@ -10,6 +10,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
+/// mimalloc instead of glibc's malloc, as the server allocates: games with recorded
+/// events and the search bot's playouts make many small short-lived allocations.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Below this many games a run is over before a bar would be worth drawing.
 const PROGRESS_MIN_GAMES: u64 = 1000;
 
