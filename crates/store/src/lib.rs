@@ -92,6 +92,9 @@ pub enum StoreError {
     /// The runtime of the writer's pipelined PostgreSQL connection could not start.
     #[error("cannot start the PostgreSQL writer's runtime: {0}")]
     Runtime(#[source] std::io::Error),
+    /// The thread that checkpoints the SQLite WAL could not start.
+    #[error("cannot start the SQLite checkpoint thread: {0}")]
+    CheckpointThread(#[source] std::io::Error),
     #[error("cannot create data directory {path}: {source}")]
     DataDir {
         path: PathBuf,

@@ -4,8 +4,10 @@
 //!
 //! One connection writes (the server gives it to a single writer thread, and SQLite
 //! itself allows one writer at a time, so fence checks need no lock of their own); any
-//! number of readers read at the same time, which WAL allows.
+//! number of readers read at the same time, which WAL allows. WAL checkpoints run on a
+//! thread of their own (`checkpoint`), never inside the writer's commits.
 
+pub mod checkpoint;
 pub mod read;
 pub mod schema;
 
@@ -20,6 +22,8 @@ const DIR_CHECK_FILE: &str = ".dominion-write-check";
 pub struct SqliteStore {
     conn: Connection,
     path: PathBuf,
+    /// Dropped after `conn`'s writes stop mattering: it joins its thread on drop.
+    _checkpointer: checkpoint::Checkpointer,
 }
 
 fn configure(conn: &Connection, durability: Durability) -> Result<()> {
@@ -33,6 +37,9 @@ fn configure(conn: &Connection, durability: Durability) -> Result<()> {
         },
     )?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // The checkpoint thread copies the WAL into the database; this connection's commits
+    // never do (see `checkpoint`).
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     // Every statement of every write kind stays prepared (about 25 of them).
     conn.set_prepared_statement_cache_capacity(64);
     Ok(())
@@ -63,9 +70,11 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", "OFF")?;
         schema::migrate(&conn).map_err(|e| writable_or(e, &not_writable))?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        let checkpointer = checkpoint::Checkpointer::start(&path)?;
         let store = SqliteStore {
             conn,
             path: path.clone(),
+            _checkpointer: checkpointer,
         };
         store
             .write_check()

@@ -1,0 +1,124 @@
+//! WAL checkpoints on a thread of their own, off the writer's commit path.
+//!
+//! By default SQLite checkpoints inside the commit that takes the WAL past 1,000 pages:
+//! that commit copies the pages into the database file and syncs it before it returns,
+//! so every reply in its group — and every group queued behind it — waits for a second
+//! file's sync. Under load (a few pages per reply, thousands of replies a second) that
+//! happened every few tens of milliseconds and was what the slowest replies waited for
+//! (docs/load.md, *Server CPU per decision (issue 28)*).
+//!
+//! So the writer's connection never checkpoints (`wal_autocheckpoint = 0`), and this
+//! thread runs a `PASSIVE` checkpoint on its own connection every [`EVERY`]: it copies
+//! what no reader still needs and never blocks the writer, which keeps appending
+//! meanwhile. Nothing about durability changes: a commit is durable once its WAL frames
+//! are synced, as before; a checkpoint only moves committed pages into the main file.
+//! The WAL file stays bounded: SQLite starts writing it from the beginning again at the
+//! first commit after a checkpoint that copied everything.
+
+use crate::Result;
+use rusqlite::Connection;
+use std::path::Path;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// How often the thread checkpoints: often enough that the WAL stays a few megabytes
+/// under load, rarely enough that a page written many times in between is copied once.
+pub const EVERY: Duration = Duration::from_millis(200);
+
+/// The checkpointing thread of one store; stops (and joins) when dropped.
+#[derive(Debug)]
+pub struct Checkpointer {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Checkpointer {
+    /// Starts checkpointing the database at `path` (already in WAL mode: the writer's
+    /// connection set it). The connection is opened here, so an error is the caller's.
+    pub fn start(path: &Path) -> Result<Checkpointer> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(Duration::from_secs(5))?;
+        let (stop, stopped) = mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("sqlite-checkpoint".into())
+            .spawn(move || run(&conn, &stopped))
+            .map_err(crate::StoreError::CheckpointThread)?;
+        Ok(Checkpointer {
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+}
+
+fn run(conn: &Connection, stopped: &mpsc::Receiver<()>) {
+    // A message or a dropped sender both mean stop; only the timeout means "again".
+    while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(EVERY) {
+        if let Err(e) = checkpoint(conn) {
+            // A failed checkpoint loses nothing (the pages stay in the WAL, which the
+            // next one copies); say so and try again.
+            tracing::warn!(error = %e, "SQLite WAL checkpoint failed; retrying");
+        }
+    }
+}
+
+/// One `PASSIVE` checkpoint: (WAL frames, frames copied into the database).
+pub fn checkpoint(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+        Ok((r.get(1)?, r.get(2)?))
+    })
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Durability, Store};
+
+    #[test]
+    fn the_writer_never_checkpoints_and_the_thread_copies_the_wal_into_the_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), Durability::Full).unwrap();
+        let crate::Backend::Sqlite(sqlite) = &store.0 else {
+            unreachable!("a data directory opens SQLite")
+        };
+        let conn = sqlite.connection();
+        let setting: i64 = conn
+            .query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(setting, 0, "the writer's commits must not checkpoint");
+        // The database as the writer sees it (through the WAL): this many bytes.
+        let pages: i64 = conn
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .unwrap();
+        let page_size: i64 = conn
+            .query_row("PRAGMA page_size", [], |r| r.get(0))
+            .unwrap();
+        let wal = dir.path().join(format!("{}-wal", crate::DB_FILE));
+        assert!(
+            std::fs::metadata(&wal).unwrap().len() > 0,
+            "the schema's pages went to the WAL"
+        );
+        // Only a checkpoint puts the last of them into the main file, and the writer runs
+        // none: the thread must.
+        let db = dir.path().join(crate::DB_FILE);
+        let hang_stop = std::time::Instant::now() + Duration::from_secs(30);
+        while std::fs::metadata(&db).unwrap().len() < (pages * page_size) as u64 {
+            assert!(
+                std::time::Instant::now() < hang_stop,
+                "no checkpoint in 30 s"
+            );
+            std::thread::sleep(EVERY / 4);
+        }
+        // Dropping the store stops and joins the thread (the test would hang otherwise).
+        drop(store);
+    }
+}
