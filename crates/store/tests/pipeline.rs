@@ -17,6 +17,7 @@ on_both!(
     a_batch_where_every_write_stands_commits_pipelined_in_one_go,
     a_refused_reply_and_a_stale_fence_mid_batch_fail_alone,
     a_statement_postgres_refuses_mid_batch_fails_only_its_write,
+    runs_of_replies_of_several_rooms_are_stored_as_one_by_one,
 );
 
 fn open(db: &Db) -> Store {
@@ -286,4 +287,85 @@ fn a_statement_postgres_refuses_mid_batch_fails_only_its_write(db: &Db) {
     let r = s.reader();
     assert_eq!(r.game("a").unwrap().unwrap().replies.len(), 1);
     assert_eq!(r.game("b").unwrap().unwrap().replies.len(), 1);
+}
+
+/// Replies of two rooms interleaved, several per room, as a busy node's batch holds them
+/// (PostgreSQL sends each run of consecutive replies as one statement): every reply is
+/// stored in order, each game's digest is its last reply's, each seat keeps its largest
+/// command id (never a smaller one after a larger). Then a run with a gap in one room's
+/// numbers and a reply to a room without a game: those two are refused, as one by one,
+/// and the rest of the run is stored.
+fn runs_of_replies_of_several_rooms_are_stored_as_one_by_one(db: &Db) {
+    let mut s = open(db);
+    for id in ["x", "y"] {
+        s.save_room(&room(id), &seats()).unwrap();
+        s.write(start(id)).unwrap();
+    }
+    s.save_room(&room("bare"), &seats()).unwrap();
+    let before = s.batch_counts();
+    let results = s
+        .write_batch(&[
+            (None, reply("x", 0, Some(5))),
+            (None, reply("y", 0, Some(2))),
+            (None, reply("x", 1, Some(6))),
+            (None, reply("y", 1, None)),
+            (None, reply("x", 2, Some(4))),
+        ])
+        .unwrap();
+    assert!(results.iter().all(|r| r.is_ok()), "{results:?}");
+    if is_postgres(db) {
+        assert_eq!(
+            counts_since(&s, before),
+            Some(BatchCounts {
+                pipelined: 1,
+                rerun: 0,
+                sequential: 0
+            })
+        );
+    }
+    {
+        let r = s.reader();
+        let x = r.game("x").unwrap().unwrap();
+        let texts: Vec<&str> = x.replies.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(texts, ["r0", "r1", "r2"]);
+        assert_eq!(x.last_hash, "d1:0000000000000002");
+        assert_eq!(
+            r.game("y").unwrap().unwrap().last_hash,
+            "d1:0000000000000001"
+        );
+        let command = |id: &str| r.room(id).unwrap().unwrap().1[0].last_command;
+        assert_eq!([command("x"), command("y")], [6, 3]);
+    }
+
+    let before = s.batch_counts();
+    let results = s
+        .write_batch(&[
+            (None, reply("x", 3, Some(9))),
+            (None, reply("x", 5, Some(10))),
+            (None, reply("bare", 0, None)),
+            (None, reply("y", 2, Some(8))),
+        ])
+        .unwrap();
+    assert!(results[0].is_ok() && results[3].is_ok(), "{results:?}");
+    assert!(
+        matches!(&results[1], Err(StoreError::OutOfOrder { room, expected: 4, got: 5 }) if room == "x"),
+        "{results:?}"
+    );
+    assert!(
+        matches!(&results[2], Err(StoreError::NoGame(room)) if room == "bare"),
+        "{results:?}"
+    );
+    if is_postgres(db) {
+        assert_eq!(counts_since(&s, before).map(|c| c.rerun), Some(1));
+    }
+    let r = s.reader();
+    let replies = |id: &str| r.game(id).unwrap().unwrap().replies.len();
+    assert_eq!([replies("x"), replies("y")], [4, 3]);
+    assert!(r.game("bare").unwrap().is_none());
+    let command = |id: &str| r.room(id).unwrap().unwrap().1[0].last_command;
+    assert_eq!([command("x"), command("y")], [9, 8]);
+    assert_eq!(
+        r.game("x").unwrap().unwrap().last_hash,
+        "d1:0000000000000003"
+    );
 }

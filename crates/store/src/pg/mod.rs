@@ -180,6 +180,53 @@ statements! {
                     )
                     SELECT (SELECT n FROM next), EXISTS (SELECT 1 FROM game),
                            (SELECT COUNT(*) FROM command)";
+    // Consecutive replies of one batch in one statement (pipelined path only: see
+    // `pipeline::ReplyRun`): each statement costs PostgreSQL an executor start and a
+    // result sent on its own, which were most of its CPU per reply. The same checks as
+    // `append_reply`, for every row at once: each reply's number must follow the
+    // room's last stored one (and the replies before it in the run), its game must
+    // exist; the game's digest becomes the room's last reply's, each seat's command id
+    // the largest of its replies'. It answers how many replies it stored: all of them,
+    // or the batch is rolled back and run again the careful way.
+    append_replies = "WITH input AS (
+                          SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[],
+                                               $4::TEXT[], $5::TEXT[], $6::BIGINT[],
+                                               $7::TEXT[], $8::BIGINT[], $9::BIGINT[])
+                              WITH ORDINALITY AS i(room_id, seq, player, reply, state_hash,
+                                                   at, writer_node, writer_token, command,
+                                                   ord)
+                      ), numbered AS (
+                          SELECT i.*,
+                                 (SELECT COALESCE(MAX(r.seq) + 1, 0) FROM replies r
+                                  WHERE r.room_id = i.room_id)
+                                 + ROW_NUMBER() OVER (PARTITION BY i.room_id ORDER BY i.ord)
+                                 - 1 AS expected
+                          FROM input i
+                      ), good AS (
+                          SELECT n.* FROM numbered n
+                          WHERE n.seq = n.expected
+                            AND EXISTS (SELECT 1 FROM games g WHERE g.room_id = n.room_id)
+                      ), game AS (
+                          UPDATE games g SET last_hash = l.state_hash
+                          FROM (SELECT DISTINCT ON (room_id) room_id, state_hash FROM good
+                                ORDER BY room_id, ord DESC) l
+                          WHERE g.room_id = l.room_id
+                          RETURNING g.room_id
+                      ), reply AS (
+                          INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
+                                               writer_node, writer_token)
+                          SELECT room_id, seq, player, reply, state_hash, at, writer_node,
+                                 writer_token
+                          FROM good
+                          RETURNING 1
+                      ), command AS (
+                          UPDATE seats s SET last_command = GREATEST(s.last_command, c.command)
+                          FROM (SELECT room_id, player, MAX(command) AS command FROM good
+                                WHERE command IS NOT NULL GROUP BY room_id, player) c
+                          WHERE s.room_id = c.room_id AND s.seat = c.player
+                          RETURNING 1
+                      )
+                      SELECT (SELECT COUNT(*) FROM reply)";
     note_command = "UPDATE seats SET last_command = GREATEST(last_command, $3)
                     WHERE room_id = $1 AND seat = $2";
     finish_game = "UPDATE games SET scores = $2, finished_at = $3 WHERE room_id = $1";

@@ -231,6 +231,8 @@ impl Pipeline {
             }
             let mut pending = Vec::new();
             let mut expected = Vec::new();
+            // Consecutive replies, sent as one statement when they are several.
+            let mut run: Vec<(Option<&crate::Fence>, &Write)> = Vec::new();
             if !began {
                 pending.push(begin(client));
                 expected.push(Expect::Anything);
@@ -253,8 +255,20 @@ impl Pipeline {
                     client.batch_execute("ROLLBACK").await?;
                     return Ok(Outcome::Refused);
                 }
+                if matches!(w, Write::AppendReply { .. }) {
+                    run.push((s.fence(), w));
+                    continue;
+                }
+                replies(
+                    client,
+                    st,
+                    std::mem::take(&mut run),
+                    &mut pending,
+                    &mut expected,
+                );
                 statements(client, st, s.fence(), w, &mut pending, &mut expected);
             }
+            replies(client, st, run, &mut pending, &mut expected);
             let answers = send_all(pending).await;
             let stands = answers
                 .iter()
@@ -311,6 +325,70 @@ async fn send_all(
         });
     }
     answers
+}
+
+/// A run of consecutive `AppendReply` writes: one `append_replies` statement for all of
+/// them, or the single reply's own statements. Only consecutive ones: a reply after
+/// another write of its room (a game's start, an undo) must be stored after it, and a
+/// run keeps the batch's order of writes as it is.
+fn replies<'a>(
+    c: &'a Client,
+    st: &'a Statements,
+    run: Vec<(Option<&'a crate::Fence>, &'a Write)>,
+    pending: &mut Vec<Pending<'a>>,
+    expected: &mut Vec<Expect>,
+) {
+    if let [(fence, w)] = run.as_slice() {
+        return statements(c, st, *fence, w, pending, expected);
+    }
+    if run.is_empty() {
+        return;
+    }
+    let n = run.len();
+    let (mut rooms, mut seqs, mut players, mut texts, mut hashes, mut ats) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let (mut nodes, mut tokens, mut commands) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for (fence, w) in &run {
+        let Write::AppendReply {
+            room_id,
+            seq,
+            player,
+            reply,
+            hash,
+            now,
+            command,
+        } = w
+        else {
+            unreachable!("a run holds replies only");
+        };
+        rooms.push(room_id.as_str());
+        seqs.push(*seq as i64);
+        players.push(i64::from(*player));
+        texts.push(reply.as_str());
+        hashes.push(hash.as_str());
+        ats.push(*now);
+        nodes.push(fence.map(|f| f.node.as_str()));
+        tokens.push(fence.map(|f| f.token));
+        commands.push(command.map(|id| id as i64));
+    }
+    pending.push(query!(
+        c,
+        &st.append_replies,
+        [
+            rooms, seqs, players, texts, hashes, ats, nodes, tokens, commands
+        ]
+    ));
+    expected.push(Expect::Count(n as i64));
 }
 
 /// The statements of one write, in the blocking path's order, with what each answer must
