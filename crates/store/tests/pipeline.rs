@@ -61,6 +61,27 @@ fn is_postgres(db: &Db) -> bool {
     matches!(db, Db::Postgres(_))
 }
 
+/// Every write of the batch stood, and on PostgreSQL the batch went pipelined, once,
+/// without being run again.
+fn stood_pipelined(
+    db: &Db,
+    s: &Store,
+    before: Option<BatchCounts>,
+    results: &[Result<(), StoreError>],
+) {
+    assert!(results.iter().all(|r| r.is_ok()), "{results:?}");
+    if is_postgres(db) {
+        assert_eq!(
+            counts_since(s, before),
+            Some(BatchCounts {
+                pipelined: 1,
+                rerun: 0,
+                sequential: 0
+            })
+        );
+    }
+}
+
 /// Claims, saves, starts, replies (with a command id), finishes, ends another game and
 /// takes back a reply of a third, all in one batch: every write stands, nothing is run
 /// twice.
@@ -126,17 +147,7 @@ fn a_batch_where_every_write_stands_commits_pipelined_in_one_go(db: &Db) {
             ),
         ])
         .unwrap();
-    assert!(results.iter().all(|r| r.is_ok()), "{results:?}");
-    if is_postgres(db) {
-        assert_eq!(
-            counts_since(&s, before),
-            Some(BatchCounts {
-                pipelined: 1,
-                rerun: 0,
-                sequential: 0
-            })
-        );
-    }
+    stood_pipelined(db, &s, before, &results);
     let r = s.reader();
     let (stored, seats) = r.room("r").unwrap().unwrap();
     assert_eq!(
@@ -312,17 +323,7 @@ fn runs_of_replies_of_several_rooms_are_stored_as_one_by_one(db: &Db) {
             (None, reply("x", 2, Some(4))),
         ])
         .unwrap();
-    assert!(results.iter().all(|r| r.is_ok()), "{results:?}");
-    if is_postgres(db) {
-        assert_eq!(
-            counts_since(&s, before),
-            Some(BatchCounts {
-                pipelined: 1,
-                rerun: 0,
-                sequential: 0
-            })
-        );
-    }
+    stood_pipelined(db, &s, before, &results);
     {
         let r = s.reader();
         let x = r.game("x").unwrap().unwrap();
