@@ -15,8 +15,8 @@
 //!   up to its share — the live rooms divided by the nodes announced in Redis, rounded
 //!   up, so a dead node's rooms spread over the others; a room orphaned for a whole
 //!   lease is taken regardless. Each is taken by lease, claim, replay of the log (the
-//!   digest-checked `recover_one` of a restart), reopen; a node at `--max-rooms` takes
-//!   none. Players count as away since the takeover, so no clock charges them the
+//!   digest-checked `recover_one` of a restart), reopen, several at once (`sweep`); a
+//!   node at `--max-rooms` takes none. Players count as away since the takeover, so no clock charges them the
 //!   failover, and resume with their seat tokens wherever they reconnect. A client
 //!   asking for such a room takes it over on the spot rather than wait for the sweep.
 //! - **Forwarding** (`crate::net::forward`, with the route found here): a client of node
@@ -67,6 +67,7 @@ pub mod lease;
 mod ledger;
 pub mod lobby;
 pub mod presence;
+mod sweep;
 mod windows;
 
 use crate::gamelog::LogError;
@@ -705,7 +706,7 @@ impl Cluster {
             .await
             .map_err(|e| e.to_string())?;
         let here: HashSet<String> = self.hub.ids().await.into_iter().collect();
-        let mut running = here.len();
+        let running = here.len();
         let live = ids.len();
         let candidates: Vec<String> = ids.into_iter().filter(|id| !here.contains(id)).collect();
         let mut orphans = Vec::new();
@@ -737,17 +738,16 @@ impl Cluster {
             return Ok(());
         }
         let share = live.div_ceil(self.live_nodes().await);
-        for (id, overdue) in orphans.iter().zip(overdue) {
-            if self.is_draining() {
-                break;
-            }
-            if running >= share && !overdue {
-                continue;
-            }
-            if let TakeOver::Taken(_) = self.take_over(id).await {
-                running += 1;
-            }
-        }
+        // Several at once (`sweep`), each decided as one by one would.
+        sweep::take_in_turn(
+            orphans.into_iter().zip(overdue).collect(),
+            running,
+            share,
+            sweep::AT_ONCE,
+            || self.is_draining(),
+            |id| async move { matches!(self.take_over(&id).await, TakeOver::Taken(_)) },
+        )
+        .await;
         Ok(())
     }
 
