@@ -11,7 +11,7 @@ use dominion_store::{BatchCounts, Fence, RoomStatus, SeatRow, Store, StoreError,
 mod both;
 use both::Db;
 mod fixtures;
-use fixtures::{V, fenced, reply, room};
+use fixtures::{V, anna, fenced, reply, room};
 
 on_both!(
     a_batch_where_every_write_stands_commits_pipelined_in_one_go,
@@ -25,14 +25,7 @@ fn open(db: &Db) -> Store {
 }
 
 fn seats() -> Vec<SeatRow> {
-    vec![SeatRow {
-        seat: 0,
-        name: "Anna".into(),
-        token_hash: Some(vec![1; 32]),
-        bot: None,
-        last_command: 3,
-        account: None,
-    }]
+    vec![anna()]
 }
 
 fn start(id: &str) -> Write {

@@ -11,7 +11,7 @@ use dominion_store::{
 use dominion_testkit::TempPostgres;
 
 mod fixtures;
-use fixtures::{V, fenced, reply, room};
+use fixtures::{V, anna, fenced, reply, room};
 
 /// One test's database, in one backend.
 enum Db {
@@ -127,14 +127,7 @@ fn the_first_cluster_key_stored_is_the_one_everyone_reads(db: &Db) {
 
 fn seats() -> Vec<SeatRow> {
     vec![
-        SeatRow {
-            seat: 0,
-            name: "Anna".into(),
-            token_hash: Some(vec![1; 32]),
-            bot: None,
-            last_command: 3,
-            account: None,
-        },
+        anna(),
         SeatRow {
             seat: 1,
             name: "Bot".into(),
