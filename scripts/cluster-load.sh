@@ -18,6 +18,7 @@
 # (target/cluster-load: one JSON summary per run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/load.sh
 
 RUNS=${RUNS:-3}
 ROOMS=${ROOMS:-50}
@@ -34,13 +35,10 @@ ulimit -n "$(ulimit -Hn)"
 for bin in "$SERVER" "$LOAD"; do
   [ -x "$bin" ] || { echo "$bin missing: cargo build --release -p dominion-server -p dominion-load" >&2; exit 1; }
 done
-PGBIN=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-[ -x "$PGBIN/initdb" ] || { echo "PostgreSQL not found: apt-get install postgresql" >&2; exit 1; }
 command -v redis-server >/dev/null || { echo "redis-server not found: apt-get install redis-server" >&2; exit 1; }
 
 work=$(mktemp -d)
 chmod 755 "$work"
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 pids=()
 stop_nodes() {
   for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
@@ -50,17 +48,13 @@ stop_nodes() {
 cleanup() {
   stop_nodes
   [ -n "${redis_pid:-}" ] && kill "$redis_pid" 2>/dev/null || true
-  as_pg "$PGBIN/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
+  stop_local_pg "$work/pg"
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 # PostgreSQL with its defaults (fsync and synchronous_commit on: durable, as deployed).
-mkdir -p "$work/pg"
-[ "$(id -u)" = 0 ] && chown postgres "$work/pg"
-as_pg "$PGBIN/initdb" -D "$work/pg" -U postgres --auth=trust >/dev/null
-as_pg "$PGBIN/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
-  -o "-p $PGPORT -k $work/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+start_local_pg "$work/pg" "$PGPORT" -c max_connections=200
 redis-server --port "$REDISPORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
   >"$work/redis.log" 2>&1 &
 redis_pid=$!
@@ -83,10 +77,7 @@ start_nodes() {
     fi
     mkdir -p "$work/data$i"
     "$SERVER" --addr "127.0.0.1:$port" --data-dir "$work/data$i" --log warn \
-      --rate-messages 1000000 --rate-window 1s --max-rooms 100000 --max-connections 25000 \
-      --connections-per-address 25000 \
-      --rooms-per-connection 1000000 --rooms-per-address 1000000 \
-      --live-rooms-per-address 1000000 --search-rooms-per-address 1000000 "${args[@]}" &
+      "${LOAD_LIMITS[@]}" "${args[@]}" &
     pids+=($!)
   done
   for ((i = 0; i < n; i++)); do

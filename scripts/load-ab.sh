@@ -15,6 +15,7 @@
 # (set: `perf record -g` the server for 12 s of each run, into OUT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/load.sh
 
 [ $# -ge 3 ] || { echo "usage: $0 ROOMS THINK DIR..." >&2; exit 2; }
 ROOMS=$1 THINK=$2
@@ -32,10 +33,7 @@ run() { # run DIR NAME
   local bin=$1 name=$2 data pid load
   data=$(mktemp -d)
   "$bin/dominion-server" --addr "127.0.0.1:$PORT" --data-dir "$data" --log warn \
-    --rate-messages 1000000 --rate-window 1s \
-    --max-rooms 100000 --max-connections 25000 --connections-per-address 25000 \
-    --rooms-per-connection 1000000 --rooms-per-address 1000000 \
-    --live-rooms-per-address 1000000 --search-rooms-per-address 1000000 &
+    "${LOAD_LIMITS[@]}" &
   pid=$!
   for _ in $(seq 100); do
     "$bin/dominion-server" --addr "127.0.0.1:$PORT" healthcheck 2>/dev/null && break
@@ -63,7 +61,7 @@ echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for ((r = 1; r <= RUNS; r++)); do
   for dir in "$@"; do
     name="$(basename "$dir")-$ROOMS-$THINK-$r"
-    locked bash -c "$(declare -f run); OUT='$OUT' PORT='$PORT' ROOMS='$ROOMS' THINK='$THINK' DURATION='$DURATION' PERF='${PERF:-}' run '$dir' '$name'"
+    locked bash -c ". scripts/lib/load.sh; $(declare -f run); OUT='$OUT' PORT='$PORT' ROOMS='$ROOMS' THINK='$THINK' DURATION='$DURATION' PERF='${PERF:-}' run '$dir' '$name'"
     row "$OUT/$name.json" "$(basename "$dir")" "$r"
   done
 done

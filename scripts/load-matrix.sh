@@ -20,6 +20,7 @@
 # (synchronous=FULL unless SYNC says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/load.sh
 
 RUNS=${RUNS:-3}
 ROOMS=${ROOMS-10 50 200}
@@ -58,11 +59,7 @@ start_server() {
   data_dir=$(mktemp -d)
   "$SERVER" \
     --addr "127.0.0.1:$PORT" --data-dir "$data_dir" --log warn \
-    --sqlite-sync "$SYNC" \
-    --rate-messages 1000000 --rate-window 1s \
-    --max-rooms 100000 --max-connections 25000 --connections-per-address 25000 \
-    --rooms-per-connection 1000000 --rooms-per-address 1000000 \
-    --live-rooms-per-address 1000000 --search-rooms-per-address 1000000 &
+    --sqlite-sync "$SYNC" "${LOAD_LIMITS[@]}" &
   server_pid=$!
   for _ in $(seq 100); do
     if "$SERVER" --addr "127.0.0.1:$PORT" healthcheck 2>/dev/null; then

@@ -20,6 +20,7 @@
 # (target/pg-load: one JSON summary per run), TAG (a label for the rows, e.g. "before").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/load.sh
 
 RUNS=${RUNS:-3}
 ROOMS=${ROOMS:-10 50}
@@ -37,26 +38,19 @@ ulimit -n "$(ulimit -Hn)"
 for bin in "$SERVER" "$LOAD"; do
   [ -x "$bin" ] || { echo "$bin missing: cargo build --release -p dominion-server -p dominion-load" >&2; exit 1; }
 done
-PGBIN=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-[ -x "$PGBIN/initdb" ] || { echo "PostgreSQL not found: apt-get install postgresql" >&2; exit 1; }
 locked() { if touch "$LOCK" 2>/dev/null; then flock "$LOCK" "$@"; else "$@"; fi; }
 
 work=$(mktemp -d)
 chmod 755 "$work"
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 server_pid=
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-  as_pg "$PGBIN/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
+  stop_local_pg "$work/pg"
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-mkdir -p "$work/pg"
-[ "$(id -u)" = 0 ] && chown postgres "$work/pg"
-as_pg "$PGBIN/initdb" -D "$work/pg" -U postgres --auth=trust >/dev/null
-as_pg "$PGBIN/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
-  -o "-p $PGPORT -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
+start_local_pg "$work/pg" "$PGPORT"
 postmaster=$(head -1 "$work/pg/postmaster.pid")
 
 # CPU seconds of PostgreSQL's processes (the postmaster and its children) so far.
@@ -79,10 +73,7 @@ run() { # run STORE ROOMS RUN
   fi
   rm -rf "$work/data" && mkdir -p "$work/data"
   "$SERVER" --addr "127.0.0.1:$PORT" --data-dir "$work/data" --log warn \
-    --rate-messages 1000000 --rate-window 1s --max-rooms 100000 --max-connections 25000 \
-    --connections-per-address 25000 \
-    --rooms-per-connection 1000000 --rooms-per-address 1000000 \
-    --live-rooms-per-address 1000000 --search-rooms-per-address 1000000 "${args[@]}" &
+    "${LOAD_LIMITS[@]}" "${args[@]}" &
   server_pid=$!
   for _ in $(seq 100); do
     curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break

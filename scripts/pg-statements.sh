@@ -12,17 +12,17 @@ set -euo pipefail
 [ "$(id -u)" = 0 ] || { echo "run as root (PostgreSQL runs as the user postgres)" >&2; exit 1; }
 SERVER=$1 LOAD=$2 ROOMS=$3 SECS=$4 OUT=${OUT:-target/pg-statements}
 mkdir -p $OUT
-PGBIN=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); d=$(mktemp -d); chmod 755 $d; mkdir $d/pg; chown postgres $d/pg
-runuser -u postgres -- $PGBIN/initdb -D $d/pg -U postgres --auth=trust >/dev/null
-runuser -u postgres -- $PGBIN/pg_ctl -D $d/pg -l $d/pg/log -w -o "-p 18395 -k $d/pg -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all" start >/dev/null
-trap 'kill $spid 2>/dev/null; runuser -u postgres -- $PGBIN/pg_ctl -D $d/pg -m immediate stop >/dev/null; rm -rf $d' EXIT
+. "$(dirname "$0")/lib/load.sh"
+d=$(mktemp -d); chmod 755 $d
+spid=
+trap 'kill $spid 2>/dev/null; stop_local_pg $d/pg; rm -rf $d' EXIT
+start_local_pg $d/pg 18395 -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all
 psql -q -h 127.0.0.1 -p 18395 -U postgres -c "CREATE DATABASE diag"
 psql -q -h 127.0.0.1 -p 18395 -U postgres -d diag -c "CREATE EXTENSION pg_stat_statements"
 mkdir $d/data
 ulimit -n "$(ulimit -Hn)"
 $SERVER --addr 127.0.0.1:18396 --data-dir $d/data --log warn --database postgres://postgres@127.0.0.1:18395/diag \
-  --rate-messages 1000000 --rate-window 1s --max-rooms 100000 --max-connections 25000 --connections-per-address 25000 \
-  --rooms-per-connection 1000000 --rooms-per-address 1000000 --live-rooms-per-address 1000000 --search-rooms-per-address 1000000 &
+  "${LOAD_LIMITS[@]}" &
 spid=$!
 for _ in $(seq 100); do curl -sf http://127.0.0.1:18396/healthz >/dev/null && break; sleep 0.1; done
 psql -q -h 127.0.0.1 -p 18395 -U postgres -d diag -c "SELECT pg_stat_statements_reset()" >/dev/null
