@@ -27,7 +27,19 @@ LOCK=${LOCK:-/work/measure.lock}
 OUT=${OUT:-target/load-ab}
 mkdir -p "$OUT"
 ulimit -n "$(ulimit -Hn)"
-locked() { if touch "$LOCK" 2>/dev/null; then flock "$LOCK" "$@"; else "$@"; fi; }
+# Runs "$@" holding an exclusive lock on $LOCK (when it can be created), as
+# `flock $LOCK COMMAND` would, but for a shell function.
+locked() {
+  local fd
+  if ! touch "$LOCK" 2>/dev/null; then
+    "$@"
+    return
+  fi
+  exec {fd}>"$LOCK"
+  flock "$fd"
+  "$@"
+  exec {fd}>&-
+}
 
 run() { # run DIR NAME
   local bin=$1 name=$2 data pid load
@@ -61,7 +73,7 @@ echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for ((r = 1; r <= RUNS; r++)); do
   for dir in "$@"; do
     name="$(basename "$dir")-$ROOMS-$THINK-$r"
-    locked bash -c ". scripts/lib/load.sh; $(declare -f run); OUT='$OUT' PORT='$PORT' ROOMS='$ROOMS' THINK='$THINK' DURATION='$DURATION' PERF='${PERF:-}' run '$dir' '$name'"
+    locked run "$dir" "$name"
     row "$OUT/$name.json" "$(basename "$dir")" "$r"
   done
 done
