@@ -125,9 +125,15 @@ function junk(c) {
 }
 
 export class Policy {
-  /** @param {string[]} [favourites]  kingdom cards to buy two of, when affordable, before the rest */
-  constructor(favourites = []) {
+  /**
+   * @param {string[]} [favourites]  kingdom cards to buy two of, when affordable, before the rest
+   * @param {{ beforeTreasure?: boolean }} [options]  beforeTreasure: the favourites also come
+   *   before Gold and Province, for a test that must see them played in one game (bought at
+   *   exactly their cost only, a 5-cost favourite could go a whole game unbought)
+   */
+  constructor(favourites = [], { beforeTreasure = false } = {}) {
     this.favourites = favourites;
+    this.beforeTreasure = beforeTreasure;
     /** @type {Record<string, number>} */
     this.bought = {};
     /** @type {Record<string, number>} */
@@ -138,9 +144,13 @@ export class Policy {
   chooseBuy(coins, buyable, provincesLeft) {
     const can = new Set(buyable);
     const want = [];
+    const favourites = () => {
+      for (const f of this.favourites) if (coins >= cost(f) && (this.bought[f] ?? 0) < 2) want.push(f);
+    };
+    if (this.beforeTreasure) favourites();
     if (coins >= 8) want.push('province');
     if (coins >= 6) want.push('gold');
-    for (const f of this.favourites) if (coins >= cost(f) && (this.bought[f] ?? 0) < 2) want.push(f);
+    if (!this.beforeTreasure) favourites();
     if (coins >= 5 && provincesLeft <= 4) want.push('duchy');
     if (coins >= 5 && !this.bought.market) want.push('market');
     if (coins >= 4 && !this.bought.militia) want.push('militia');

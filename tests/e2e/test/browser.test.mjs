@@ -215,7 +215,7 @@ describe('web client', { timeout: 900000 }, () => {
     await createRoom(page, { seats: ['', 'big_money'], cards: kingdom, roomName: 'New cards' });
     assert.deepEqual(last(p.rec.sent, 'create_room').settings.kingdom, { type: 'cards', cards: kingdom });
     await startGame(page);
-    const policy = new Policy(['sentry', 'spy']);
+    const policy = new Policy(['sentry', 'spy'], { beforeTreasure: true });
     const seen = { spyAbout: 0, spyOwn: 0, sentry: 0 };
     for (let i = 0; i < 600 && !(seen.spyAbout && seen.sentry); i++) {
       await page.waitForSelector('[data-testid=decision], [data-testid=end-screen]', { timeout: 30000 });
