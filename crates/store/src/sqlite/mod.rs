@@ -5,7 +5,8 @@
 //! One connection writes (the server gives it to a single writer thread, and SQLite
 //! itself allows one writer at a time, so fence checks need no lock of their own); any
 //! number of readers read at the same time, which WAL allows. WAL checkpoints run on a
-//! thread of their own (`checkpoint`), never inside the writer's commits.
+//! thread of their own (`checkpoint`), not inside the writer's commits; the writer only
+//! finishes one when the WAL has grown long, so that it starts over.
 
 pub mod checkpoint;
 pub mod read;
@@ -71,6 +72,9 @@ impl SqliteStore {
         schema::migrate(&conn).map_err(|e| writable_or(e, &not_writable))?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let checkpointer = checkpoint::Checkpointer::start(&path)?;
+        // After `configure`: setting `wal_autocheckpoint` replaces a connection's WAL hook.
+        let mut conn = conn;
+        conn.wal_hook(Some(checkpoint::finish_when_long))?;
         let store = SqliteStore {
             conn,
             path: path.clone(),
