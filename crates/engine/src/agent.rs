@@ -35,6 +35,17 @@ pub trait Agent {
         false
     }
 
+    /// Whether this agent answers every Buy-phase move that offers Treasures with
+    /// [`Reply::PlayAllTreasures`](crate::decision::Reply::PlayAllTreasures), whatever else
+    /// it sees, and its later answers are the same whether or not it is asked that move.
+    /// When true, an unrecorded game plays the Treasures itself instead of building the
+    /// request and asking (the same answer, so the same game): in a money game that is
+    /// half of all Buy-phase questions. A recorded game asks every decision. False by
+    /// default; the priority bots and `standard` play all their Treasures at once.
+    fn plays_all_treasures_when_offered(&self) -> bool {
+        false
+    }
+
     fn decide_at_once(&mut self, obs: &Observation, req: &Request) -> (Reply, bool) {
         (self.decide(obs, req), false)
     }

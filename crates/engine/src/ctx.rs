@@ -254,6 +254,17 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether a Buy-phase move of `p` offering Treasures would be answered with
+    /// `PlayAllTreasures` without asking anyone: an unrecorded game whose agent for `p`
+    /// says it always answers so (`Agent::plays_all_treasures_when_offered`). The turn
+    /// then plays them without building the request.
+    pub(crate) fn plays_all_treasures_unasked(&self, p: PlayerId) -> bool {
+        match &self.answers {
+            Answers::Agents { agents } => agents[p.idx()].plays_all_treasures_when_offered(),
+            Answers::Log { .. } => false,
+        }
+    }
+
     /// The logged answer to the phase decision this run starts at (see `resumed`), once;
     /// None when the run starts elsewhere or that answer has not been given yet.
     pub(crate) fn resumed_answer(&mut self) -> Option<Reply> {

@@ -164,6 +164,15 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         }
         let reply = match cx.resumed_answer() {
             Some(r) => r,
+            // Treasures to play and an agent that would play them all: its answer, without
+            // the request (`Ctx::plays_all_treasures_unasked`). A real choice was there.
+            None if !cx.st.turn.bought
+                && cx.plays_all_treasures_unasked(p)
+                && cx.st.player(p).hand.iter().any(|c| c.is_treasure()) =>
+            {
+                cx.asked = true;
+                Reply::PlayAllTreasures
+            }
             None => {
                 let req = buy_request(cx, p);
                 cx.choose_phase_move(req)?

@@ -475,6 +475,11 @@ impl Agent for PriorityBot {
         true
     }
 
+    /// `decide` answers any Buy phase offering Treasures with `PlayAllTreasures`.
+    fn plays_all_treasures_when_offered(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         match &req.prompt {
             Prompt::ActionPhase { playable } => playable

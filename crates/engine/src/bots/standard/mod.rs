@@ -75,6 +75,12 @@ impl Agent for StandardBot {
         true
     }
 
+    /// `answer` gives `PlayAllTreasures` to any Buy phase offering Treasures, and
+    /// such a move touches nothing the bot keeps (as above).
+    fn plays_all_treasures_when_offered(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         let reply = {
             let plan = self.plan(obs);
