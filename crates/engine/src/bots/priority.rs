@@ -480,6 +480,15 @@ impl Agent for PriorityBot {
         true
     }
 
+    /// `decide`'s Buy without Treasures takes the first rule among the piles offered,
+    /// which are those `would_buy` tests: cards left, cost now within the coins.
+    fn buy_from_observation(&mut self, obs: &Observation) -> Option<Reply> {
+        Some(
+            self.would_buy(obs, obs.coins())
+                .map_or(Reply::EndPhase, Reply::Buy),
+        )
+    }
+
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         match &req.prompt {
             Prompt::ActionPhase { playable } => playable

@@ -81,6 +81,15 @@ impl Agent for StandardBot {
         true
     }
 
+    /// `answer`'s Buy without Treasures ranks the piles offered, which are those
+    /// `buy::best_with` ranks (cards left, cost now within the coins); the best of
+    /// a set does not depend on the order it is read in.
+    fn buy_from_observation(&mut self, obs: &Observation) -> Option<Reply> {
+        let plan = self.plan(obs);
+        let st = buy::Status::read(obs);
+        Some(buy::best_with(obs, plan, &st, obs.coins()).map_or(Reply::EndPhase, Reply::Buy))
+    }
+
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         let reply = {
             let plan = self.plan(obs);
