@@ -35,6 +35,29 @@ pub trait Agent {
         false
     }
 
+    /// Whether this agent answers every Buy-phase move that offers Treasures with
+    /// [`Reply::PlayAllTreasures`](crate::decision::Reply::PlayAllTreasures), whatever else
+    /// it sees, and its later answers are the same whether or not it is asked that move.
+    /// When true, an unrecorded game plays the Treasures itself instead of building the
+    /// request and asking (the same answer, so the same game): in a money game that is
+    /// half of all Buy-phase questions. A recorded game asks every decision. False by
+    /// default; the priority bots and `standard` play all their Treasures at once.
+    fn plays_all_treasures_when_offered(&self) -> bool {
+        false
+    }
+
+    /// The answer `decide` would give to a Buy-phase move that offers no Treasure to play
+    /// (all played, or a card bought already), worked out from the observation alone: that
+    /// request's piles are exactly those with cards left whose cost now is at most
+    /// [`Observation::coins`]. None (the default): the request is built and `decide`
+    /// asked. When it answers, an unrecorded game takes the answer without building the
+    /// request (a list of every affordable pile, at the question a simulation asks most);
+    /// a recorded game asks every decision. The agent's later answers must be the same
+    /// whichever of the two answered.
+    fn buy_from_observation(&mut self, _obs: &Observation) -> Option<Reply> {
+        None
+    }
+
     fn decide_at_once(&mut self, obs: &Observation, req: &Request) -> (Reply, bool) {
         (self.decide(obs, req), false)
     }

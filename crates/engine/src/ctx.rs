@@ -254,6 +254,52 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether a Buy-phase move of `p` offering Treasures would be answered with
+    /// `PlayAllTreasures` without asking anyone: an unrecorded game whose agent for `p`
+    /// says it always answers so (`Agent::plays_all_treasures_when_offered`). The turn
+    /// then plays them without building the request.
+    pub(crate) fn plays_all_treasures_unasked(&self, p: PlayerId) -> bool {
+        match &self.answers {
+            Answers::Agents { agents } => agents[p.idx()].plays_all_treasures_when_offered(),
+            Answers::Log { .. } => false,
+        }
+    }
+
+    /// `p`'s agent's answer to a Buy-phase move offering no Treasure, without the
+    /// request being built (`Agent::buy_from_observation`); None in a recorded game or
+    /// when the agent needs the request. The answer is checked as the request would
+    /// check it: a Buy names a pile with cards left within the budget.
+    pub(crate) fn buy_unasked(&mut self, p: PlayerId) -> Option<Reply> {
+        let Answers::Agents { agents } = &mut self.answers else {
+            return None;
+        };
+        let agent = &mut agents[p.idx()];
+        let reply = agent.buy_from_observation(&Observation::new(self.st, p))?;
+        // Affordable as in the request: base cost ≤ coins + this turn's reduction.
+        let budget = self.st.turn.coins + self.st.turn.cost_reduction;
+        let affordable =
+            |c: CardId| self.st.supply_count(c) > 0 && u32::from(c.base_cost()) <= budget;
+        match reply {
+            Reply::Buy(c) if affordable(c) => self.asked = true,
+            // A real choice when any pile was affordable (see `choose_phase_move`).
+            Reply::EndPhase => {
+                if self.st.supply.iter().any(|pile| affordable(pile.card)) {
+                    self.asked = true;
+                }
+            }
+            _ => panic!(
+                "agent {} gave an invalid reply {reply:?} to a Buy phase with no Treasure",
+                agent.name()
+            ),
+        }
+        Some(reply)
+    }
+
+    /// Whether this game's answers come from agents (an unrecorded game).
+    pub(crate) fn answered_by_agents(&self) -> bool {
+        matches!(self.answers, Answers::Agents { .. })
+    }
+
     /// The logged answer to the phase decision this run starts at (see `resumed`), once;
     /// None when the run starts elsewhere or that answer has not been given yet.
     pub(crate) fn resumed_answer(&mut self) -> Option<Reply> {

@@ -213,6 +213,9 @@ impl Prompt {
     pub fn has_choice(&self) -> bool {
         match self {
             Prompt::ActionPhase { playable } => !playable.is_empty(),
+            // What `forced` says of a Buy phase, without building its answer: the
+            // question a simulation asks most.
+            Prompt::BuyPhase { treasures, buyable } => !treasures.is_empty() || !buyable.is_empty(),
             p => p.forced().is_none(),
         }
     }

@@ -164,10 +164,13 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
         }
         let reply = match cx.resumed_answer() {
             Some(r) => r,
-            None => {
-                let req = buy_request(cx, p);
-                cx.choose_phase_move(req)?
-            }
+            None => match buy_move_unasked(cx, p) {
+                Some(r) => r,
+                None => {
+                    let req = buy_request(cx, p);
+                    cx.choose_phase_move(req)?
+                }
+            },
         };
         match reply {
             Reply::Play(card) => play_treasure(cx, p, card)?,
@@ -202,6 +205,25 @@ fn buy_phase(cx: &mut Ctx, p: PlayerId) -> Res {
             r => unreachable!("validated reply {r:?}"),
         }
     }
+}
+
+/// The Buy-phase move of `p`'s agent when the agent gives it without the request (an
+/// unrecorded game only): `PlayAllTreasures` when Treasures may be played and the agent
+/// always plays them all (`Ctx::plays_all_treasures_unasked`: a real choice was there),
+/// else its buy from the observation (`Ctx::buy_unasked`). None: build the request.
+fn buy_move_unasked(cx: &mut Ctx, p: PlayerId) -> Option<Reply> {
+    if !cx.answered_by_agents() {
+        return None;
+    }
+    let treasures = !cx.st.turn.bought && cx.st.player(p).hand.iter().any(|c| c.is_treasure());
+    if !treasures {
+        return cx.buy_unasked(p);
+    }
+    if !cx.plays_all_treasures_unasked(p) {
+        return None;
+    }
+    cx.asked = true;
+    Some(Reply::PlayAllTreasures)
 }
 
 /// The Buy-phase move: the Treasures that may still be played and the piles affordable.

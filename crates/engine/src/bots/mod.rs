@@ -24,6 +24,8 @@ mod standard;
 mod strategies;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod unasked_tests;
 
 pub use easy::EasyBot;
 pub use priority::{PriorityBot, Rule};

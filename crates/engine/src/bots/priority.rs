@@ -475,6 +475,20 @@ impl Agent for PriorityBot {
         true
     }
 
+    /// `decide` answers any Buy phase offering Treasures with `PlayAllTreasures`.
+    fn plays_all_treasures_when_offered(&self) -> bool {
+        true
+    }
+
+    /// `decide`'s Buy without Treasures takes the first rule among the piles offered,
+    /// which are those `would_buy` tests: cards left, cost now within the coins.
+    fn buy_from_observation(&mut self, obs: &Observation) -> Option<Reply> {
+        Some(
+            self.would_buy(obs, obs.coins())
+                .map_or(Reply::EndPhase, Reply::Buy),
+        )
+    }
+
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         match &req.prompt {
             Prompt::ActionPhase { playable } => playable

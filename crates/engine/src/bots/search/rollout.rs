@@ -36,6 +36,24 @@ impl Agent for FirstThen {
             _ => self.then.decide(obs, req),
         }
     }
+
+    // Once its first answer is given (or when it has none) it is the policy and nothing
+    // else, so it may be spared questions as the policy is; before, every question must
+    // reach it, the first one being the decision searched.
+    fn unmoved_by_forced_phase_moves(&self) -> bool {
+        self.first.is_none() && self.then.unmoved_by_forced_phase_moves()
+    }
+
+    fn plays_all_treasures_when_offered(&self) -> bool {
+        self.first.is_none() && self.then.plays_all_treasures_when_offered()
+    }
+
+    fn buy_from_observation(&mut self, obs: &Observation) -> Option<Reply> {
+        if self.first.is_some() {
+            return None;
+        }
+        self.then.buy_from_observation(obs)
+    }
 }
 
 /// Plays `state` (at `me`'s decision) to the end, `me` answering `first` first (or,

@@ -75,6 +75,21 @@ impl Agent for StandardBot {
         true
     }
 
+    /// `answer` gives `PlayAllTreasures` to any Buy phase offering Treasures, and
+    /// such a move touches nothing the bot keeps (as above).
+    fn plays_all_treasures_when_offered(&self) -> bool {
+        true
+    }
+
+    /// `answer`'s Buy without Treasures ranks the piles offered, which are those
+    /// `buy::best_with` ranks (cards left, cost now within the coins); the best of
+    /// a set does not depend on the order it is read in.
+    fn buy_from_observation(&mut self, obs: &Observation) -> Option<Reply> {
+        let plan = self.plan(obs);
+        let st = buy::Status::read(obs);
+        Some(buy::best_with(obs, plan, &st, obs.coins()).map_or(Reply::EndPhase, Reply::Buy))
+    }
+
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         let reply = {
             let plan = self.plan(obs);
