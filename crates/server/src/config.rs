@@ -208,6 +208,16 @@ pub struct Config {
     #[arg(long, env = "DOMINION_DATABASE")]
     pub database: Option<String>,
 
+    /// Writer threads on PostgreSQL, each with its own connections. A room's writes all
+    /// go to one of them (by a hash of the room's id), so they stay in order; different
+    /// rooms' batches commit at the same time, and PostgreSQL flushes the WAL of commits
+    /// that arrive together once (docs/load.md, "Several writers on PostgreSQL"). SQLite
+    /// always uses one: it has a single write lock.
+    #[arg(long, env = "DOMINION_STORE_WRITERS",
+          default_value_t = crate::gamelog::durable::DEFAULT_PG_WRITERS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    pub store_writers: usize,
+
     /// SQLite durability. `full` (default) syncs every reply to disk before anyone hears
     /// of it: nothing acknowledged is lost even to a power cut. `normal` survives a crash
     /// of the server but may lose the last replies on power loss, for faster writes.

@@ -146,6 +146,9 @@ pub(crate) trait RatingTx {
     ) -> Result<()>;
 }
 
+/// A rated game's pool and its players: `(account, place)`, in account order.
+type RatedPlayers = (Pool, Vec<(i64, u32)>);
+
 /// The pool a rated end of `room` counts in and its players `(account, place)` in
 /// account order, or `None` if the end rates nothing (rated already, a seat without an
 /// account, an account twice, bots and people mixed, no pool for that many players).
@@ -153,7 +156,7 @@ fn rated_players(
     tx: &mut impl RatingTx,
     room: &str,
     outcome: &RatedOutcome,
-) -> Result<Option<(Pool, Vec<(i64, u32)>)>> {
+) -> Result<Option<RatedPlayers>> {
     if tx.room_rated(room)? {
         return Ok(None);
     }
