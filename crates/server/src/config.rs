@@ -5,6 +5,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `--store-writers` unless set: the writer threads on PostgreSQL, chosen by
+/// measurement (docs/load.md, "Several writers on PostgreSQL").
+pub const DEFAULT_STORE_WRITERS: usize = 2;
+
 /// The authoritative Dominion room server.
 #[derive(Parser, Clone, Debug)]
 #[command(
@@ -214,7 +218,7 @@ pub struct Config {
     /// that arrive together once (docs/load.md, "Several writers on PostgreSQL"). SQLite
     /// always uses one: it has a single write lock.
     #[arg(long, env = "DOMINION_STORE_WRITERS",
-          default_value_t = crate::gamelog::durable::DEFAULT_PG_WRITERS,
+          default_value_t = DEFAULT_STORE_WRITERS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
     pub store_writers: usize,
 

@@ -104,7 +104,7 @@ const MAX_BATCH: usize = 1024;
 /// Writer threads (each with its own connections) on PostgreSQL unless `--store-writers`
 /// says otherwise: their commits overlap, and PostgreSQL flushes the WAL of commits that
 /// arrive together once (docs/load.md, "Several writers on PostgreSQL").
-pub const DEFAULT_PG_WRITERS: usize = 2;
+pub const DEFAULT_PG_WRITERS: usize = crate::config::DEFAULT_STORE_WRITERS;
 
 /// A room's rated end as the store takes it.
 fn outcome(rated: RatedEnd) -> dominion_store::RatedOutcome {
