@@ -5,6 +5,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `--store-writers` unless set: the writer threads on PostgreSQL, chosen by
+/// measurement (docs/load.md, "Several writers on PostgreSQL").
+pub const DEFAULT_STORE_WRITERS: usize = 2;
+
 /// The authoritative Dominion room server.
 #[derive(Parser, Clone, Debug)]
 #[command(
@@ -207,6 +211,16 @@ pub struct Config {
     /// Without it, the server keeps everything in `--data-dir` (SQLite).
     #[arg(long, env = "DOMINION_DATABASE")]
     pub database: Option<String>,
+
+    /// Writer threads on PostgreSQL, each with its own connections. A room's writes all
+    /// go to one of them (by a hash of the room's id), so they stay in order; different
+    /// rooms' batches commit at the same time, and PostgreSQL flushes the WAL of commits
+    /// that arrive together once (docs/load.md, "Several writers on PostgreSQL"). SQLite
+    /// always uses one: it has a single write lock.
+    #[arg(long, env = "DOMINION_STORE_WRITERS",
+          default_value_t = DEFAULT_STORE_WRITERS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    pub store_writers: usize,
 
     /// SQLite durability. `full` (default) syncs every reply to disk before anyone hears
     /// of it: nothing acknowledged is lost even to a power cut. `normal` survives a crash

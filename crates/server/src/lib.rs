@@ -94,10 +94,13 @@ pub async fn serve(
     let metrics = Arc::new(metrics::Metrics::new());
     // Opening connects (PostgreSQL's blocking client) and migrates: off the async workers.
     let log = {
-        let (database, metrics) = (database.clone(), metrics.clone());
-        tokio::task::spawn_blocking(move || gamelog::durable::DurableLog::open(&database, metrics))
-            .await
-            .map_err(|e| std::io::Error::other(format!("opening the store failed: {e}")))?
+        let (database, metrics, writers) =
+            (database.clone(), metrics.clone(), config.store_writers);
+        tokio::task::spawn_blocking(move || {
+            gamelog::durable::DurableLog::open_with_writers(&database, metrics, writers)
+        })
+        .await
+        .map_err(|e| std::io::Error::other(format!("opening the store failed: {e}")))?
     }
     .map(Arc::new)
     .map_err(|e| {

@@ -146,6 +146,79 @@ pub(crate) trait RatingTx {
     ) -> Result<()>;
 }
 
+/// A rated game's pool and its players: `(account, place)`, in account order.
+type RatedPlayers = (Pool, Vec<(i64, u32)>);
+
+/// The pool a rated end of `room` counts in and its players `(account, place)` in
+/// account order, or `None` if the end rates nothing (rated already, a seat without an
+/// account, an account twice, bots and people mixed, no pool for that many players).
+fn rated_players(
+    tx: &mut impl RatingTx,
+    room: &str,
+    outcome: &RatedOutcome,
+) -> Result<Option<RatedPlayers>> {
+    if tx.room_rated(room)? {
+        return Ok(None);
+    }
+    let mut players = Vec::with_capacity(outcome.places.len());
+    let mut bots = 0;
+    for (seat, place) in &outcome.places {
+        let Some((account, bot)) = tx.seat_account(room, *seat)? else {
+            return Ok(None);
+        };
+        if players.iter().any(|(a, _)| *a == account) {
+            return Ok(None);
+        }
+        bots += usize::from(bot);
+        players.push((account, *place));
+    }
+    let pool = if bots == players.len() {
+        Pool::Bots
+    } else if bots == 0 {
+        match Pool::for_players(players.len()) {
+            Some(pool) => pool,
+            None => return Ok(None),
+        }
+    } else {
+        return Ok(None);
+    };
+    // Accounts in id order: two PostgreSQL writers rating games with common players lock
+    // their rows in one order.
+    players.sort_unstable();
+    Ok(Some((pool, players)))
+}
+
+/// Locks, in one order (pool, then account), the rating rows of every game `ends` will
+/// rate, before the first of them is rated. [`apply`] locks each game's rows in account
+/// order, but a batch rating two games would take the second game's rows after the
+/// first's: two PostgreSQL transactions (two writers of one node, or two nodes) rating
+/// games with common players could then each hold a row the other waits for. Locked here
+/// first, every transaction takes the rows it shares with another in the same order, and
+/// [`apply`]'s own locks find them held already. An end that [`apply`] will refuse is
+/// skipped (it rates nothing); its players' rows may then have been created with the
+/// defaults and no games, which every reader takes as no rating.
+pub(crate) fn lock_in_order(
+    tx: &mut impl RatingTx,
+    ends: &[(&str, &RatedOutcome)],
+    now: i64,
+) -> Result<()> {
+    let mut rows = Vec::new();
+    for (room, outcome) in ends {
+        if outcome.check(room).is_err() {
+            continue;
+        }
+        if let Some((pool, players)) = rated_players(tx, room, outcome)? {
+            rows.extend(players.iter().map(|(account, _)| (pool.as_str(), *account)));
+        }
+    }
+    rows.sort_unstable();
+    rows.dedup();
+    for (pool, account) in rows {
+        tx.lock_rating(account, pool, now)?;
+    }
+    Ok(())
+}
+
 /// Rates the game of `room` as `outcome` says, once: a room with rating changes already
 /// is left alone, and so is a game that is not rated (see [`RatedOutcome`]): its end is
 /// stored all the same. A malformed outcome refuses the write.
@@ -156,34 +229,9 @@ pub(crate) fn apply(
     now: i64,
 ) -> Result<()> {
     outcome.check(room)?;
-    if tx.room_rated(room)? {
-        return Ok(());
-    }
-    let mut players = Vec::with_capacity(outcome.places.len());
-    let mut bots = 0;
-    for (seat, place) in &outcome.places {
-        let Some((account, bot)) = tx.seat_account(room, *seat)? else {
-            return Ok(());
-        };
-        if players.iter().any(|(a, _)| *a == account) {
-            return Ok(());
-        }
-        bots += usize::from(bot);
-        players.push((account, *place));
-    }
-    let pool = if bots == players.len() {
-        Pool::Bots
-    } else if bots == 0 {
-        match Pool::for_players(players.len()) {
-            Some(pool) => pool,
-            None => return Ok(()),
-        }
-    } else {
+    let Some((pool, players)) = rated_players(tx, room, outcome)? else {
         return Ok(());
     };
-    // Accounts in id order: two PostgreSQL writers rating games with common players lock
-    // their rows in one order.
-    players.sort_unstable();
     let pool_name = pool.as_str();
     let mut before = Vec::with_capacity(players.len());
     for (account, place) in &players {

@@ -564,3 +564,96 @@ fn games_rated_within_one_second_recompute_in_the_order_rated(db: &Db) {
         assert!(close(re.rating, st.rating), "{re:?} vs {st:?}");
     }
 }
+
+/// Two PostgreSQL transactions rating games with common players take the rows they share
+/// in one order, however their batches list the games: another writer holds player 2's
+/// rating while a batch rates game x (players 1 and 3) and then game y (2 and 4). The
+/// batch locks its rows in account order, so it waits for 2 before it touches 3; the
+/// other writer can then take 3 too, commit, and the batch goes on. Had the batch taken
+/// x's rows first (1 and 3), each would wait for the other: a deadlock, which PostgreSQL
+/// breaks by failing one of them.
+#[test]
+#[cfg_attr(
+    not(have_postgres),
+    ignore = "needs PostgreSQL — run scripts/setup-test-deps.sh"
+)]
+fn batches_rating_games_with_common_players_lock_them_in_one_order() {
+    let pg = dominion_testkit::TempPostgres::shared();
+    let url = pg.fresh_database();
+    // Were there a deadlock, the other writer would be the one to see it (it checks
+    // after 50 ms, the store's sessions after an hour) and fail this test, rather than
+    // the batch, which would roll back and apply its writes again one by one.
+    let name = url.rsplit('/').next().unwrap();
+    pg.execute(
+        &url,
+        &format!("ALTER DATABASE \"{name}\" SET deadlock_timeout = '1h'"),
+    );
+    let db = Db::Postgres(url.clone());
+    let (mut store, mut a) = open(&db);
+    let ids: Vec<i64> = (1..=4)
+        .map(|i| account(&mut a, &format!("P{i}"), false))
+        .collect();
+    start(&mut store, &mut a, "x", &[ids[0], ids[2]]);
+    start(&mut store, &mut a, "y", &[ids[1], ids[3]]);
+    let mut other = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+    for id in &ids {
+        other
+            .execute(
+                "INSERT INTO ratings (account_id, pool, rating, deviation, volatility, games,
+                                      last_game_at)
+                 VALUES ($1, '2p', 1500, 350, 0.06, 0, 1)",
+                &[id],
+            )
+            .unwrap();
+    }
+    other
+        .batch_execute("SET deadlock_timeout = '50ms'")
+        .unwrap();
+    let lock = "SELECT games FROM ratings WHERE account_id = $1 AND pool = '2p' FOR UPDATE";
+    let mut held = other.transaction().unwrap();
+    held.query(lock, &[&ids[1]]).unwrap();
+    std::thread::scope(|scope| {
+        let batch =
+            scope.spawn(|| store.write_batch(&[finish("x", 5, &[1, 2]), finish("y", 5, &[2, 1])]));
+        // Until the batch waits for player 2's row (polled: no time is asserted).
+        let mut watch = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+        let since = std::time::Instant::now();
+        loop {
+            let waiting: i64 = watch
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity
+                     WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                    &[],
+                )
+                .unwrap()
+                .get(0);
+            if waiting > 0 {
+                break;
+            }
+            assert!(
+                !batch.is_finished(),
+                "the batch did not wait for player 2's row"
+            );
+            assert!(
+                since.elapsed() < std::time::Duration::from_secs(120),
+                "never waited"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        held.query(lock, &[&ids[2]])
+            .expect("player 3's row is free: the batch waits for 2 before it takes 3");
+        held.commit().unwrap();
+        let results = batch.join().unwrap().expect("the batch commits");
+        assert!(results.iter().all(Result::is_ok), "{results:?}");
+    });
+    for room in ["x", "y"] {
+        let rated: i64 = other
+            .query_one(
+                "SELECT count(*) FROM rating_changes WHERE room_id = $1",
+                &[&room],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(rated, 2, "room {room} is rated");
+    }
+}

@@ -3,20 +3,38 @@
 //! rebuilding rooms from it after a restart, or on the node that takes a room over.
 //!
 //! **Group commit.** Rooms never touch the database themselves. Each step becomes a
-//! [`Write`] sent to one dedicated writer thread (a `std::thread`, so no fsync or network
-//! wait ever runs on the async runtime's workers), which owns the only writing
-//! connection (two on PostgreSQL, both this thread's: see below). The thread takes every write waiting — the replies of many rooms, room
-//! saves, starts, ends — and commits them in one transaction, then answers each room's
-//! [`Commit`]. One commit (one fsync with SQLite's default `synchronous=FULL`, one WAL
-//! flush in PostgreSQL) thus covers as many replies as arrived while the previous one
-//! ran: the busier the server, the larger the batches. On PostgreSQL a batch costs two
-//! round trips however many writes it holds (three with fenced writes): the store sends
-//! its statements pipelined on a connection of its own, driven by a current-thread
-//! runtime the store owns — so by this thread, never by the async runtime
-//! (`dominion_store`'s `pg/pipeline.rs`). A room does not broadcast the
-//! result of a reply until its commit has been answered, so an acknowledged reply is on
-//! disk; meanwhile the other rooms play on. `dominion_sqlite_write_seconds` measures each
-//! batch, whichever the backend (the name predates PostgreSQL; dashboards keep it).
+//! [`Write`] sent to a dedicated writer thread (a `std::thread`, so no fsync or network
+//! wait ever runs on the async runtime's workers), which owns its writing connection
+//! (two on PostgreSQL, both this thread's: see below). SQLite has exactly one writer (it
+//! has one write lock). PostgreSQL has `--store-writers` of them ([`DEFAULT_PG_WRITERS`]
+//! by default), each with its own connections; every write of one room goes to the same
+//! writer, chosen by a fixed hash of the room's id ([`writer_for`]), so a room's writes
+//! are committed in the order it made them while other rooms' batches commit on the
+//! other connections at the same time — PostgreSQL then flushes the WAL once for commits
+//! that arrive together, so a commit no longer waits for the previous batch's flush
+//! (docs/load.md, "Several writers on PostgreSQL"). A writer takes every write waiting
+//! for it — the replies of many rooms, room saves, starts, ends — and commits them in
+//! one transaction, then answers each room's [`Commit`]. One commit (one fsync with
+//! SQLite's default `synchronous=FULL`, one WAL flush in PostgreSQL) thus covers as many
+//! replies as arrived while the previous one ran: the busier the server, the larger the
+//! batches. On PostgreSQL a batch costs two round trips however many writes it holds
+//! (three with fenced writes): the store sends its statements pipelined on a connection
+//! of its own, driven by a current-thread runtime the store owns — so by the writer's
+//! thread, never by the async runtime (`dominion_store`'s `pg/pipeline.rs`). A room does
+//! not broadcast the result of a reply until its commit has been answered, so an
+//! acknowledged reply is on disk; meanwhile the other rooms play on.
+//! `dominion_sqlite_write_seconds` measures each batch, whichever the backend and writer
+//! (the name predates PostgreSQL; dashboards keep it).
+//!
+//! **Several writers, one database.** Concurrent transactions of one node's writers
+//! meet exactly where several nodes' transactions already do: every [`Write`] belongs
+//! to one room (`Write::room`), and each room's writes, its claims and fence checks
+//! included, stay on one writer; the rows shared between rooms are the players' ratings,
+//! which a batch locks in one order (`dominion_store`'s `ratings::lock_in_order`), so
+//! two writers rating games with common players wait for each other instead of
+//! deadlocking. Should a transaction fail anyway (a deadlock PostgreSQL broke, a lock
+//! timeout), the retry below applies each of its writes alone, and nothing is
+//! acknowledged that was not committed.
 //!
 //! **Failures.** Each write is refused or applied on its own: a refused one (out of
 //! order, no such game) is rolled back alone and fails only its room. If the transaction
@@ -83,6 +101,11 @@ use tokio::sync::oneshot;
 /// Most writes in one transaction: a bound on the time one batch holds the rooms in it.
 const MAX_BATCH: usize = 1024;
 
+/// Writer threads (each with its own connections) on PostgreSQL unless `--store-writers`
+/// says otherwise: their commits overlap, and PostgreSQL flushes the WAL of commits that
+/// arrive together once (docs/load.md, "Several writers on PostgreSQL").
+pub const DEFAULT_PG_WRITERS: usize = crate::config::DEFAULT_STORE_WRITERS;
+
 /// A room's rated end as the store takes it.
 fn outcome(rated: RatedEnd) -> dominion_store::RatedOutcome {
     dominion_store::RatedOutcome {
@@ -94,9 +117,10 @@ fn outcome(rated: RatedEnd) -> dominion_store::RatedOutcome {
 const DIGEST_PREFIX: &str = "d1:";
 
 pub struct DurableLog {
-    /// To the writer thread. Each room has at most one write in flight (it awaits each),
-    /// so this holds at most one job per room: no further bound is needed.
-    writer: mpsc::Sender<Queued>,
+    /// To the writer threads, one channel each; a room's writes all go to the same one
+    /// ([`writer_for`]). Each room has at most one write in flight (it awaits each), so
+    /// these hold at most one job per room: no further bound is needed.
+    writers: Vec<mpsc::Sender<Queued>>,
     /// To the reader thread.
     reader: mpsc::Sender<QueuedRead>,
     fences: Arc<Fences>,
@@ -237,26 +261,29 @@ fn reopens(room: &RoomRow, game: Option<&GameRow>, since: i64) -> bool {
 impl DurableLog {
     /// Opens the store (checking that it can be written: see `Store::open` and
     /// `Store::connect`), a reading connection beside it, each on its own thread, and
-    /// starts the writer. Blocking: from async code, call it in `spawn_blocking`.
+    /// starts the writers: [`DEFAULT_PG_WRITERS`] on PostgreSQL, one on SQLite. Blocking:
+    /// from async code, call it in `spawn_blocking`.
     pub fn open(database: &Database, metrics: Arc<Metrics>) -> Result<DurableLog, OpenError> {
-        let (writer, jobs) = mpsc::channel::<Queued>();
-        let (opened_tx, opened) = mpsc::sync_channel(1);
-        let db = database.clone();
-        std::thread::Builder::new()
-            .name("store-writer".into())
-            .spawn(move || match Store::open_database(&db) {
-                Ok(store) => {
-                    let _ = opened_tx.send(Ok(()));
-                    commit_loop(store, jobs, &metrics);
-                }
-                Err(e) => {
-                    let _ = opened_tx.send(Err(e));
-                }
-            })
-            .map_err(|e| OpenError::Thread("writer", e))?;
-        opened
-            .recv()
-            .map_err(|_| OpenError::Thread("writer", std::io::Error::other("it died")))??;
+        Self::open_with_writers(database, metrics, DEFAULT_PG_WRITERS)
+    }
+
+    /// [`DurableLog::open`] with `writers` writer threads on PostgreSQL
+    /// (`--store-writers`; at least one). SQLite always gets exactly one: it has one
+    /// write lock, which a second writer would only wait for.
+    pub fn open_with_writers(
+        database: &Database,
+        metrics: Arc<Metrics>,
+        writers: usize,
+    ) -> Result<DurableLog, OpenError> {
+        let writers = if database.is_postgres() {
+            writers.max(1)
+        } else {
+            1
+        };
+        // One after the other: the first one migrates the schema, the others find it done.
+        let writers = (0..writers)
+            .map(|i| start_writer(database, metrics.clone(), i))
+            .collect::<Result<Vec<_>, _>>()?;
 
         let (reader, reads) = mpsc::channel::<QueuedRead>();
         let (opened_tx, opened) = mpsc::sync_channel(1);
@@ -279,7 +306,7 @@ impl DurableLog {
             .recv()
             .map_err(|_| OpenError::Thread("reader", std::io::Error::other("it died")))??;
         Ok(DurableLog {
-            writer,
+            writers,
             reader,
             fences: Arc::new(Fences::default()),
             database: database.clone(),
@@ -343,7 +370,8 @@ impl DurableLog {
 
     fn submit_step(&self, fence: Option<Fence>, write: Write) -> Commit {
         let (tx, rx) = oneshot::channel();
-        match self.writer.send(Queued {
+        let writer = &self.writers[writer_for(write.room(), self.writers.len())];
+        match writer.send(Queued {
             step: (fence, write),
             done: tx,
         }) {
@@ -562,7 +590,49 @@ fn rewrite(room: &str, game: &Game) -> Write {
     }
 }
 
-/// The writer thread: takes every job waiting (up to [`MAX_BATCH`]), commits them in one
+/// Starts writer thread `index` with a store of its own (its own connections), once
+/// that store is open.
+fn start_writer(
+    database: &Database,
+    metrics: Arc<Metrics>,
+    index: usize,
+) -> Result<mpsc::Sender<Queued>, OpenError> {
+    let (writer, jobs) = mpsc::channel::<Queued>();
+    let (opened_tx, opened) = mpsc::sync_channel(1);
+    let db = database.clone();
+    std::thread::Builder::new()
+        .name(format!("store-writer-{index}"))
+        .spawn(move || match Store::open_database(&db) {
+            Ok(store) => {
+                let _ = opened_tx.send(Ok(()));
+                commit_loop(store, jobs, &metrics);
+            }
+            Err(e) => {
+                let _ = opened_tx.send(Err(e));
+            }
+        })
+        .map_err(|e| OpenError::Thread("writer", e))?;
+    opened
+        .recv()
+        .map_err(|_| OpenError::Thread("writer", std::io::Error::other("it died")))??;
+    Ok(writer)
+}
+
+/// The writer of `room` among `writers`: a hash of its id (FNV-1a, fixed here, so the
+/// same room always goes to the same writer, whatever the process), so that one room's
+/// writes are committed in order by one connection while other rooms' batches commit on
+/// the others at the same time.
+fn writer_for(room: &str, writers: usize) -> usize {
+    if writers <= 1 {
+        return 0;
+    }
+    let hash = room.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    (hash % writers as u64) as usize
+}
+
+/// A writer thread: takes every job waiting (up to [`MAX_BATCH`]), commits them in one
 /// transaction, answers each; until every sender is gone. The store is dropped here, on
 /// this thread, when it ends.
 fn commit_loop(mut store: Store, jobs: mpsc::Receiver<Queued>, metrics: &Metrics) {
@@ -1032,6 +1102,21 @@ mod tests {
         // Once the lock is gone the same writes commit together.
         let results = commit(&mut store, &[reply("a", 1), reply("b", 1)]);
         assert!(results.iter().all(Result::is_ok), "{results:?}");
+    }
+
+    /// A room always goes to the same writer (its writes stay in order), and rooms
+    /// spread over all of them (their batches overlap).
+    #[test]
+    fn each_room_has_one_writer_and_rooms_spread_over_all() {
+        assert_eq!(writer_for("any", 1), 0);
+        let mut used = [0usize; 4];
+        for i in 0..400 {
+            let room = format!("r{i:05x}");
+            let w = writer_for(&room, 4);
+            assert_eq!(w, writer_for(&room, 4));
+            used[w] += 1;
+        }
+        assert!(used.iter().all(|&n| n > 50), "{used:?}");
     }
 
     #[test]

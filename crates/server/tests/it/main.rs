@@ -48,3 +48,4 @@ mod social;
 mod takeover;
 mod undo;
 mod upgrade;
+mod writers;

@@ -26,7 +26,10 @@
 //! UPDATE`), then checks each fenced write against them. Two nodes' batches thus take
 //! the locks they share in the same order and cannot deadlock on them, and a claim by
 //! another node waits for the batch's commit (or the batch waits for the claim's, and
-//! then sees the new token and is refused).
+//! then sees the new token and is refused). A batch that rates games then locks the rating
+//! rows of all of them, in (pool, account) order, before applying any write, so that
+//! batches rating games with common players (several writers of one node, or several
+//! nodes) cannot deadlock on those rows either (`crate::ratings::lock_in_order`).
 
 mod pipeline;
 pub mod read;
@@ -498,6 +501,7 @@ impl PgStore {
         let client = self.client.get_mut();
         let mut tx = client.transaction()?;
         let mut fences = lock_fences(&mut tx, st, &fenced)?;
+        lock_ratings(&mut tx, st, steps)?;
         let mut refused = false;
         for s in steps {
             if apply(&mut tx, st, &mut fences, s.fence(), s.write()).is_err() {
@@ -523,6 +527,7 @@ impl PgStore {
         let client = self.client.get_mut();
         let mut tx = client.transaction()?;
         let mut fences = lock_fences(&mut tx, st, fenced)?;
+        lock_ratings(&mut tx, st, steps)?;
         let mut results = Vec::with_capacity(steps.len());
         for s in steps {
             let mut savepoint = tx.savepoint("w")?;
@@ -569,6 +574,31 @@ fn lock_fences(tx: &mut Transaction, st: &Statements, rooms: &[&str]) -> Result<
         .iter()
         .map(|r| (r.get(0), (r.get(1), r.get(2))))
         .collect())
+}
+
+/// Locks the rating rows of every game the batch rates, all in one order, before any
+/// write is applied (`crate::ratings::lock_in_order`: why).
+fn lock_ratings<S: Step>(tx: &mut Transaction, st: &Statements, steps: &[S]) -> Result<()> {
+    let ends: Vec<(&str, &crate::RatedOutcome)> = steps
+        .iter()
+        .filter_map(|s| match s.write() {
+            Write::FinishGame {
+                room_id,
+                rated: Some(outcome),
+                ..
+            }
+            | Write::AbandonGame {
+                room_id,
+                rated: Some(outcome),
+                ..
+            } => Some((room_id.as_str(), outcome)),
+            _ => None,
+        })
+        .collect();
+    if ends.is_empty() {
+        return Ok(());
+    }
+    crate::ratings::lock_in_order(&mut PgRating { tx, st }, &ends, now_secs())
 }
 
 /// Refuses a write under `fence` unless the room's fence is that very one.
