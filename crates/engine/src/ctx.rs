@@ -155,11 +155,15 @@ pub struct Ctx<'a> {
     /// Emptied card lists of answered requests, for the next requests to fill (see
     /// [`Ctx::list`]). A simulation asks thousands of questions per second, each with one
     /// or two lists; reusing them keeps the allocator out of the loop.
-    pub(crate) spare: Vec<Vec<CardId>>,
+    /// Borrowed from the `Game`, which keeps them between runs: moving the vector in
+    /// and out of every run cost more than the pointer.
+    pub(crate) spare: &'a mut Vec<Vec<CardId>>,
     /// Which Supply piles each budget affords (the Buy phase's options).
     pub(crate) afford: &'a Affordable,
-    /// The question the run stopped at, once `choose` returned `Err(Suspend)`.
-    pub(crate) suspended: Option<Request>,
+    /// The question the run stopped at, once `choose` returned `Err(Suspend)`: the
+    /// game's pending request itself (None when the run starts), so that a suspended
+    /// run's request is written once, where it stays.
+    pub(crate) suspended: &'a mut Option<Request>,
 }
 
 impl<'a> Ctx<'a> {
@@ -210,7 +214,7 @@ impl<'a> Ctx<'a> {
                     r.clone()
                 }
                 None => {
-                    self.suspended = Some(req);
+                    *self.suspended = Some(req);
                     return Err(Suspend);
                 }
             },
@@ -328,12 +332,12 @@ impl<'a> Ctx<'a> {
 
     /// Keeps `list`'s allocation for a later [`Ctx::list`].
     pub(crate) fn keep(&mut self, list: Vec<CardId>) {
-        keep_list(&mut self.spare, list);
+        keep_list(self.spare, list);
     }
 
     /// Keeps the card lists of an answered prompt.
     fn give_back(&mut self, prompt: Prompt) {
-        keep_lists(&mut self.spare, prompt);
+        keep_lists(self.spare, prompt);
     }
 
     // ----- asking helpers -------------------------------------------------------------

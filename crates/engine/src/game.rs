@@ -228,21 +228,20 @@ impl Game {
                     Some(&mut self.events),
                 ),
             };
+            // The run writes the question it stops at straight into `pending`.
+            self.pending = None;
             let mut cx = Ctx {
                 st: &mut self.state,
                 answers,
                 events,
                 asked: false,
                 resumed,
-                spare: std::mem::take(&mut self.spare),
+                spare: &mut self.spare,
                 afford: &self.afford,
-                suspended: None,
+                suspended: &mut self.pending,
             };
-            let ran = turn::run_turn(&mut cx);
-            self.spare = cx.spare;
-            match ran {
+            match turn::run_turn(&mut cx) {
                 Err(Suspend) => {
-                    self.pending = cx.suspended;
                     debug_assert!(self.pending.is_some(), "suspended without a question");
                     return;
                 }
