@@ -70,18 +70,21 @@ fn keep_list(spare: &mut Vec<Vec<CardId>>, mut list: Vec<CardId>) {
     }
 }
 
-/// Keeps the card lists of an answered prompt in `spare`.
-pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: Prompt) {
+/// Keeps the card lists of an answered prompt in `spare`, leaving it empty lists. In
+/// place, so that a recorded game gives back its pending request's lists without
+/// moving the request out first.
+pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: &mut Prompt) {
+    use std::mem::take;
     match prompt {
         Prompt::BuyPhase { treasures, buyable } => {
-            keep_list(spare, treasures);
-            keep_list(spare, buyable);
+            keep_list(spare, take(treasures));
+            keep_list(spare, take(buyable));
         }
         Prompt::ActionPhase { playable: l }
         | Prompt::ChooseCards { options: l, .. }
         | Prompt::ChoosePile { options: l, .. }
         | Prompt::OrderCards { cards: l }
-        | Prompt::NameCard { options: l } => keep_list(spare, l),
+        | Prompt::NameCard { options: l } => keep_list(spare, take(l)),
         Prompt::ChooseModes { .. } | Prompt::YesNo | Prompt::ChooseNumber { .. } => {}
     }
 }
@@ -336,8 +339,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// Keeps the card lists of an answered prompt.
-    fn give_back(&mut self, prompt: Prompt) {
-        keep_lists(self.spare, prompt);
+    fn give_back(&mut self, mut prompt: Prompt) {
+        keep_lists(self.spare, &mut prompt);
     }
 
     // ----- asking helpers -------------------------------------------------------------

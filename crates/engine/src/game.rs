@@ -192,7 +192,6 @@ impl Game {
         self.log.reserve(REPLIES);
         self.event_marks.reserve(REPLIES);
         self.numbers.answered.reserve(REPLIES);
-        self.numbers.before.reserve(REPLIES);
         self.events.reserve(8 * REPLIES);
     }
 
@@ -379,8 +378,10 @@ impl Game {
             self.run_log = self.resume_log;
             self.run_at_decision = true;
         }
-        if let Some(answered) = self.pending.take() {
-            crate::ctx::keep_lists(&mut self.spare, answered.prompt);
+        // The answered request's lists are kept for later requests; the request itself
+        // is dropped (its lists now empty) when the run below starts.
+        if let Some(answered) = &mut self.pending {
+            crate::ctx::keep_lists(&mut self.spare, &mut answered.prompt);
         }
         self.event_marks.push(before);
         self.log.push((player, reply));
@@ -650,10 +651,10 @@ struct DecisionNumbers {
     settled: u64,
     /// Private questions each seat has answered since the last public reply.
     own: [u16; MAX_SEATS],
-    /// The number of every accepted reply's question.
+    /// The number of every accepted reply's question. What taking replies back
+    /// restores is worked out from these (see `take_back`), so a reply pushes one
+    /// number and nothing else.
     answered: Vec<u64>,
-    /// (`settled`, `own`) before each accepted reply: what taking it back restores.
-    before: Vec<(u64, [u16; MAX_SEATS])>,
 }
 
 /// The most seats a game has.
@@ -661,11 +662,26 @@ const MAX_SEATS: usize = 6;
 
 impl DecisionNumbers {
     /// Forgets the last accepted reply (an undo).
+    ///
+    /// `settled` and `own` are what the remaining numbers count: a public number is
+    /// `1000 × settled` at its reply (a multiple of 1000), a private one lies 1 to 995
+    /// above a multiple of 1000 and names its seat (`1 + 166 × seat + own`, `own` at
+    /// most 165). So after the last public number `n` there were `n / 1000 + 1` public
+    /// replies, and the private numbers after it are each seat's answers since.
     fn take_back(&mut self) {
-        self.answered.pop();
-        if let Some((settled, own)) = self.before.pop() {
-            self.settled = settled;
-            self.own = own;
+        if self.answered.pop().is_none() {
+            return;
+        }
+        let last_public = self
+            .answered
+            .iter()
+            .rposition(|n| n % Self::STRIDE == 0);
+        self.settled = last_public.map_or(0, |i| self.answered[i] / Self::STRIDE + 1);
+        self.own = [0; MAX_SEATS];
+        let since = last_public.map_or(0, |i| i + 1);
+        for n in &self.answered[since..] {
+            let seat = ((n % Self::STRIDE - 1) / Self::SLOT) as usize;
+            self.own[seat] = self.own[seat].saturating_add(1);
         }
     }
 
@@ -695,7 +711,6 @@ impl DecisionNumbers {
     fn answered(&mut self, req: &Request) {
         let n = self.of(req);
         self.answered.push(n);
-        self.before.push((self.settled, self.own));
         if is_public(req) {
             self.settled += 1;
             self.own = [0; MAX_SEATS];
