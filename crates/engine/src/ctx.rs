@@ -323,7 +323,15 @@ impl<'a> Ctx<'a> {
         if *reply != Reply::EndPhase {
             self.asked = true;
         }
-        Some(reply.clone())
+        // A phase move's answer is one of these four (`Prompt::validate`): copied inline,
+        // as the derived `clone` is a call per recorded reply.
+        Some(match *reply {
+            Reply::EndPhase => Reply::EndPhase,
+            Reply::PlayAllTreasures => Reply::PlayAllTreasures,
+            Reply::Play(card) => Reply::Play(card),
+            Reply::Buy(card) => Reply::Buy(card),
+            ref other => other.clone(),
+        })
     }
 
     /// An empty card list to build a request's options in: one an answered request gave
