@@ -672,10 +672,7 @@ impl DecisionNumbers {
         if self.answered.pop().is_none() {
             return;
         }
-        let last_public = self
-            .answered
-            .iter()
-            .rposition(|n| n % Self::STRIDE == 0);
+        let last_public = self.answered.iter().rposition(|n| n % Self::STRIDE == 0);
         self.settled = last_public.map_or(0, |i| self.answered[i] / Self::STRIDE + 1);
         self.own = [0; MAX_SEATS];
         let since = last_public.map_or(0, |i| i + 1);
@@ -725,6 +722,47 @@ impl DecisionNumbers {
 mod tests {
     use super::*;
     use crate::{Edition, Kingdom, Observation};
+
+    /// Taking replies back restores exactly the counters there were before each (what
+    /// `DecisionNumbers` once kept a copy of per reply): public and private replies of
+    /// every seat, more private answers than a seat's share of numbers, taken back one
+    /// by one to none.
+    #[test]
+    fn taking_back_restores_the_counters_before_each_reply() {
+        use crate::decision::{Prompt, Purpose};
+        let ask = |seat: u8, public: bool| Request {
+            player: PlayerId(seat),
+            card: None,
+            about: None,
+            purpose: Purpose::ActionPhase,
+            prompt: if public {
+                Prompt::ActionPhase { playable: vec![] }
+            } else {
+                Prompt::YesNo
+            },
+        };
+        let mut numbers = DecisionNumbers::default();
+        let mut before = Vec::new();
+        let mut x = 7u64;
+        for i in 0..3000u32 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let seat = ((x >> 33) % MAX_SEATS as u64) as u8;
+            // From a private answer on, and the last half one private run: every seat
+            // answers more than its share of 166 numbers.
+            let public = i > 0 && i < 1500 && (x >> 40) % 4 == 0;
+            before.push((numbers.settled, numbers.own, numbers.of(&ask(seat, public))));
+            numbers.answered(&ask(seat, public));
+        }
+        assert!(numbers.own.iter().all(|n| *n > 166), "{:?}", numbers.own);
+        while let Some((settled, own, number)) = before.pop() {
+            assert_eq!(numbers.answered.last(), Some(&number));
+            numbers.take_back();
+            assert_eq!((numbers.settled, numbers.own), (settled, own));
+        }
+        assert!(numbers.answered.is_empty());
+    }
 
     /// `answer` applies a reply exactly as `reply` does; `reply` also hands back the new
     /// events, which `answer` leaves in `events()`.
