@@ -751,7 +751,7 @@ mod tests {
             let seat = ((x >> 33) % MAX_SEATS as u64) as u8;
             // From a private answer on, and the last half one private run: every seat
             // answers more than its share of 166 numbers.
-            let public = i > 0 && i < 1500 && (x >> 40) % 4 == 0;
+            let public = i > 0 && i < 1500 && (x >> 40).is_multiple_of(4);
             before.push((numbers.settled, numbers.own, numbers.of(&ask(seat, public))));
             numbers.answered(&ask(seat, public));
         }
