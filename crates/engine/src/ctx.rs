@@ -70,18 +70,21 @@ fn keep_list(spare: &mut Vec<Vec<CardId>>, mut list: Vec<CardId>) {
     }
 }
 
-/// Keeps the card lists of an answered prompt in `spare`.
-pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: Prompt) {
+/// Keeps the card lists of an answered prompt in `spare`, leaving it empty lists. In
+/// place, so that a recorded game gives back its pending request's lists without
+/// moving the request out first.
+pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: &mut Prompt) {
+    use std::mem::take;
     match prompt {
         Prompt::BuyPhase { treasures, buyable } => {
-            keep_list(spare, treasures);
-            keep_list(spare, buyable);
+            keep_list(spare, take(treasures));
+            keep_list(spare, take(buyable));
         }
         Prompt::ActionPhase { playable: l }
         | Prompt::ChooseCards { options: l, .. }
         | Prompt::ChoosePile { options: l, .. }
         | Prompt::OrderCards { cards: l }
-        | Prompt::NameCard { options: l } => keep_list(spare, l),
+        | Prompt::NameCard { options: l } => keep_list(spare, take(l)),
         Prompt::ChooseModes { .. } | Prompt::YesNo | Prompt::ChooseNumber { .. } => {}
     }
 }
@@ -155,11 +158,15 @@ pub struct Ctx<'a> {
     /// Emptied card lists of answered requests, for the next requests to fill (see
     /// [`Ctx::list`]). A simulation asks thousands of questions per second, each with one
     /// or two lists; reusing them keeps the allocator out of the loop.
-    pub(crate) spare: Vec<Vec<CardId>>,
+    /// Borrowed from the `Game`, which keeps them between runs: moving the vector in
+    /// and out of every run cost more than the pointer.
+    pub(crate) spare: &'a mut Vec<Vec<CardId>>,
     /// Which Supply piles each budget affords (the Buy phase's options).
     pub(crate) afford: &'a Affordable,
-    /// The question the run stopped at, once `choose` returned `Err(Suspend)`.
-    pub(crate) suspended: Option<Request>,
+    /// The question the run stopped at, once `choose` returned `Err(Suspend)`: the
+    /// game's pending request itself (None when the run starts), so that a suspended
+    /// run's request is written once, where it stays.
+    pub(crate) suspended: &'a mut Option<Request>,
 }
 
 impl<'a> Ctx<'a> {
@@ -210,7 +217,7 @@ impl<'a> Ctx<'a> {
                     r.clone()
                 }
                 None => {
-                    self.suspended = Some(req);
+                    *self.suspended = Some(req);
                     return Err(Suspend);
                 }
             },
@@ -316,7 +323,15 @@ impl<'a> Ctx<'a> {
         if *reply != Reply::EndPhase {
             self.asked = true;
         }
-        Some(reply.clone())
+        // A phase move's answer is one of these four (`Prompt::validate`): copied inline,
+        // as the derived `clone` is a call per recorded reply.
+        Some(match *reply {
+            Reply::EndPhase => Reply::EndPhase,
+            Reply::PlayAllTreasures => Reply::PlayAllTreasures,
+            Reply::Play(card) => Reply::Play(card),
+            Reply::Buy(card) => Reply::Buy(card),
+            ref other => other.clone(),
+        })
     }
 
     /// An empty card list to build a request's options in: one an answered request gave
@@ -328,12 +343,12 @@ impl<'a> Ctx<'a> {
 
     /// Keeps `list`'s allocation for a later [`Ctx::list`].
     pub(crate) fn keep(&mut self, list: Vec<CardId>) {
-        keep_list(&mut self.spare, list);
+        keep_list(self.spare, list);
     }
 
     /// Keeps the card lists of an answered prompt.
-    fn give_back(&mut self, prompt: Prompt) {
-        keep_lists(&mut self.spare, prompt);
+    fn give_back(&mut self, mut prompt: Prompt) {
+        keep_lists(self.spare, &mut prompt);
     }
 
     // ----- asking helpers -------------------------------------------------------------

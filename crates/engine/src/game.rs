@@ -192,7 +192,6 @@ impl Game {
         self.log.reserve(REPLIES);
         self.event_marks.reserve(REPLIES);
         self.numbers.answered.reserve(REPLIES);
-        self.numbers.before.reserve(REPLIES);
         self.events.reserve(8 * REPLIES);
     }
 
@@ -228,21 +227,20 @@ impl Game {
                     Some(&mut self.events),
                 ),
             };
+            // The run writes the question it stops at straight into `pending`.
+            self.pending = None;
             let mut cx = Ctx {
                 st: &mut self.state,
                 answers,
                 events,
                 asked: false,
                 resumed,
-                spare: std::mem::take(&mut self.spare),
+                spare: &mut self.spare,
                 afford: &self.afford,
-                suspended: None,
+                suspended: &mut self.pending,
             };
-            let ran = turn::run_turn(&mut cx);
-            self.spare = cx.spare;
-            match ran {
+            match turn::run_turn(&mut cx) {
                 Err(Suspend) => {
-                    self.pending = cx.suspended;
                     debug_assert!(self.pending.is_some(), "suspended without a question");
                     return;
                 }
@@ -380,8 +378,10 @@ impl Game {
             self.run_log = self.resume_log;
             self.run_at_decision = true;
         }
-        if let Some(answered) = self.pending.take() {
-            crate::ctx::keep_lists(&mut self.spare, answered.prompt);
+        // The answered request's lists are kept for later requests; the request itself
+        // is dropped (its lists now empty) when the run below starts.
+        if let Some(answered) = &mut self.pending {
+            crate::ctx::keep_lists(&mut self.spare, &mut answered.prompt);
         }
         self.event_marks.push(before);
         self.log.push((player, reply));
@@ -651,10 +651,10 @@ struct DecisionNumbers {
     settled: u64,
     /// Private questions each seat has answered since the last public reply.
     own: [u16; MAX_SEATS],
-    /// The number of every accepted reply's question.
+    /// The number of every accepted reply's question. What taking replies back
+    /// restores is worked out from these (see `take_back`), so a reply pushes one
+    /// number and nothing else.
     answered: Vec<u64>,
-    /// (`settled`, `own`) before each accepted reply: what taking it back restores.
-    before: Vec<(u64, [u16; MAX_SEATS])>,
 }
 
 /// The most seats a game has.
@@ -662,11 +662,23 @@ const MAX_SEATS: usize = 6;
 
 impl DecisionNumbers {
     /// Forgets the last accepted reply (an undo).
+    ///
+    /// `settled` and `own` are what the remaining numbers count: a public number is
+    /// `1000 × settled` at its reply (a multiple of 1000), a private one lies 1 to 995
+    /// above a multiple of 1000 and names its seat (`1 + 166 × seat + own`, `own` at
+    /// most 165). So after the last public number `n` there were `n / 1000 + 1` public
+    /// replies, and the private numbers after it are each seat's answers since.
     fn take_back(&mut self) {
-        self.answered.pop();
-        if let Some((settled, own)) = self.before.pop() {
-            self.settled = settled;
-            self.own = own;
+        if self.answered.pop().is_none() {
+            return;
+        }
+        let last_public = self.answered.iter().rposition(|n| n % Self::STRIDE == 0);
+        self.settled = last_public.map_or(0, |i| self.answered[i] / Self::STRIDE + 1);
+        self.own = [0; MAX_SEATS];
+        let since = last_public.map_or(0, |i| i + 1);
+        for n in &self.answered[since..] {
+            let seat = ((n % Self::STRIDE - 1) / Self::SLOT) as usize;
+            self.own[seat] = self.own[seat].saturating_add(1);
         }
     }
 
@@ -696,7 +708,6 @@ impl DecisionNumbers {
     fn answered(&mut self, req: &Request) {
         let n = self.of(req);
         self.answered.push(n);
-        self.before.push((self.settled, self.own));
         if is_public(req) {
             self.settled += 1;
             self.own = [0; MAX_SEATS];
@@ -711,6 +722,47 @@ impl DecisionNumbers {
 mod tests {
     use super::*;
     use crate::{Edition, Kingdom, Observation};
+
+    /// Taking replies back restores exactly the counters there were before each (what
+    /// `DecisionNumbers` once kept a copy of per reply): public and private replies of
+    /// every seat, more private answers than a seat's share of numbers, taken back one
+    /// by one to none.
+    #[test]
+    fn taking_back_restores_the_counters_before_each_reply() {
+        use crate::decision::{Prompt, Purpose};
+        let ask = |seat: u8, public: bool| Request {
+            player: PlayerId(seat),
+            card: None,
+            about: None,
+            purpose: Purpose::ActionPhase,
+            prompt: if public {
+                Prompt::ActionPhase { playable: vec![] }
+            } else {
+                Prompt::YesNo
+            },
+        };
+        let mut numbers = DecisionNumbers::default();
+        let mut before = Vec::new();
+        let mut x = 7u64;
+        for i in 0..3000u32 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let seat = ((x >> 33) % MAX_SEATS as u64) as u8;
+            // From a private answer on, and the last half one private run: every seat
+            // answers more than its share of 166 numbers.
+            let public = i > 0 && i < 1500 && (x >> 40).is_multiple_of(4);
+            before.push((numbers.settled, numbers.own, numbers.of(&ask(seat, public))));
+            numbers.answered(&ask(seat, public));
+        }
+        assert!(numbers.own.iter().all(|n| *n > 166), "{:?}", numbers.own);
+        while let Some((settled, own, number)) = before.pop() {
+            assert_eq!(numbers.answered.last(), Some(&number));
+            numbers.take_back();
+            assert_eq!((numbers.settled, numbers.own), (settled, own));
+        }
+        assert!(numbers.answered.is_empty());
+    }
 
     /// `answer` applies a reply exactly as `reply` does; `reply` also hands back the new
     /// events, which `answer` leaves in `events()`.

@@ -126,6 +126,7 @@ impl Table {
     pub fn with_ctx<T>(mut self, f: impl FnOnce(&mut Ctx) -> T) -> (T, State, Vec<Event>) {
         let mut events = Vec::new();
         let afford = Affordable::new(&self.st.supply);
+        let (mut spare, mut suspended) = (Vec::new(), None);
         let out = f(&mut Ctx {
             st: &mut self.st,
             answers: Answers::Log {
@@ -135,9 +136,9 @@ impl Table {
             events: Some(&mut events),
             asked: false,
             resumed: false,
-            spare: Vec::new(),
+            spare: &mut spare,
             afford: &afford,
-            suspended: None,
+            suspended: &mut suspended,
         });
         (out, self.st, events)
     }

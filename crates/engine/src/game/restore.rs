@@ -142,9 +142,6 @@ impl Game {
         g.numbers.answered = answered;
         g.numbers.settled = last.settled;
         g.numbers.own.copy_from_slice(&last.own);
-        g.numbers
-            .before
-            .resize(n, (last.settled, [0; super::MAX_SEATS]));
         g.turn_log_start = n;
         g.resume_log = n;
         g.run_log = n;
