@@ -286,25 +286,17 @@ impl DurableLog {
             .collect::<Result<Vec<_>, _>>()?;
 
         let (reader, reads) = mpsc::channel::<QueuedRead>();
-        let (opened_tx, opened) = mpsc::sync_channel(1);
         let db = database.clone();
-        std::thread::Builder::new()
-            .name("store-reader".into())
-            .spawn(move || match Reader::open_database(&db) {
-                Ok(r) => {
-                    let _ = opened_tx.send(Ok(()));
-                    while let Ok(job) = reads.recv() {
-                        job(&r.view());
-                    }
+        start_thread(
+            "store-reader".into(),
+            "reader",
+            move || Reader::open_database(&db),
+            move |r| {
+                while let Ok(job) = reads.recv() {
+                    job(&r.view());
                 }
-                Err(e) => {
-                    let _ = opened_tx.send(Err(e));
-                }
-            })
-            .map_err(|e| OpenError::Thread("reader", e))?;
-        opened
-            .recv()
-            .map_err(|_| OpenError::Thread("reader", std::io::Error::other("it died")))??;
+            },
+        )?;
         Ok(DurableLog {
             writers,
             reader,
@@ -598,24 +590,43 @@ fn start_writer(
     index: usize,
 ) -> Result<mpsc::Sender<Queued>, OpenError> {
     let (writer, jobs) = mpsc::channel::<Queued>();
-    let (opened_tx, opened) = mpsc::sync_channel(1);
     let db = database.clone();
+    start_thread(
+        format!("store-writer-{index}"),
+        "writer",
+        move || Store::open_database(&db),
+        move |store| commit_loop(store, jobs, &metrics),
+    )?;
+    Ok(writer)
+}
+
+/// Starts thread `name`, which opens its connection with `open` and then runs `run` on
+/// it; returns once the thread has opened it, so that a store that cannot be opened is
+/// the caller's error. The connection is opened, used and dropped on that thread (see
+/// the module docs: why).
+fn start_thread<C: 'static>(
+    name: String,
+    what: &'static str,
+    open: impl FnOnce() -> Result<C, StoreError> + Send + 'static,
+    run: impl FnOnce(C) + Send + 'static,
+) -> Result<(), OpenError> {
+    let (opened_tx, opened) = mpsc::sync_channel(1);
     std::thread::Builder::new()
-        .name(format!("store-writer-{index}"))
-        .spawn(move || match Store::open_database(&db) {
-            Ok(store) => {
+        .name(name)
+        .spawn(move || match open() {
+            Ok(connection) => {
                 let _ = opened_tx.send(Ok(()));
-                commit_loop(store, jobs, &metrics);
+                run(connection);
             }
             Err(e) => {
                 let _ = opened_tx.send(Err(e));
             }
         })
-        .map_err(|e| OpenError::Thread("writer", e))?;
+        .map_err(|e| OpenError::Thread(what, e))?;
     opened
         .recv()
-        .map_err(|_| OpenError::Thread("writer", std::io::Error::other("it died")))??;
-    Ok(writer)
+        .map_err(|_| OpenError::Thread(what, std::io::Error::other("it died")))??;
+    Ok(())
 }
 
 /// The writer of `room` among `writers`: a hash of its id (FNV-1a, fixed here, so the

@@ -118,14 +118,19 @@ mod tests {
     use super::*;
     use crate::{Durability, Store};
 
+    /// The writing connection of a store opened on a data directory.
+    fn writer_connection(store: &Store) -> &Connection {
+        let crate::Backend::Sqlite(sqlite) = &store.0 else {
+            unreachable!("a data directory opens SQLite")
+        };
+        sqlite.connection()
+    }
+
     #[test]
     fn the_writer_never_checkpoints_and_the_thread_copies_the_wal_into_the_database() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path(), Durability::Full).unwrap();
-        let crate::Backend::Sqlite(sqlite) = &store.0 else {
-            unreachable!("a data directory opens SQLite")
-        };
-        let conn = sqlite.connection();
+        let conn = writer_connection(&store);
         let setting: i64 = conn
             .query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0))
             .unwrap();
@@ -163,10 +168,7 @@ mod tests {
         // `Normal`: commits without a sync, so that they follow each other far faster
         // than the thread's checkpoints, as a busy server's do.
         let store = Store::open(dir.path(), Durability::Normal).unwrap();
-        let crate::Backend::Sqlite(sqlite) = &store.0 else {
-            unreachable!("a data directory opens SQLite")
-        };
-        let conn = sqlite.connection();
+        let conn = writer_connection(&store);
         conn.execute_batch("CREATE TABLE wal_test (x BLOB)")
             .unwrap();
         let page_size: i64 = conn
