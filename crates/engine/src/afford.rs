@@ -7,7 +7,7 @@
 //! the budget: coins + reduction.
 
 use crate::card::CardId;
-use crate::state::Pile;
+use crate::state::{Pile, State};
 
 /// Budgets the table covers (0 to `BUDGETS - 1`); a larger one takes the plain scan.
 const BUDGETS: usize = 16;
@@ -21,6 +21,17 @@ pub(crate) struct Affordable {
     upto: [u64; BUDGETS],
     /// How many piles the table was made for; any other Supply takes the plain scan.
     piles: usize,
+}
+
+/// The Buy phase's budget for printed costs: the coins plus this turn's cost reduction
+/// (Bridge), as `State::cost` takes it off each card.
+pub(crate) fn budget(st: &State) -> u32 {
+    st.turn.coins + st.turn.cost_reduction
+}
+
+/// Whether a Buy phase with `budget` offers `pile`: cards left, printed cost within it.
+pub(crate) fn affords(pile: &Pile, budget: u32) -> bool {
+    pile.count > 0 && u32::from(pile.card.base_cost()) <= budget
 }
 
 impl Affordable {
@@ -50,17 +61,11 @@ impl Affordable {
     /// Appends to `out`, in Supply order, the card of every pile with cards left whose
     /// printed cost is at most `budget`.
     pub(crate) fn fill(&self, supply: &[Pile], budget: u32, out: &mut Vec<CardId>) {
-        let budget = budget as usize;
-        if supply.len() != self.piles || budget >= BUDGETS {
-            out.extend(
-                supply
-                    .iter()
-                    .filter(|p| p.count > 0 && usize::from(p.card.base_cost()) <= budget)
-                    .map(|p| p.card),
-            );
+        if supply.len() != self.piles || budget as usize >= BUDGETS {
+            out.extend(supply.iter().filter(|p| affords(p, budget)).map(|p| p.card));
             return;
         }
-        let mut bits = self.upto[budget];
+        let mut bits = self.upto[budget as usize];
         while bits != 0 {
             let pile = supply[bits.trailing_zeros() as usize];
             bits &= bits - 1;

@@ -282,15 +282,14 @@ impl<'a> Ctx<'a> {
         };
         let agent = &mut agents[p.idx()];
         let reply = agent.buy_from_observation(&Observation::new(self.st, p))?;
-        // Affordable as in the request: base cost ≤ coins + this turn's reduction.
-        let budget = self.st.turn.coins + self.st.turn.cost_reduction;
-        let affordable =
-            |c: CardId| self.st.supply_count(c) > 0 && u32::from(c.base_cost()) <= budget;
+        // Offered as in the request (`Affordable::fill`).
+        let budget = crate::afford::budget(self.st);
+        let offered = |pile: &crate::state::Pile| crate::afford::affords(pile, budget);
         match reply {
-            Reply::Buy(c) if affordable(c) => self.asked = true,
+            Reply::Buy(c) if self.st.pile(c).is_some_and(offered) => self.asked = true,
             // A real choice when any pile was affordable (see `choose_phase_move`).
             Reply::EndPhase => {
-                if self.st.supply.iter().any(|pile| affordable(pile.card)) {
+                if self.st.supply.iter().any(offered) {
                     self.asked = true;
                 }
             }

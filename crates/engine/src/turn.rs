@@ -241,10 +241,9 @@ fn buy_request(cx: &mut Ctx, p: PlayerId) -> Request {
                 .filter(|c| c.is_treasure()),
         )
     };
-    // Affordable means base cost ≤ coins + this turn's reduction (`State::cost`).
-    let budget = cx.st.turn.coins + cx.st.turn.cost_reduction;
     let mut buyable = cx.list();
-    cx.afford.fill(&cx.st.supply, budget, &mut buyable);
+    cx.afford
+        .fill(&cx.st.supply, crate::afford::budget(cx.st), &mut buyable);
     Request {
         player: p,
         card: None,

@@ -6,7 +6,7 @@
 //! [`Write`] sent to a dedicated writer thread (a `std::thread`, so no fsync or network
 //! wait ever runs on the async runtime's workers), which owns its writing connection
 //! (two on PostgreSQL, both this thread's: see below). SQLite has exactly one writer (it
-//! has one write lock). PostgreSQL has `--store-writers` of them ([`DEFAULT_PG_WRITERS`]
+//! has one write lock). PostgreSQL has `--store-writers` of them ([`DEFAULT_STORE_WRITERS`](crate::config::DEFAULT_STORE_WRITERS)
 //! by default), each with its own connections; every write of one room goes to the same
 //! writer, chosen by a fixed hash of the room's id ([`writer_for`]), so a room's writes
 //! are committed in the order it made them while other rooms' batches commit on the
@@ -100,11 +100,6 @@ use tokio::sync::oneshot;
 
 /// Most writes in one transaction: a bound on the time one batch holds the rooms in it.
 const MAX_BATCH: usize = 1024;
-
-/// Writer threads (each with its own connections) on PostgreSQL unless `--store-writers`
-/// says otherwise: their commits overlap, and PostgreSQL flushes the WAL of commits that
-/// arrive together once (docs/load.md, "Several writers on PostgreSQL").
-pub const DEFAULT_PG_WRITERS: usize = crate::config::DEFAULT_STORE_WRITERS;
 
 /// A room's rated end as the store takes it.
 fn outcome(rated: RatedEnd) -> dominion_store::RatedOutcome {
@@ -261,10 +256,10 @@ fn reopens(room: &RoomRow, game: Option<&GameRow>, since: i64) -> bool {
 impl DurableLog {
     /// Opens the store (checking that it can be written: see `Store::open` and
     /// `Store::connect`), a reading connection beside it, each on its own thread, and
-    /// starts the writers: [`DEFAULT_PG_WRITERS`] on PostgreSQL, one on SQLite. Blocking:
+    /// starts the writers: [`DEFAULT_STORE_WRITERS`](crate::config::DEFAULT_STORE_WRITERS) on PostgreSQL, one on SQLite. Blocking:
     /// from async code, call it in `spawn_blocking`.
     pub fn open(database: &Database, metrics: Arc<Metrics>) -> Result<DurableLog, OpenError> {
-        Self::open_with_writers(database, metrics, DEFAULT_PG_WRITERS)
+        Self::open_with_writers(database, metrics, crate::config::DEFAULT_STORE_WRITERS)
     }
 
     /// [`DurableLog::open`] with `writers` writer threads on PostgreSQL
