@@ -6,13 +6,13 @@
 # use it where stopped processes could time out (tests, servers).
 set -u
 stopped=/tmp/quiet.$$; : > $stopped
-( while :; do for p in $(pgrep -x 'rustc|cc|ld|cc1|collect2|x86_64-linux-gnu-ld|memcheck-amd64-|callgrind-amd64-|ld.bfd|rust-lld' 2>/dev/null; pgrep -f 'valgrind' 2>/dev/null); do kill -STOP $p 2>/dev/null && echo $p >> $stopped; done; sleep 0.5; done ) &
+( while :; do for p in $(pgrep -x 'cargo|rustc|clippy-driver|rustdoc|cc|ld|cc1|cc1plus|as|collect2|x86_64-linux-gnu-ld|memcheck-amd64-|callgrind-amd64-|ld.bfd|rust-lld' 2>/dev/null; pgrep -f 'valgrind' 2>/dev/null); do kill -STOP $p 2>/dev/null && echo $p >> $stopped; done; sleep 0.5; done ) &
 watcher=$!
 "$@"; rc=$?
 kill $watcher; wait $watcher 2>/dev/null
 sort -u $stopped | xargs -r kill -CONT 2>/dev/null
 # once more, in case a process was stopped after the list was read
-for p in $(pgrep -x 'rustc|cc|ld|cc1|collect2|ld.bfd|rust-lld'); do kill -CONT $p 2>/dev/null; done
+for p in $(pgrep -x 'cargo|rustc|clippy-driver|rustdoc|cc|ld|cc1|cc1plus|as|collect2|ld.bfd|rust-lld'); do kill -CONT $p 2>/dev/null; done
 pgrep -f valgrind | xargs -r kill -CONT 2>/dev/null
 rm -f $stopped
 exit $rc
