@@ -426,7 +426,10 @@ impl Game {
             return;
         };
         // A game of its own around the older state, without a record, answering from
-        // the replies since: the same runs as the game's own (`advance`).
+        // the replies since: the same runs as the game's own (`advance`). A turn here is
+        // one run where the game ran it in pieces, so its `Ctx::asked` may be true where
+        // a piece's was false; that only skips `State::stuck`, which was false for each
+        // of these turns (the game went on past them).
         let mut g = Game::around(
             self.setup.clone(),
             self.seed,
@@ -665,7 +668,7 @@ struct Snapshots {
 
 /// How many turns back a deferred turn snapshot may lie (see `Snapshots::turn`): the
 /// most turns an undo or a card's question may have to run again first.
-const DEFER_TURNS: u32 = 8;
+const DEFER_TURNS: u32 = 16;
 
 impl Snapshots {
     /// The state a card's question re-runs from, if this turn has one.
