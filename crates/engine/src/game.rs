@@ -21,7 +21,9 @@
 //! nothing); a run starting at a decision takes its logged answer without building the
 //! request again. The turn's own snapshot is taken at its first answered decision,
 //! always a phase move (a debug assertion checks it; a future start-of-turn effect
-//! that asks must take the snapshot itself). The
+//! that asks must take the snapshot itself), and only when that reply plays an Action
+//! or every few turns: in between, an earlier turn's state stands in for it and is run
+//! on to this turn's when an undo or a card's question needs it (`Snapshots::turn`). The
 //! property test `tests/properties.rs` plays random games both through `reply` and
 //! through `play_out` and requires the same final state; recorded games reserve their
 //! reply log, decision numbers and events up front. Measure with `dominion-sim --bench`
@@ -239,12 +241,18 @@ impl Game {
                 afford: &self.afford,
                 suspended: &mut self.pending,
             };
-            match turn::run_turn(&mut cx) {
+            let ran = turn::run_turn(&mut cx);
+            match ran {
                 Err(Suspend) => {
                     debug_assert!(self.pending.is_some(), "suspended without a question");
                     return;
                 }
                 Ok(()) => {
+                    // The next turn answers from the replies this one left (all of them,
+                    // but in a turn snapshot's catch-up).
+                    if let Answers::Log { pos, .. } = cx.answers {
+                        self.run_log += pos;
+                    }
                     self.next_turn();
                     resumed = false;
                 }
@@ -264,7 +272,11 @@ impl Game {
         } else {
             turn::begin_turn(&mut self.state, events);
         }
-        self.turn_log_start = self.log.len();
+        debug_assert!(
+            !self.record || self.run_log == self.log.len(),
+            "a turn ended with replies left"
+        );
+        self.turn_log_start = self.run_log;
         self.turn_events_start = self.events.len();
         self.resume_log = self.turn_log_start;
         self.run_log = self.turn_log_start;
@@ -337,7 +349,7 @@ impl Game {
             return Err(InvalidReply::GameOver);
         };
         let at_phase = is_resume_point(req);
-        if !at_phase && snap.resume_state().is_none() {
+        if !at_phase && snap.resume_state(self.state.turn_count).is_none() {
             debug_assert!(false, "a card's question before any phase move this turn");
             return Err(InvalidReply::GameOver);
         }
@@ -353,25 +365,27 @@ impl Game {
             // copies no state, which was a third of a recorded reply's cost.
             let plays_action = matches!(req.prompt, crate::decision::Prompt::ActionPhase { .. })
                 && matches!(reply, Reply::Play(_));
-            let keep = if !snap.turn_taken {
+            if !snap.turn_taken {
                 snap.turn_taken = true;
                 snap.resume_at_turn = true;
                 self.turn_events_start = before;
-                Some(&mut snap.turn)
+                self.resume_log = self.log.len();
+                self.resume_events = before;
+                // The copy may wait when no card of this reply can ask (see
+                // `Snapshots::turn`); an Action played now needs it at once.
+                if plays_action || !snap.may_defer(self.state.turn_count) {
+                    store(&mut snap.turn, &self.state);
+                    snap.turn_log = self.log.len();
+                }
             } else if plays_action {
                 snap.resume_at_turn = false;
-                Some(&mut snap.resume)
-            } else {
-                None
-            };
-            if let Some(slot) = keep {
-                store(slot, &self.state);
+                store(&mut snap.resume, &self.state);
                 self.resume_log = self.log.len();
                 self.resume_events = before;
             }
             self.run_log = self.log.len();
             self.run_at_decision = true;
-        } else if let Some(from) = snap.resume_state() {
+        } else if let Some(from) = snap.resume_state(self.state.turn_count) {
             // A card is being resolved: re-run it from the last resume point.
             self.state.clone_from(from);
             self.events.truncate(self.resume_events);
@@ -387,7 +401,55 @@ impl Game {
         self.log.push((player, reply));
         self.advance(None);
         debug_assert!(self.events.len() >= before, "replay lost events");
+        // A card's question re-runs from the last resume point, and others see the game
+        // as it was there (`veiled_for`): when that is the turn's first decision, its
+        // state must be at hand now.
+        if self.pending.as_ref().is_some_and(|r| !is_resume_point(r)) {
+            self.catch_up_turn_snapshot();
+        }
         Ok(())
+    }
+
+    /// Brings a deferred turn snapshot (see `Snapshots::turn`) up to the current turn's
+    /// first decision: the older state it holds is run on with the replies logged since
+    /// it was taken, as a replay would, without recording events. Nothing else of the
+    /// game changes.
+    fn catch_up_turn_snapshot(&mut self) {
+        let Some(snap) = self.snapshots.as_deref_mut() else {
+            return;
+        };
+        if !snap.turn_taken || snap.is_current(self.state.turn_count) {
+            return;
+        }
+        let Some(st) = snap.turn.take() else {
+            debug_assert!(false, "a deferred turn snapshot with nothing to run on");
+            return;
+        };
+        // A game of its own around the older state, without a record, answering from
+        // the replies since: the same runs as the game's own (`advance`). A turn here is
+        // one run where the game ran it in pieces, so its `Ctx::asked` may be true where
+        // a piece's was false; that only skips `State::stuck`, which was false for each
+        // of these turns (the game went on past them).
+        let mut g = Game::around(
+            self.setup.clone(),
+            self.seed,
+            Vec::new(),
+            st,
+            Vec::new(),
+            false,
+        );
+        g.log
+            .extend_from_slice(&self.log[snap.turn_log..self.turn_log_start]);
+        g.advance(None);
+        // Stopped at the current turn's first decision, whose reply is the first not
+        // given to it.
+        debug_assert!(g.pending.is_some() && g.turn_log_start == g.log.len());
+        snap.turn = Some(g.state);
+        snap.turn_log = self.turn_log_start;
+        debug_assert!(
+            snap.is_current(self.state.turn_count),
+            "caught up elsewhere"
+        );
     }
 
     /// The decision the game is waiting for, if any.
@@ -456,7 +518,7 @@ impl Game {
         if is_public(req) || viewer.is(req.player) {
             return None;
         }
-        let mark = self.snapshots.as_ref()?.resume_state();
+        let mark = self.snapshots.as_ref()?.resume_state(self.state.turn_count);
         debug_assert!(mark.is_some(), "a private question before any phase move");
         mark
     }
@@ -586,7 +648,17 @@ struct Snapshots {
     /// move, as a card is resolved only once an answered phase move has played it; so
     /// this is a resume point, and nothing before it in the turn can be undone anyway.
     /// Taking it there rather than at the turn's start spares one copy per turn.
+    ///
+    /// **Deferred.** Most turns' first reply plays no Action card (a money deck's never
+    /// does), and then nothing but an undo, or a card's question after a Buy, ever reads
+    /// this state. So such a reply leaves here the state of an earlier turn's first
+    /// decision (at most `DEFER_TURNS` turns back) and `catch_up_turn_snapshot` runs it
+    /// on to this turn's when one is needed: one whole-state copy every few turns
+    /// instead of one a turn, for a rare replay of a few turns. Current when its
+    /// `turn_count` is the game's.
     turn: Option<State>,
+    /// Index into the log of the reply answered at `turn`'s decision.
+    turn_log: usize,
     turn_taken: bool,
     /// The state at the last Action- or Buy-phase decision answered this turn, unless
     /// `resume_at_turn` says that is `turn`.
@@ -594,16 +666,38 @@ struct Snapshots {
     resume_at_turn: bool,
 }
 
+/// How many turns back a deferred turn snapshot may lie (see `Snapshots::turn`): the
+/// most turns an undo or a card's question may have to run again first.
+const DEFER_TURNS: u32 = 16;
+
 impl Snapshots {
     /// The state a card's question re-runs from, if this turn has one.
-    fn resume_state(&self) -> Option<&State> {
+    /// `turn_count` is the game's, to check that a deferred turn snapshot was caught
+    /// up first.
+    fn resume_state(&self, turn_count: u32) -> Option<&State> {
         if !self.turn_taken {
             None
         } else if self.resume_at_turn {
+            debug_assert!(self.is_current(turn_count), "a deferred turn snapshot read");
             self.turn.as_ref()
         } else {
             self.resume.as_ref()
         }
+    }
+
+    /// Whether `turn` holds the state at the first decision of turn `turn_count`.
+    fn is_current(&self, turn_count: u32) -> bool {
+        self.turn
+            .as_ref()
+            .is_some_and(|s| s.turn_count == turn_count)
+    }
+
+    /// Whether the snapshot of turn `turn_count` may be left to an earlier turn's state
+    /// (see `Snapshots::turn`): it is that state already, or one close enough.
+    fn may_defer(&self, turn_count: u32) -> bool {
+        self.turn
+            .as_ref()
+            .is_some_and(|s| turn_count.wrapping_sub(s.turn_count) < DEFER_TURNS)
     }
 }
 
@@ -762,6 +856,61 @@ mod tests {
             assert_eq!((numbers.settled, numbers.own), (settled, own));
         }
         assert!(numbers.answered.is_empty());
+    }
+
+    /// A money deck's turns leave their snapshot to an earlier turn's state (see
+    /// `Snapshots::turn`); an undo then catches it up, and the game is exactly the
+    /// replay of the shorter log, at every turn of whole games, however far back the
+    /// snapshot lay.
+    #[test]
+    fn an_undo_catches_up_a_deferred_turn_snapshot() {
+        let setup = Setup {
+            players: 2,
+            kingdom: Kingdom::Recommended("base_2e/first_game".into()),
+            edition: Edition::Second,
+        };
+        let mut caught_up = 0;
+        for seed in 0..4u64 {
+            let mut g = Game::new(&setup, seed).unwrap();
+            let mut agents: Vec<_> = (0..2)
+                .map(|i| crate::bots::by_name("big_money", seed + i).unwrap())
+                .collect();
+            while let Some(req) = g.pending().cloned() {
+                let p = req.player;
+                if g.can_undo(p).is_ok() {
+                    let snap = g.snapshots.as_ref().unwrap();
+                    let deferred = !snap.is_current(g.state.turn_count);
+                    let full = g.record();
+                    let (before_undo, events) = (g.state_hash(), g.events().to_vec());
+                    let numbers = g.reply_numbers().to_vec();
+                    g.undo(p).unwrap();
+                    let mut record = full.clone();
+                    record.replies.truncate(g.replies().len());
+                    let replayed = Game::replay(&record).unwrap();
+                    assert_eq!(g.state_hash(), replayed.state_hash());
+                    assert_eq!(g.pending(), replayed.pending());
+                    assert_eq!(g.events(), replayed.events());
+                    assert_eq!(g.reply_numbers(), replayed.reply_numbers());
+                    assert!(g.snapshots.as_ref().unwrap().is_current(g.state.turn_count));
+                    // Made again, the move gives the same game as before the undo.
+                    let kept = g.replies().len();
+                    for (q, r) in full.replies[kept..].iter().cloned() {
+                        g.answer(q, r).unwrap();
+                    }
+                    assert_eq!(g.state_hash(), before_undo);
+                    assert_eq!(g.events(), events);
+                    assert_eq!(g.reply_numbers(), numbers);
+                    caught_up += usize::from(deferred);
+                }
+                let obs = Observation::for_player(&g, p);
+                let r = agents[p.idx()].decide(&obs, &req);
+                g.answer(p, r).unwrap();
+            }
+        }
+        assert!(
+            caught_up > 50,
+            "only {caught_up} undos caught a snapshot up"
+        );
     }
 
     /// `answer` applies a reply exactly as `reply` does; `reply` also hands back the new

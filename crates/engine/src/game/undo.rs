@@ -104,6 +104,7 @@ impl Game {
     /// never had the moves taken back.
     pub fn undo(&mut self, player: PlayerId) -> Result<(), UndoRefused> {
         let keep = self.undo_point(player)?;
+        self.catch_up_turn_snapshot();
         let start = self.turn_log_start;
         let again: Vec<_> = self.log[start..keep].to_vec();
         let Some(snap) = self.snapshots.as_mut() else {
