@@ -411,7 +411,6 @@ function invitePanel() {
                 const name = nameOrAsk();
                 if (!name) return;
                 await takeSeat(room.id, open.seat, name);
-                if (state.roomId === room.id) clearInvite();
               },
             },
             t('lobby.invite_take'),
@@ -425,7 +424,6 @@ function invitePanel() {
           'data-testid': 'invite-watch',
           onclick: async () => {
             await spectate(room.id);
-            if (state.roomId === room.id) clearInvite();
           },
         },
         t('room.watch'),

@@ -375,6 +375,9 @@ export async function takeSeat(room, seat, name) {
   storeSeat({ room: answer.room, token: answer.token, seat: answer.seat });
   dropLog(answer.room);
   resetRoom();
+  // An invite to this room is used up: it leaves the address as the room opens, not
+  // after the room list below comes back.
+  if (state.invite === answer.room) clearInvite();
   update((s) => {
     s.roomId = answer.room;
     s.seat = answer.seat;
@@ -394,6 +397,7 @@ export async function spectate(room) {
   if (!answer || answer.type !== 'spectating') return;
   const keepLog = state.roomId === room && state.spectating;
   if (!keepLog) resetRoom();
+  if (state.invite === room) clearInvite();
   update((s) => {
     s.roomId = room;
     s.spectating = true;
