@@ -75,7 +75,7 @@ export async function launch() {
  * A page in its own context (its own localStorage: one person), recording every frame
  * it sends and receives, schema violations, and console errors.
  * @param {import('playwright-core').Browser} browser
- * @param {{viewport?: {width: number, height: number}, locale?: string, hasTouch?: boolean, isMobile?: boolean}} [opts]
+ * @param {{viewport?: {width: number, height: number}, locale?: string, hasTouch?: boolean, isMobile?: boolean, motion?: boolean}} [opts]
  */
 export async function openPage(browser, opts = {}) {
   const context = await browser.newContext({
@@ -83,6 +83,12 @@ export async function openPage(browser, opts = {}) {
     locale: opts.locale ?? 'en-US',
     hasTouch: opts.hasTouch,
     isMobile: opts.isMobile,
+    // Reduced motion: the table's two CSS animations (a chip played by another player,
+    // a pile count that changed) are repainted at every frame for about a second, and in
+    // games the bots play at once they never stop; in software rendering that was more
+    // than half of a test's CPU (tests/e2e/README.md). They are decoration: the state
+    // they mark is in the DOM either way. `motion: true` keeps them for a test that needs them.
+    reducedMotion: opts.motion ? 'no-preference' : 'reduce',
   });
   const page = await context.newPage();
   /** @type {{sent: any[], received: any[], invalid: string[], errors: string[]}} */

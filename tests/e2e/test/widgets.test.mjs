@@ -233,7 +233,7 @@ async function language(lang) {
 before(async () => {
   server = await startServer();
   chrome = await launch();
-  const context = await chrome.browser.newContext({ viewport: { width: 1366, height: 768 }, hasTouch: true });
+  const context = await chrome.browser.newContext({ viewport: { width: 1366, height: 768 }, hasTouch: true, reducedMotion: 'reduce' });
   page = await context.newPage();
   s = new Scripted(page);
   page.on('console', (m) => m.type() === 'error' && s.problems.push(m.text()));
