@@ -103,6 +103,29 @@ describe('accessibility (axe-core)', { timeout: 900000 }, () => {
     });
   }
 
+  test('the table moves only for people who did not ask for reduced motion', async () => {
+    // The stylesheet's own rules, on elements shaped as the table draws them: a card
+    // another player just played and a pile count that changed while it is their turn.
+    const animations = async (/** @type {boolean} */ motion) => {
+      const p = await openPage(chrome.browser, { motion });
+      await p.page.goto(server.url);
+      const names = await p.page.evaluate(() => {
+        const table = document.createElement('div');
+        table.className = 'table live others';
+        table.innerHTML = '<div class="panel play-area others"><span class="chip">x</span></div><span class="pile-count">×3</span>';
+        document.body.append(table);
+        const name = (/** @type {string} */ sel) => getComputedStyle(/** @type {Element} */ (table.querySelector(sel))).animationName;
+        const out = [name('.chip'), name('.pile-count')];
+        table.remove();
+        return out;
+      });
+      await p.context.close();
+      return names;
+    };
+    assert.deepEqual(await animations(true), ['chip-in', 'count-flash']);
+    assert.deepEqual(await animations(false), ['none', 'none'], 'prefers-reduced-motion: reduce stops both');
+  });
+
   test('the counts', () => {
     console.log(`axe-core scans:\n${counts.join('\n')}`);
     assert.ok(counts.length >= 10);
