@@ -115,13 +115,34 @@ pub(crate) mod pg {
             &[&room],
         )?
         .iter()
-        .map(|r| SnapshotRow {
+        .map(row)
+        .collect())
+    }
+
+    /// The snapshots of several rooms in one query, by room, each room's oldest first (a
+    /// room without any is absent).
+    pub fn read_many(
+        c: &mut Client,
+        rooms: &[&str],
+    ) -> Result<std::collections::HashMap<String, Vec<SnapshotRow>>> {
+        let mut by_room = std::collections::HashMap::<String, Vec<SnapshotRow>>::new();
+        for r in &c.query(
+            "SELECT upto, format, rules_version, digest, body, room_id FROM snapshots
+             WHERE room_id = ANY($1) ORDER BY room_id, upto",
+            &[&rooms],
+        )? {
+            by_room.entry(r.get(5)).or_default().push(row(r));
+        }
+        Ok(by_room)
+    }
+
+    fn row(r: &postgres::Row) -> SnapshotRow {
+        SnapshotRow {
             upto: r.get::<_, i64>(0) as u64,
             format: r.get::<_, i64>(1) as u32,
             rules: r.get::<_, i64>(2) as u32,
             digest: r.get(3),
             body: r.get(4),
-        })
-        .collect())
+        }
     }
 }
