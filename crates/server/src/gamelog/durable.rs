@@ -1147,11 +1147,15 @@ mod tests {
             dominion_store::Database::choose(None, dir.path(), Durability::Normal).unwrap();
         let log = DurableLog::open(&database, Arc::new(Metrics::new())).unwrap();
         let mut want = Vec::new();
-        for i in 0..12u64 {
+        let mut want_broken = Vec::new();
+        // More rooms than one read takes (`READ_AT_ONCE`).
+        for i in 0..(READ_AT_ONCE as u64 + 8) {
             let id = format!("room{i:02}");
             let wrong = i % 5 == 3;
-            let digest = store_game(&log, &id, i, 20 + 3 * i as usize, wrong).await;
-            if !wrong {
+            let digest = store_game(&log, &id, i, 10 + 3 * (i % 9) as usize, wrong).await;
+            if wrong {
+                want_broken.push(id);
+            } else {
                 want.push((id, digest));
             }
         }
@@ -1163,12 +1167,45 @@ mod tests {
             .collect();
         assert_eq!(ok, want);
         let broken: Vec<String> = broken.into_iter().map(|b| b.id).collect();
-        assert_eq!(broken, ["room03", "room08"]);
+        assert_eq!(broken, want_broken);
         // Marked broken in the store: the next recovery reopens only the others.
         let (again, broken) = log.recover(ttl).await.unwrap();
         let again: Vec<String> = again.into_iter().map(|r| r.id).collect();
         let want: Vec<String> = want.into_iter().map(|(id, _)| id).collect();
         assert_eq!((again, broken.len()), (want, 0));
+    }
+
+    /// Rooms taken over at once are read together (`read_room`): each call still gets
+    /// its own room, rebuilt to its own state, and a room not stored gets nothing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn rooms_recovered_at_once_each_get_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let database =
+            dominion_store::Database::choose(None, dir.path(), Durability::Normal).unwrap();
+        let log = DurableLog::open(&database, Arc::new(Metrics::new())).unwrap();
+        let mut want = Vec::new();
+        for i in 0..10u64 {
+            let id = format!("room{i}");
+            let digest = store_game(&log, &id, i, 5 + 2 * i as usize, false).await;
+            want.push((id, Some(digest)));
+        }
+        want.push(("nowhere".into(), None));
+        // One room asked for twice at once.
+        want.push(want[3].clone());
+        let ttl = Duration::from_secs(600);
+        let got = futures_util::future::join_all(want.iter().map(|(id, _)| {
+            let log = &log;
+            async move {
+                let r = log.recover_one(id, ttl).await.unwrap();
+                r.map(|r| {
+                    assert_eq!(&r.id, id);
+                    r.game.unwrap().game.digest()
+                })
+            }
+        }))
+        .await;
+        let want: Vec<Option<u64>> = want.into_iter().map(|(_, d)| d).collect();
+        assert_eq!(got, want);
     }
 
     #[test]
