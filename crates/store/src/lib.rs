@@ -50,6 +50,7 @@ pub fn schema_v1_sql() -> &'static str {
 }
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The key the nodes of a cluster sharing this database vouch for each other with: the
@@ -846,6 +847,58 @@ impl ReadView<'_> {
         self.on(
             |c| snapshots::sqlite::read(c, room_id),
             |c| snapshots::pg::read(c, room_id),
+        )
+    }
+
+    /// Several rooms with their seats, as [`ReadView::room`] reads each, in the order of
+    /// `ids` (each once); a room not stored is left out. On PostgreSQL two queries
+    /// however many rooms (a node reopening or taking over many rooms would otherwise pay
+    /// round trips per room); on SQLite, which has no round trips, one room at a time.
+    pub fn rooms(&self, ids: &[&str]) -> Result<Vec<(RoomRow, Vec<SeatRow>)>> {
+        self.on(
+            |c| {
+                let mut rooms = Vec::with_capacity(ids.len());
+                for id in ids {
+                    rooms.extend(sqlite::read::room(c, id)?);
+                }
+                Ok(rooms)
+            },
+            |c| pg::read::rooms(c, ids),
+        )
+    }
+
+    /// Several rooms' games with their full reply logs, as [`ReadView::game`] reads
+    /// each, by room (a room without a game is absent); batched as [`ReadView::rooms`].
+    pub fn games(&self, ids: &[&str]) -> Result<HashMap<String, GameRow>> {
+        self.on(
+            |c| {
+                let mut games = HashMap::with_capacity(ids.len());
+                for id in ids {
+                    if let Some(game) = sqlite::read::game(c, id)? {
+                        games.insert(id.to_string(), game);
+                    }
+                }
+                Ok(games)
+            },
+            |c| pg::read::games(c, ids),
+        )
+    }
+
+    /// Several games' stored snapshots, as [`ReadView::snapshots`] reads each, by room
+    /// (a room without snapshots is absent); batched as [`ReadView::rooms`].
+    pub fn snapshots_of(&self, ids: &[&str]) -> Result<HashMap<String, Vec<SnapshotRow>>> {
+        self.on(
+            |c| {
+                let mut all = HashMap::with_capacity(ids.len());
+                for id in ids {
+                    let snapshots = snapshots::sqlite::read(c, id)?;
+                    if !snapshots.is_empty() {
+                        all.insert(id.to_string(), snapshots);
+                    }
+                }
+                Ok(all)
+            },
+            |c| snapshots::pg::read_many(c, ids),
         )
     }
 

@@ -27,7 +27,7 @@ pub struct SnapshotRow {
     pub body: String,
 }
 
-fn refused(room: &str, upto: u64) -> StoreError {
+pub(crate) fn refused(room: &str, upto: u64) -> StoreError {
     StoreError::Rewrite {
         room: room.to_string(),
         reason: format!("a snapshot of reply {upto}, which the game does not hold"),
@@ -90,11 +90,11 @@ pub(crate) mod sqlite {
 
 pub(crate) mod pg {
     use super::*;
-    use postgres::{Client, Transaction};
+    use postgres::Client;
 
     /// Stores a snapshot while the game holds reply `upto - 1` and is not over; changes
-    /// no row otherwise (the write is then refused). Also sent by the pipelined path
-    /// (`pg::pipeline`), which checks the same row count.
+    /// no row otherwise (the write is then refused: `pg::writes` describes the write
+    /// for both of the writer's paths).
     pub(crate) const SAVE: &str =
         "INSERT INTO snapshots (room_id, upto, format, rules_version, digest, body, at)
              SELECT $1, $2::BIGINT, $3::BIGINT, $4::BIGINT, $5, $6, $7::BIGINT
@@ -108,30 +108,6 @@ pub(crate) mod pg {
     /// Deletes the snapshots past `$2` replies (0: all of the game's).
     pub(crate) const TRUNCATE: &str = "DELETE FROM snapshots WHERE room_id = $1 AND upto > $2";
 
-    pub fn save(tx: &mut Transaction, room: &str, s: &SnapshotRow, now: i64) -> Result<()> {
-        let n = tx.execute(
-            SAVE,
-            &[
-                &room,
-                &(s.upto as i64),
-                &i64::from(s.format),
-                &i64::from(s.rules),
-                &s.digest,
-                &s.body,
-                &now,
-            ],
-        )?;
-        if n == 0 {
-            return Err(refused(room, s.upto));
-        }
-        Ok(())
-    }
-
-    pub fn truncate(tx: &mut Transaction, room: &str, keep: u64) -> Result<()> {
-        tx.execute(TRUNCATE, &[&room, &(keep as i64)])?;
-        Ok(())
-    }
-
     pub fn read(c: &mut Client, room: &str) -> Result<Vec<SnapshotRow>> {
         Ok(c.query(
             "SELECT upto, format, rules_version, digest, body FROM snapshots
@@ -139,13 +115,34 @@ pub(crate) mod pg {
             &[&room],
         )?
         .iter()
-        .map(|r| SnapshotRow {
+        .map(row)
+        .collect())
+    }
+
+    /// The snapshots of several rooms in one query, by room, each room's oldest first (a
+    /// room without any is absent).
+    pub fn read_many(
+        c: &mut Client,
+        rooms: &[&str],
+    ) -> Result<std::collections::HashMap<String, Vec<SnapshotRow>>> {
+        let mut by_room = std::collections::HashMap::<String, Vec<SnapshotRow>>::new();
+        for r in &c.query(
+            "SELECT upto, format, rules_version, digest, body, room_id FROM snapshots
+             WHERE room_id = ANY($1) ORDER BY room_id, upto",
+            &[&rooms],
+        )? {
+            by_room.entry(r.get(5)).or_default().push(row(r));
+        }
+        Ok(by_room)
+    }
+
+    fn row(r: &postgres::Row) -> SnapshotRow {
+        SnapshotRow {
             upto: r.get::<_, i64>(0) as u64,
             format: r.get::<_, i64>(1) as u32,
             rules: r.get::<_, i64>(2) as u32,
             digest: r.get(3),
             body: r.get(4),
-        })
-        .collect())
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! replaced when written again for the same reply, dropped with the replies an undo
 //! takes back and with the game's end.
 
-use dominion_store::{RecordVersion, RoomRow, RoomStatus, SnapshotRow, Store, Write};
+use dominion_store::{RecordVersion, RoomRow, RoomStatus, SeatRow, SnapshotRow, Store, Write};
 
 #[macro_use]
 mod both;
@@ -13,6 +13,7 @@ on_both!(
     snapshots_are_kept_with_the_reply_they_cover,
     a_snapshot_of_a_missing_reply_or_a_finished_game_is_refused,
     an_undo_drops_the_snapshots_past_the_replies_kept,
+    several_rooms_read_at_once_are_read_as_one_by_one,
 );
 
 const V: RecordVersion = RecordVersion {
@@ -117,4 +118,63 @@ fn an_undo_drops_the_snapshots_past_the_replies_kept(db: &Db) {
         .unwrap();
     assert!(results.iter().all(Result::is_ok), "{results:?}");
     assert_eq!(s.reader().snapshots("r").unwrap(), [snap(20, "a")]);
+}
+
+/// `ReadView::rooms`, `games` and `snapshots_of` (what a restart and a takeover read, for
+/// many rooms in one go) answer what `room`, `game` and `snapshots` answer for each: a
+/// room with seats, a started game with snapshots, a finished game, an open room without
+/// a game, and a room that is not stored.
+fn several_rooms_read_at_once_are_read_as_one_by_one(db: &Db) {
+    let mut s = game(db, 60);
+    save(&mut s, snap(20, "a")).unwrap();
+    save(&mut s, snap(50, "b")).unwrap();
+    let seat = |seat: u8, name: &str| SeatRow {
+        seat,
+        name: name.into(),
+        token_hash: Some(vec![seat; 32]),
+        bot: None,
+        last_command: u64::from(seat) + 1,
+        account: None,
+    };
+    let room = |id: &str, created_at: i64| RoomRow {
+        id: id.into(),
+        settings: format!("{{\"room\":\"{id}\"}}"),
+        status: RoomStatus::Open,
+        broken_reason: None,
+        created_at,
+        host: Some(1),
+    };
+    s.save_room(&room("done", 2), &[seat(1, "Bea"), seat(0, "Al")])
+        .unwrap();
+    s.start_game("done", "{}", V, 9, "d1:0", 1).unwrap();
+    for i in 0..7 {
+        s.append_reply(
+            "done",
+            i,
+            (i % 2) as u8,
+            &format!("{{\"n\":{i}}}"),
+            "d1:x",
+            2,
+        )
+        .unwrap();
+    }
+    s.finish_game("done", "[1,2]", 3).unwrap();
+    s.save_room(&room("open", 3), &[seat(0, "Cy")]).unwrap();
+
+    let v = s.reader();
+    let ids = ["open", "missing", "r", "done"];
+    let one_by_one: Vec<_> = ids.iter().filter_map(|id| v.room(id).unwrap()).collect();
+    assert_eq!(one_by_one.len(), 3);
+    assert_eq!(v.rooms(&ids).unwrap(), one_by_one);
+    let games = v.games(&ids).unwrap();
+    assert_eq!(games.len(), 2);
+    for id in ids {
+        assert_eq!(games.get(id), v.game(id).unwrap().as_ref(), "{id}");
+    }
+    assert_eq!(games["done"].replies.len(), 7);
+    let snapshots = v.snapshots_of(&ids).unwrap();
+    assert_eq!(snapshots.len(), 1);
+    assert_eq!(snapshots["r"], v.snapshots("r").unwrap());
+    assert_eq!(snapshots["r"], [snap(20, "a"), snap(50, "b")]);
+    assert!(v.rooms(&[]).unwrap().is_empty());
 }

@@ -118,6 +118,9 @@ pub struct DurableLog {
     writers: Vec<mpsc::Sender<Queued>>,
     /// To the reader thread.
     reader: mpsc::Sender<QueuedRead>,
+    /// Rooms whose takeover waits for their rows: several rooms taken over at once are
+    /// read in one go.
+    waiting: Waiting,
     fences: Arc<Fences>,
     /// Where the store is, for the cluster's key (a connection of its own, once).
     database: Database,
@@ -141,9 +144,25 @@ pub enum OpenError {
     Thread(&'static str, std::io::Error),
 }
 
-/// Rooms [`DurableLog::recover`] reads and rebuilds at once (docs/load.md, "At the
-/// server: restart and takeover of 200 rooms").
+/// Rooms [`DurableLog::recover`] rebuilds at once (docs/load.md, "At the server:
+/// restart and takeover of 200 rooms").
 const REOPEN_AT_ONCE: usize = 4;
+
+/// Rooms [`DurableLog::recover`] reads in one go: a handful of queries for all of them
+/// (PostgreSQL pays its round trips per query, not per room), few enough that the first
+/// rebuilds start early and a read's rows stay small (a long game is some 300 replies).
+const READ_AT_ONCE: usize = 32;
+
+/// A stored room as reopening takes it: the room, its seats, and its game with the
+/// game's snapshots if it has started.
+type Stored = (RoomRow, Vec<SeatRow>, Option<(GameRow, Vec<SnapshotRow>)>);
+
+/// [`DurableLog::recover_one`] calls waiting for their room's rows, each with where its
+/// answer goes: read together by one job on the reader thread ([`read_waiting`]).
+type Waiting = Arc<std::sync::Mutex<Vec<(String, oneshot::Sender<ReadRoom>)>>>;
+
+/// A room's rows as [`DurableLog::recover_one`] reads them (`None`: not stored).
+type ReadRoom = Result<Option<Stored>, LogError>;
 
 /// A room read back from the store, ready to reopen.
 pub struct Recovered {
@@ -295,6 +314,7 @@ impl DurableLog {
         Ok(DurableLog {
             writers,
             reader,
+            waiting: Waiting::default(),
             fences: Arc::new(Fences::default()),
             database: database.clone(),
         })
@@ -431,16 +451,27 @@ impl DurableLog {
     ) -> Result<(Vec<Recovered>, Vec<BrokenRoom>), LogError> {
         let since = finished_since(finished_ttl);
         let live = self.read(move |v| v.rooms_to_reopen(since)).await?;
-        // Several rooms at once, answered in the store's order: while one room's game is
-        // rebuilt (on the blocking pool, every core), the next rooms' rows are read.
-        let mut rebuilt = futures_util::stream::iter(live.into_iter().map(|(room, seats)| {
-            let id = room.id.clone();
-            async move {
-                let game = self.read(move |v| game_and_snapshots(v, &id)).await?;
+        // The games read [`READ_AT_ONCE`] rooms at a time (a handful of queries for all
+        // of them), the next rooms' read queued while these are rebuilt, several rooms
+        // at once (on the blocking pool, every core); answered in the store's order.
+        let mut chunks = Vec::new();
+        let mut live = live.into_iter().peekable();
+        while live.peek().is_some() {
+            chunks.push(live.by_ref().take(READ_AT_ONCE).collect::<Vec<_>>());
+        }
+        let read = futures_util::stream::iter(chunks)
+            .map(|rooms| self.read(move |v| with_games(v, rooms)))
+            .buffered(2)
+            .flat_map(|rooms| match rooms {
+                Ok(rooms) => futures_util::stream::iter(rooms.into_iter().map(Ok)).left_stream(),
+                Err(e) => futures_util::stream::iter([Err(e)]).right_stream(),
+            });
+        let mut rebuilt = read
+            .map(|stored| async move {
+                let (room, seats, game) = stored?;
                 self.reopen(room, seats, game).await
-            }
-        }))
-        .buffered(REOPEN_AT_ONCE);
+            })
+            .buffered(REOPEN_AT_ONCE);
         let mut ok = Vec::new();
         let mut broken = Vec::new();
         while let Some(room) = rebuilt.next().await {
@@ -464,22 +495,39 @@ impl DurableLog {
         finished_ttl: Duration,
     ) -> Result<Option<Recovered>, RecoverError> {
         let since = finished_since(finished_ttl);
-        let id = room_id.to_string();
-        let stored = self
-            .read(move |v| {
-                let Some((room, seats)) = v.room(&id)? else {
-                    return Ok(None);
-                };
-                let game = game_and_snapshots(v, &id)?;
-                Ok(Some((room, seats, game)))
-            })
-            .await?;
+        let stored = self.read_room(room_id).await?;
         match stored {
             Some((room, seats, game)) if reopens(&room, game.as_ref().map(|g| &g.0), since) => {
                 self.reopen(room, seats, game).await.map(Some)
             }
             _ => Ok(None),
         }
+    }
+
+    /// A room's rows, read with those of every other room whose takeover is waiting for
+    /// its own: the first to wait queues a job on the reader thread, which takes all that
+    /// wait by then (several rooms taken over at once thus cost a handful of queries, not
+    /// a handful each). Each caller has claimed its room before it asks, so every room is
+    /// read after its own claim committed, as when it was read alone.
+    async fn read_room(&self, room_id: &str) -> ReadRoom {
+        let (tx, rx) = oneshot::channel();
+        let first = {
+            let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            waiting.push((room_id.to_string(), tx));
+            waiting.len() == 1
+        };
+        if first {
+            let waiting = self.waiting.clone();
+            let job: QueuedRead = Box::new(move |v| read_waiting(v, &waiting));
+            if self.reader.send(job).is_err() {
+                // No job will take them: answer every waiting room (its sender dropped).
+                self.waiting
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clear();
+            }
+        }
+        rx.await.map_err(|_| stopped("reader"))?
     }
 
     /// Replays a stored room (off the async workers), re-encodes a record of an older
@@ -694,21 +742,73 @@ fn commit(store: &mut Store, steps: &[(Option<Fence>, Write)]) -> Vec<Result<(),
     }
 }
 
-/// A game's stored record and its snapshots (none for a game that is over: they are
-/// deleted with its end, and a finished game is replayed).
-fn game_and_snapshots(
+/// Reads the rooms waiting in `waiting` (all of them, in one go) and answers each.
+fn read_waiting(
     v: &ReadView<'_>,
-    id: &str,
-) -> Result<Option<(GameRow, Vec<SnapshotRow>)>, StoreError> {
-    let Some(game) = v.game(id)? else {
-        return Ok(None);
+    waiting: &std::sync::Mutex<Vec<(String, oneshot::Sender<ReadRoom>)>>,
+) {
+    let mut batch = std::mem::take(&mut *waiting.lock().unwrap_or_else(|e| e.into_inner()));
+    if batch.is_empty() {
+        return;
+    }
+    let mut ids: Vec<&str> = batch.iter().map(|(id, _)| id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let read = v.rooms(&ids).and_then(|rooms| with_games(v, rooms));
+    match read {
+        Ok(stored) => {
+            let mut by_id: std::collections::HashMap<String, Stored> =
+                stored.into_iter().map(|s| (s.0.id.clone(), s)).collect();
+            while let Some((id, tx)) = batch.pop() {
+                // A room asked for twice (it should not be) gets its rows twice.
+                let rows = match batch.iter().any(|(other, _)| *other == id) {
+                    true => by_id.get(&id).cloned(),
+                    false => by_id.remove(&id),
+                };
+                let _ = tx.send(Ok(rows));
+            }
+        }
+        Err(e) => {
+            let e = store_err(e);
+            for (_, tx) in batch {
+                let _ = tx.send(Err(e.clone()));
+            }
+        }
+    }
+}
+
+/// `rooms` with their games and the games' snapshots, read for all of them together (on
+/// PostgreSQL a handful of queries whatever their number), in the order of `rooms`.
+fn with_games(
+    v: &ReadView<'_>,
+    rooms: Vec<(RoomRow, Vec<SeatRow>)>,
+) -> Result<Vec<Stored>, StoreError> {
+    if rooms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<&str> = rooms.iter().map(|(room, _)| room.id.as_str()).collect();
+    let mut games = v.games(&ids)?;
+    // None for a game that is over: they are deleted with its end, and a finished game
+    // is replayed.
+    let unfinished: Vec<&str> = games
+        .values()
+        .filter(|g| g.finished_at.is_none())
+        .map(|g| g.room_id.as_str())
+        .collect();
+    let mut snapshots = match unfinished.is_empty() {
+        true => Default::default(),
+        false => v.snapshots_of(&unfinished)?,
     };
-    let snapshots = if game.finished_at.is_none() {
-        v.snapshots(id)?
-    } else {
-        Vec::new()
-    };
-    Ok(Some((game, snapshots)))
+    Ok(rooms
+        .into_iter()
+        .map(|(room, seats)| {
+            let game = games.remove(&room.id).map(|game| {
+                let snapshots = snapshots.remove(&room.id).unwrap_or_default();
+                (game, snapshots)
+            });
+            (room, seats, game)
+        })
+        .collect())
 }
 
 /// Parses a stored room and rebuilds its game: from its latest usable snapshot and the
@@ -1047,11 +1147,15 @@ mod tests {
             dominion_store::Database::choose(None, dir.path(), Durability::Normal).unwrap();
         let log = DurableLog::open(&database, Arc::new(Metrics::new())).unwrap();
         let mut want = Vec::new();
-        for i in 0..12u64 {
+        let mut want_broken = Vec::new();
+        // More rooms than one read takes (`READ_AT_ONCE`).
+        for i in 0..(READ_AT_ONCE as u64 + 8) {
             let id = format!("room{i:02}");
             let wrong = i % 5 == 3;
-            let digest = store_game(&log, &id, i, 20 + 3 * i as usize, wrong).await;
-            if !wrong {
+            let digest = store_game(&log, &id, i, 10 + 3 * (i % 9) as usize, wrong).await;
+            if wrong {
+                want_broken.push(id);
+            } else {
                 want.push((id, digest));
             }
         }
@@ -1063,12 +1167,45 @@ mod tests {
             .collect();
         assert_eq!(ok, want);
         let broken: Vec<String> = broken.into_iter().map(|b| b.id).collect();
-        assert_eq!(broken, ["room03", "room08"]);
+        assert_eq!(broken, want_broken);
         // Marked broken in the store: the next recovery reopens only the others.
         let (again, broken) = log.recover(ttl).await.unwrap();
         let again: Vec<String> = again.into_iter().map(|r| r.id).collect();
         let want: Vec<String> = want.into_iter().map(|(id, _)| id).collect();
         assert_eq!((again, broken.len()), (want, 0));
+    }
+
+    /// Rooms taken over at once are read together (`read_room`): each call still gets
+    /// its own room, rebuilt to its own state, and a room not stored gets nothing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn rooms_recovered_at_once_each_get_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let database =
+            dominion_store::Database::choose(None, dir.path(), Durability::Normal).unwrap();
+        let log = DurableLog::open(&database, Arc::new(Metrics::new())).unwrap();
+        let mut want = Vec::new();
+        for i in 0..10u64 {
+            let id = format!("room{i}");
+            let digest = store_game(&log, &id, i, 5 + 2 * i as usize, false).await;
+            want.push((id, Some(digest)));
+        }
+        want.push(("nowhere".into(), None));
+        // One room asked for twice at once.
+        want.push(want[3].clone());
+        let ttl = Duration::from_secs(600);
+        let got = futures_util::future::join_all(want.iter().map(|(id, _)| {
+            let log = &log;
+            async move {
+                let r = log.recover_one(id, ttl).await.unwrap();
+                r.map(|r| {
+                    assert_eq!(&r.id, id);
+                    r.game.unwrap().game.digest()
+                })
+            }
+        }))
+        .await;
+        let want: Vec<Option<u64>> = want.into_iter().map(|(_, d)| d).collect();
+        assert_eq!(got, want);
     }
 
     #[test]

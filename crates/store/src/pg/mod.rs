@@ -5,7 +5,8 @@
 //! batches; also lent to [`crate::ReadView`]), and the pipelined one of
 //! [`pipeline`] (`tokio-postgres` on a current-thread runtime owned by this store,
 //! connected at the first batch), which writes every batch it can. Every statement of
-//! every write kind is prepared once on each connection. The reader is a further
+//! every write kind is prepared once on each connection, and each write's statements,
+//! parameters and checks are described once, in [`writes`], for both. The reader is a further
 //! connection. Both clients run on a tokio runtime of their own and panic if called, or
 //! dropped, on a thread of another runtime: callers keep a store on plain threads (the
 //! server's writer and reader threads).
@@ -34,8 +35,9 @@
 mod pipeline;
 pub mod read;
 pub mod schema;
+mod writes;
 
-use crate::{Fence, MAX_TAKEN_BACK, Result, Step, StoreError, Write, now_secs, redact_url};
+use crate::{Fence, Result, Step, StoreError, Write, now_secs, redact_url};
 use postgres::{Client, NoTls, Statement, Transaction};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -613,7 +615,9 @@ fn check_fence(fences: &Fences, room: &str, fence: &Fence) -> Result<()> {
     }
 }
 
-/// Applies one write inside the batch's transaction (or the caller's savepoint).
+/// Applies one write inside the batch's transaction (or the caller's savepoint): its
+/// statements as [`writes::parts`] describes them (the pipelined path sends the same),
+/// one by one, stopping at the first that does not stand; then a game's rating.
 fn apply(
     tx: &mut Transaction,
     st: &Statements,
@@ -626,224 +630,50 @@ fn apply(
     {
         check_fence(fences, w.room(), fence)?;
     }
+    for part in writes::parts(st, fence, w) {
+        let params = part.params();
+        let answer = match (part.sql, part.expect.rows()) {
+            (writes::Sql::Prepared(s), false) => writes::Answer::Count(tx.execute(s, &params)?),
+            (writes::Sql::Prepared(s), true) => writes::Answer::Rows(tx.query(s, &params)?),
+            (writes::Sql::Text(s), false) => writes::Answer::Count(tx.execute(s, &params)?),
+            (writes::Sql::Text(s), true) => writes::Answer::Rows(tx.query(s, &params)?),
+        };
+        match part.expect.check(w.room(), &answer) {
+            Ok(()) => {}
+            // A claim refused: say which token the room holds now.
+            Err(StoreError::Fenced { room, token, .. }) => {
+                let current: Option<i64> =
+                    tx.query_opt(&st.fence_token, &[&room])?.map(|r| r.get(0));
+                return Err(StoreError::Fenced {
+                    room,
+                    token,
+                    current,
+                });
+            }
+            Err(e) => return Err(e),
+        }
+    }
     match w {
-        Write::SaveRoom { room, seats } => {
-            tx.execute(
-                &st.upsert_room,
-                &[
-                    &room.id,
-                    &room.settings,
-                    &room.status.as_str(),
-                    &room.broken_reason,
-                    &room.created_at,
-                    &room.host.map(i64::from),
-                ],
-            )?;
-            tx.execute(&st.delete_seats, &[&room.id])?;
-            for s in seats {
-                tx.execute(
-                    &st.insert_seat,
-                    &[
-                        &room.id,
-                        &i64::from(s.seat),
-                        &s.name,
-                        &s.token_hash,
-                        &s.bot,
-                        &(s.last_command as i64),
-                    ],
-                )?;
-            }
-        }
-        Write::CloseRoom { id } => {
-            tx.execute(&st.close_seats, &[id])?;
-            tx.execute(&st.close_room, &[id])?;
-        }
-        Write::SetStatus { id, status, reason } => {
-            let n = tx.execute(&st.set_status, &[id, &status.as_str(), reason])?;
-            if n == 0 {
-                return Err(StoreError::NoRoom(id.clone()));
-            }
-        }
-        Write::StartGame {
-            room_id,
-            setup,
-            version,
-            seed,
-            hash,
-            now,
-            command,
-        } => {
-            tx.execute(
-                &st.insert_game,
-                &[
-                    room_id,
-                    setup,
-                    &seed.to_string(),
-                    hash,
-                    now,
-                    &i64::from(version.format),
-                    &i64::from(version.rules),
-                ],
-            )?;
-            tx.execute(&st.mark_playing, &[room_id])?;
-            if let Some((seat, id)) = command {
-                note_command(tx, st, room_id, *seat, *id)?;
-            }
-        }
-        Write::AppendReply {
-            room_id,
-            seq,
-            player,
-            reply,
-            hash,
-            now,
-            command,
-        } => {
-            let row = tx.query_one(
-                &st.append_reply,
-                &[
-                    room_id,
-                    &(*seq as i64),
-                    &i64::from(*player),
-                    reply,
-                    hash,
-                    now,
-                    &fence.map(|f| f.node.as_str()),
-                    &fence.map(|f| f.token),
-                    &command.map(|id| id as i64),
-                ],
-            )?;
-            let (next, game): (i64, bool) = (row.get(0), row.get(1));
-            if next as u64 != *seq {
-                return Err(StoreError::OutOfOrder {
-                    room: room_id.clone(),
-                    expected: next as u64,
-                    got: *seq,
-                });
-            }
-            if !game {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-        }
-        Write::FinishGame {
-            room_id,
-            scores,
-            now,
-            rated,
-        } => {
-            let n = tx.execute(&st.finish_game, &[room_id, scores, now])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            tx.execute(&st.mark_finished, &[room_id])?;
-            // An ended game is replayed if ever reopened: its snapshots are done with.
-            crate::snapshots::pg::truncate(tx, room_id, 0)?;
-            if let Some(outcome) = rated {
-                crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?;
-            }
-        }
-        Write::AbandonGame {
-            room_id,
-            now,
-            rated,
-        } => {
-            let n = tx.execute(&st.abandon_game, &[room_id, now])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            tx.execute(&st.mark_abandoned, &[room_id])?;
-            crate::snapshots::pg::truncate(tx, room_id, 0)?;
-            if let Some(outcome) = rated {
-                crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?;
-            }
-        }
-        Write::TruncateReplies {
-            room_id,
-            keep,
-            hash,
-        } => {
-            let n = tx.execute(&st.truncate_hash, &[room_id, hash])?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            let deleted = tx.execute(&st.truncate_replies, &[room_id, &(*keep as i64)])?;
-            if deleted == 0 || deleted as usize > MAX_TAKEN_BACK {
-                return Err(StoreError::Rewrite {
-                    room: room_id.clone(),
-                    reason: format!("taking back {deleted} replies after {keep}"),
-                });
-            }
-            crate::snapshots::pg::truncate(tx, room_id, *keep)?;
-        }
-        Write::SaveSnapshot {
-            room_id,
-            snapshot,
-            now,
-        } => crate::snapshots::pg::save(tx, room_id, snapshot, *now)?,
-        Write::RewriteRecord {
-            room_id,
-            format,
-            setup,
-            replies,
-            scores,
-        } => {
-            let stored: i64 = tx.query_one(&st.count_replies, &[room_id])?.get(0);
-            if stored != replies.len() as i64 {
-                return Err(StoreError::Rewrite {
-                    room: room_id.clone(),
-                    reason: format!("{} replies given for {stored} stored", replies.len()),
-                });
-            }
-            let n = tx.execute(
-                &st.rewrite_game,
-                &[room_id, &i64::from(*format), setup, scores],
-            )?;
-            if n == 0 {
-                return Err(StoreError::NoGame(room_id.clone()));
-            }
-            for (seq, reply) in replies.iter().enumerate() {
-                if tx.execute(&st.rewrite_reply, &[room_id, &(seq as i64), reply])? != 1 {
-                    return Err(StoreError::Rewrite {
-                        room: room_id.clone(),
-                        reason: format!("reply {seq} is missing from the log"),
-                    });
-                }
-            }
-        }
         Write::Claim {
             room_id,
             node,
             token,
-            now,
+            ..
         } => {
-            let n = tx.execute(&st.claim, &[room_id, token, node, now])?;
-            if n == 0 {
-                let current: Option<i64> =
-                    tx.query_opt(&st.fence_token, &[room_id])?.map(|r| r.get(0));
-                return Err(StoreError::Fenced {
-                    room: room_id.clone(),
-                    token: *token,
-                    current,
-                });
-            }
-            tx.execute(&st.insert_claim, &[room_id, token, node, now])?;
             fences.insert(room_id.clone(), (*token, node.clone()));
         }
+        Write::FinishGame {
+            room_id,
+            now,
+            rated: Some(outcome),
+            ..
+        }
+        | Write::AbandonGame {
+            room_id,
+            now,
+            rated: Some(outcome),
+        } => crate::ratings::apply(&mut PgRating { tx, st }, room_id, outcome, *now)?,
+        _ => {}
     }
-    Ok(())
-}
-
-/// Raises a seat's last command id (never lowers it).
-fn note_command(
-    tx: &mut Transaction,
-    st: &Statements,
-    room_id: &str,
-    seat: u8,
-    id: u64,
-) -> Result<()> {
-    tx.execute(
-        &st.note_command,
-        &[&room_id, &i64::from(seat), &(id as i64)],
-    )?;
     Ok(())
 }

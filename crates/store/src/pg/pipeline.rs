@@ -12,10 +12,11 @@
 //! then takes the answers as they come.
 //!
 //! What is sent is exactly what the blocking path would run **if every write stands**:
-//! the same prepared statements in the same order, none of whose parameters depends on
-//! an earlier answer (a batch that rates a game reads before it writes and is not sent
-//! here: [`pipelinable`]). Then the answers are checked as the blocking path checks them
-//! (a reply's number, a row that must exist, a fence); COMMIT goes out only if all of them
+//! the same statements in the same order (both take them from [`writes::parts`]), none
+//! of whose parameters depends on an earlier answer (a batch that rates a game reads
+//! before it writes and is not sent here: [`pipelinable`]). Then the answers are checked
+//! as the blocking path checks them ([`writes::Expect::check`]: a reply's number, a row
+//! that must exist, a fence); COMMIT goes out only if all of them
 //! stand. Otherwise the transaction is rolled back and the caller runs the batch again
 //! the careful way, a savepoint per write, which finds and refuses the writes that do not
 //! stand ([`Outcome::Refused`]). A statement PostgreSQL refuses aborts the transaction
@@ -26,14 +27,14 @@
 //! writes, BEGIN and the fence lock first (the fences must be checked before any fenced
 //! write is sent), so three.
 
+use super::writes::{self, Answer, Expect, Param, Part, Sql};
 use super::{Fences, Statements, check_fence};
-use crate::snapshots::pg as snapshots;
-use crate::{MAX_TAKEN_BACK, Result, Step, StoreError, Write};
+use crate::{Result, Step, StoreError, Write};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
 use std::time::Duration;
-use tokio_postgres::{Client, NoTls, Row};
+use tokio_postgres::{Client, NoTls};
 
 /// The longest a connection check may take (`is_valid`).
 const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
@@ -56,71 +57,35 @@ pub(super) enum Outcome {
     Refused,
 }
 
-/// A statement's answer.
-enum Answer {
-    Count(u64),
-    Rows(Vec<Row>),
-}
-
-/// What a statement's answer must be for its write to stand (as `super::apply` checks).
-#[derive(Clone, Copy)]
-enum Expect {
-    Anything,
-    /// At least one row changed.
-    Changed,
-    /// Exactly one row changed.
-    One,
-    /// Replies taken back: some, and at most [`MAX_TAKEN_BACK`].
-    TakenBack,
-    /// A count of `n`.
-    Count(i64),
-    /// A reply appended as number `seq`: the expected number and the game's row.
-    Reply(u64),
-}
-
-impl Expect {
-    fn holds(self, answer: &Answer) -> bool {
-        match (self, answer) {
-            (Expect::Anything, _) => true,
-            (Expect::Changed, Answer::Count(n)) => *n > 0,
-            (Expect::One, Answer::Count(n)) => *n == 1,
-            (Expect::TakenBack, Answer::Count(n)) => *n > 0 && *n as usize <= MAX_TAKEN_BACK,
-            (Expect::Count(want), Answer::Rows(rows)) => {
-                rows.len() == 1 && rows[0].try_get::<_, i64>(0).is_ok_and(|n| n == want)
-            }
-            (Expect::Reply(seq), Answer::Rows(rows)) => {
-                rows.len() == 1
-                    && rows[0]
-                        .try_get::<_, i64>(0)
-                        .is_ok_and(|next| next as u64 == seq)
-                    && rows[0].try_get::<_, bool>(1).unwrap_or(false)
-            }
-            _ => false,
-        }
-    }
-}
-
 type Pending<'a> =
     Pin<Box<dyn Future<Output = std::result::Result<Answer, tokio_postgres::Error>> + 'a>>;
 
-/// An `execute` of a prepared statement, as a future that sends it when first polled.
-macro_rules! execute {
-    ($client:expr, $statement:expr, [$($param:expr),* $(,)?]) => {{
-        let (client, statement) = ($client, $statement);
-        Box::pin(async move {
-            client.execute(statement, &[$(&$param),*]).await.map(Answer::Count)
-        }) as Pending<'_>
-    }};
+/// A statement of a write as a future that sends it when first polled.
+fn send<'a>(c: &'a Client, part: Part<'a>) -> Pending<'a> {
+    Box::pin(async move {
+        let params = part.params();
+        match (part.sql, part.expect.rows()) {
+            (Sql::Prepared(s), false) => c.execute(s, &params).await.map(Answer::Count),
+            (Sql::Prepared(s), true) => c.query(s, &params).await.map(Answer::Rows),
+            (Sql::Text(s), false) => c.execute(s, &params).await.map(Answer::Count),
+            (Sql::Text(s), true) => c.query(s, &params).await.map(Answer::Rows),
+        }
+    })
 }
 
-/// A `query` of a prepared statement, likewise.
-macro_rules! query {
-    ($client:expr, $statement:expr, [$($param:expr),* $(,)?]) => {{
-        let (client, statement) = ($client, $statement);
-        Box::pin(async move {
-            client.query(statement, &[$(&$param),*]).await.map(Answer::Rows)
-        }) as Pending<'_>
-    }};
+/// Each statement of `w`, as [`writes::parts`] describes it, sent in order.
+fn statements<'a>(
+    c: &'a Client,
+    st: &'a Statements,
+    fence: Option<&'a crate::Fence>,
+    w: &'a Write,
+    pending: &mut Vec<Pending<'a>>,
+    expected: &mut Vec<Expect>,
+) {
+    for part in writes::parts(st, fence, w) {
+        expected.push(part.expect);
+        pending.push(send(c, part));
+    }
 }
 
 /// The pipelined connection and the runtime that drives it.
@@ -208,7 +173,12 @@ impl Pipeline {
                 // The fences decide which writes may go out: BEGIN and the lock first.
                 let answers = send_all(vec![
                     begin(client),
-                    query!(client, &st.lock_fences, [fenced]),
+                    Box::pin(async move {
+                        client
+                            .query(&st.lock_fences, &[&fenced])
+                            .await
+                            .map(Answer::Rows)
+                    }),
                 ])
                 .await;
                 began = true;
@@ -273,7 +243,7 @@ impl Pipeline {
             let stands = answers
                 .iter()
                 .zip(&expected)
-                .all(|(a, e)| a.as_ref().is_ok_and(|a| e.holds(a)));
+                .all(|(a, e)| a.as_ref().is_ok_and(|a| e.check("", a).is_ok()));
             if stands {
                 client.batch_execute("COMMIT").await?;
                 Ok(Outcome::Committed)
@@ -381,251 +351,24 @@ fn replies<'a>(
         tokens.push(fence.map(|f| f.token));
         commands.push(command.map(|id| id as i64));
     }
-    pending.push(query!(
-        c,
-        &st.append_replies,
-        [
-            rooms, seqs, players, texts, hashes, ats, nodes, tokens, commands
-        ]
-    ));
+    let params: Vec<Param<'a>> = vec![
+        Box::new(rooms),
+        Box::new(seqs),
+        Box::new(players),
+        Box::new(texts),
+        Box::new(hashes),
+        Box::new(ats),
+        Box::new(nodes),
+        Box::new(tokens),
+        Box::new(commands),
+    ];
     expected.push(Expect::Count(n as i64));
-}
-
-/// The statements of one write, in the blocking path's order, with what each answer must
-/// be (`super::apply` for the same write when it stands).
-fn statements<'a>(
-    c: &'a Client,
-    st: &'a Statements,
-    fence: Option<&'a crate::Fence>,
-    w: &'a Write,
-    pending: &mut Vec<Pending<'a>>,
-    expected: &mut Vec<Expect>,
-) {
-    let mut push = |f: Pending<'a>, e: Expect| {
-        pending.push(f);
-        expected.push(e);
-    };
-    match w {
-        Write::SaveRoom { room, seats } => {
-            push(
-                execute!(
-                    c,
-                    &st.upsert_room,
-                    [
-                        room.id,
-                        room.settings,
-                        room.status.as_str(),
-                        room.broken_reason,
-                        room.created_at,
-                        room.host.map(i64::from),
-                    ]
-                ),
-                Expect::Anything,
-            );
-            push(execute!(c, &st.delete_seats, [room.id]), Expect::Anything);
-            for s in seats {
-                push(
-                    execute!(
-                        c,
-                        &st.insert_seat,
-                        [
-                            room.id,
-                            i64::from(s.seat),
-                            s.name,
-                            s.token_hash,
-                            s.bot,
-                            s.last_command as i64,
-                        ]
-                    ),
-                    Expect::Anything,
-                );
-            }
-        }
-        Write::CloseRoom { id } => {
-            push(execute!(c, &st.close_seats, [id]), Expect::Anything);
-            push(execute!(c, &st.close_room, [id]), Expect::Anything);
-        }
-        Write::SetStatus { id, status, reason } => {
-            push(
-                execute!(c, &st.set_status, [id, status.as_str(), reason]),
-                Expect::Changed,
-            );
-        }
-        Write::StartGame {
-            room_id,
-            setup,
-            version,
-            seed,
-            hash,
-            now,
-            command,
-        } => {
-            push(
-                execute!(
-                    c,
-                    &st.insert_game,
-                    [
-                        room_id,
-                        setup,
-                        seed.to_string(),
-                        hash,
-                        now,
-                        i64::from(version.format),
-                        i64::from(version.rules),
-                    ]
-                ),
-                Expect::Anything,
-            );
-            push(execute!(c, &st.mark_playing, [room_id]), Expect::Anything);
-            if let Some((seat, id)) = command {
-                push(
-                    execute!(c, &st.note_command, [room_id, i64::from(*seat), *id as i64]),
-                    Expect::Anything,
-                );
-            }
-        }
-        Write::AppendReply {
-            room_id,
-            seq,
-            player,
-            reply,
-            hash,
-            now,
-            command,
-        } => {
-            push(
-                query!(
-                    c,
-                    &st.append_reply,
-                    [
-                        room_id,
-                        *seq as i64,
-                        i64::from(*player),
-                        reply,
-                        hash,
-                        now,
-                        fence.map(|f| f.node.as_str()),
-                        fence.map(|f| f.token),
-                        command.map(|id| id as i64),
-                    ]
-                ),
-                Expect::Reply(*seq),
-            );
-        }
-        Write::FinishGame {
-            room_id,
-            scores,
-            now,
-            rated: _,
-        } => {
-            push(
-                execute!(c, &st.finish_game, [room_id, scores, now]),
-                Expect::Changed,
-            );
-            push(execute!(c, &st.mark_finished, [room_id]), Expect::Anything);
-            // An ended game is replayed if ever reopened: its snapshots are done with.
-            push(
-                execute!(c, snapshots::TRUNCATE, [room_id, 0i64]),
-                Expect::Anything,
-            );
-        }
-        Write::AbandonGame {
-            room_id,
-            now,
-            rated: _,
-        } => {
-            push(
-                execute!(c, &st.abandon_game, [room_id, now]),
-                Expect::Changed,
-            );
-            push(execute!(c, &st.mark_abandoned, [room_id]), Expect::Anything);
-            push(
-                execute!(c, snapshots::TRUNCATE, [room_id, 0i64]),
-                Expect::Anything,
-            );
-        }
-        Write::TruncateReplies {
-            room_id,
-            keep,
-            hash,
-        } => {
-            push(
-                execute!(c, &st.truncate_hash, [room_id, hash]),
-                Expect::Changed,
-            );
-            push(
-                execute!(c, &st.truncate_replies, [room_id, *keep as i64]),
-                Expect::TakenBack,
-            );
-            push(
-                execute!(c, snapshots::TRUNCATE, [room_id, *keep as i64]),
-                Expect::Anything,
-            );
-        }
-        Write::RewriteRecord {
-            room_id,
-            format,
-            setup,
-            replies,
-            scores,
-        } => {
-            push(
-                query!(c, &st.count_replies, [room_id]),
-                Expect::Count(replies.len() as i64),
-            );
-            push(
-                execute!(
-                    c,
-                    &st.rewrite_game,
-                    [room_id, i64::from(*format), setup, scores]
-                ),
-                Expect::Changed,
-            );
-            for (seq, reply) in replies.iter().enumerate() {
-                push(
-                    execute!(c, &st.rewrite_reply, [room_id, seq as i64, reply]),
-                    Expect::One,
-                );
-            }
-        }
-        Write::SaveSnapshot {
-            room_id,
-            snapshot,
-            now,
-        } => {
-            // Unprepared (a snapshot is rare): sent like the rest, its count checked as
-            // the blocking path checks it.
-            push(
-                execute!(
-                    c,
-                    snapshots::SAVE,
-                    [
-                        room_id,
-                        snapshot.upto as i64,
-                        i64::from(snapshot.format),
-                        i64::from(snapshot.rules),
-                        snapshot.digest,
-                        snapshot.body,
-                        now,
-                    ]
-                ),
-                Expect::Changed,
-            );
-        }
-        Write::Claim {
-            room_id,
-            node,
-            token,
-            now,
-        } => {
-            push(
-                execute!(c, &st.claim, [room_id, token, node, now]),
-                Expect::Changed,
-            );
-            push(
-                execute!(c, &st.insert_claim, [room_id, token, node, now]),
-                Expect::Anything,
-            );
-        }
-    }
+    pending.push(send(
+        c,
+        Part {
+            sql: Sql::Prepared(&st.append_replies),
+            params,
+            expect: Expect::Count(n as i64),
+        },
+    ));
 }

@@ -6,6 +6,7 @@ use crate::{
     RoomStatus, SeatRow,
 };
 use postgres::{Client, Row};
+use std::collections::HashMap;
 
 pub fn room(c: &mut Client, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>> {
     let row = c.query_opt(
@@ -17,27 +18,73 @@ pub fn room(c: &mut Client, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>>
     Ok(Some((room_row(&row), seats)))
 }
 
+/// The seats, with their linked accounts, and their room (column 7); the caller adds
+/// which rooms (`WHERE`) and the order.
+const SEATS: &str = "SELECT s.seat, s.name, s.token_hash, s.bot, s.last_command, a.id, a.bot,
+                            s.room_id
+                     FROM seats s
+                     LEFT JOIN seat_accounts sa
+                       ON sa.room_id = s.room_id AND sa.seat = s.seat AND sa.name = s.name
+                     LEFT JOIN accounts a ON a.id = sa.account_id";
+
 fn seats(c: &mut Client, room_id: &str) -> Result<Vec<SeatRow>> {
     let rows = c.query(
-        "SELECT s.seat, s.name, s.token_hash, s.bot, s.last_command, a.id, a.bot FROM seats s
-         LEFT JOIN seat_accounts sa
-           ON sa.room_id = s.room_id AND sa.seat = s.seat AND sa.name = s.name
-         LEFT JOIN accounts a ON a.id = sa.account_id
-         WHERE s.room_id = $1 ORDER BY s.seat",
+        &format!("{SEATS} WHERE s.room_id = $1 ORDER BY s.seat"),
         &[&room_id],
     )?;
-    Ok(rows
+    Ok(rows.iter().map(seat_row).collect())
+}
+
+/// The seats of several rooms in one query, by room (a room without seats is absent).
+fn seats_of(c: &mut Client, ids: &[&str]) -> Result<HashMap<String, Vec<SeatRow>>> {
+    let rows = c.query(
+        &format!("{SEATS} WHERE s.room_id = ANY($1) ORDER BY s.room_id, s.seat"),
+        &[&ids],
+    )?;
+    let mut by_room: HashMap<String, Vec<SeatRow>> = HashMap::new();
+    for r in &rows {
+        by_room.entry(r.get(7)).or_default().push(seat_row(r));
+    }
+    Ok(by_room)
+}
+
+fn seat_row(r: &Row) -> SeatRow {
+    SeatRow {
+        seat: r.get::<_, i64>(0) as u8,
+        name: r.get(1),
+        token_hash: r.get(2),
+        bot: r.get(3),
+        last_command: r.get::<_, i64>(4).max(0) as u64,
+        account: r.get::<_, Option<i64>>(5).map(|id| crate::LinkedAccount {
+            id,
+            bot: r.get::<_, Option<i64>>(6).unwrap_or(0) != 0,
+        }),
+    }
+}
+
+/// Rooms with their seats (as [`room`] reads one), in the order of `ids`; a room not
+/// stored is left out. Two queries however many rooms: a node taking many rooms over
+/// pays its round trips per query, not per room.
+pub fn rooms(c: &mut Client, ids: &[&str]) -> Result<Vec<(RoomRow, Vec<SeatRow>)>> {
+    let rows = c.query(
+        "SELECT id, settings, status, broken_reason, created_at, host FROM rooms
+         WHERE id = ANY($1)",
+        &[&ids],
+    )?;
+    let mut found: HashMap<String, RoomRow> = rows
         .iter()
-        .map(|r| SeatRow {
-            seat: r.get::<_, i64>(0) as u8,
-            name: r.get(1),
-            token_hash: r.get(2),
-            bot: r.get(3),
-            last_command: r.get::<_, i64>(4).max(0) as u64,
-            account: r.get::<_, Option<i64>>(5).map(|id| crate::LinkedAccount {
-                id,
-                bot: r.get::<_, Option<i64>>(6).unwrap_or(0) != 0,
-            }),
+        .map(|r| {
+            let room = room_row(r);
+            (room.id.clone(), room)
+        })
+        .collect();
+    let mut seats = seats_of(c, ids)?;
+    Ok(ids
+        .iter()
+        .filter_map(|id| found.remove(*id))
+        .map(|room| {
+            let seats = seats.remove(&room.id).unwrap_or_default();
+            (room, seats)
         })
         .collect())
 }
@@ -54,24 +101,68 @@ pub fn rooms_to_reopen(
          ORDER BY created_at, id",
         &[&finished_since],
     )?;
-    rows.iter()
-        .map(|r| {
-            let room = room_row(r);
-            let seats = seats(c, &room.id)?;
-            Ok((room, seats))
+    let rooms: Vec<RoomRow> = rows.iter().map(room_row).collect();
+    // Every room's seats in one query (a restart reads hundreds of rooms).
+    let ids: Vec<&str> = rooms.iter().map(|r| r.id.as_str()).collect();
+    let mut seats = seats_of(c, &ids)?;
+    Ok(rooms
+        .into_iter()
+        .map(|room| {
+            let seats = seats.remove(&room.id).unwrap_or_default();
+            (room, seats)
         })
-        .collect()
+        .collect())
+}
+
+/// A game's columns; the caller adds which games (`WHERE`).
+const GAME: &str = "SELECT g.room_id, g.setup, g.seed, g.last_hash, g.started_at, g.finished_at,
+                           g.scores, r.status = 'abandoned', g.record_format, g.rules_version
+                    FROM games g JOIN rooms r ON r.id = g.room_id";
+
+fn game_row(r: &Row, replies: Vec<(u8, String)>) -> GameRow {
+    let seed: String = r.get(2);
+    GameRow {
+        room_id: r.get(0),
+        setup: r.get(1),
+        version: version(r, 8),
+        seed: seed.parse().unwrap_or_default(),
+        replies,
+        last_hash: r.get(3),
+        started_at: r.get(4),
+        finished_at: r.get(5),
+        scores: r.get(6),
+        abandoned: r.get(7),
+    }
+}
+
+/// Several rooms' games with their whole reply logs (as [`game`] reads one), by room;
+/// a room without a game is absent. Two queries however many rooms.
+pub fn games(c: &mut Client, ids: &[&str]) -> Result<HashMap<String, GameRow>> {
+    let rows = c.query(&format!("{GAME} WHERE g.room_id = ANY($1)"), &[&ids])?;
+    let mut replies: HashMap<String, Vec<(u8, String)>> = HashMap::new();
+    for r in &c.query(
+        "SELECT room_id, player, reply FROM replies WHERE room_id = ANY($1)
+         ORDER BY room_id, seq",
+        &[&ids],
+    )? {
+        replies
+            .entry(r.get(0))
+            .or_default()
+            .push((r.get::<_, i64>(1) as u8, r.get(2)));
+    }
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let id: String = r.get(0);
+            let log = replies.remove(&id).unwrap_or_default();
+            (id, game_row(r, log))
+        })
+        .collect())
 }
 
 pub fn game(c: &mut Client, room_id: &str) -> Result<Option<GameRow>> {
-    let row = c.query_opt(
-        "SELECT g.room_id, g.setup, g.seed, g.last_hash, g.started_at, g.finished_at,
-                g.scores, r.status = 'abandoned', g.record_format, g.rules_version
-         FROM games g JOIN rooms r ON r.id = g.room_id WHERE g.room_id = $1",
-        &[&room_id],
-    )?;
+    let row = c.query_opt(&format!("{GAME} WHERE g.room_id = $1"), &[&room_id])?;
     let Some(r) = row else { return Ok(None) };
-    let seed: String = r.get(2);
     let replies = c
         .query(
             "SELECT player, reply FROM replies WHERE room_id = $1 ORDER BY seq",
@@ -80,18 +171,7 @@ pub fn game(c: &mut Client, room_id: &str) -> Result<Option<GameRow>> {
         .iter()
         .map(|r| (r.get::<_, i64>(0) as u8, r.get(1)))
         .collect();
-    Ok(Some(GameRow {
-        room_id: r.get(0),
-        setup: r.get(1),
-        version: version(&r, 8),
-        seed: seed.parse().unwrap_or_default(),
-        replies,
-        last_hash: r.get(3),
-        started_at: r.get(4),
-        finished_at: r.get(5),
-        scores: r.get(6),
-        abandoned: r.get(7),
-    }))
+    Ok(Some(game_row(&r, replies)))
 }
 
 pub fn finished_games(c: &mut Client, limit: u32) -> Result<Vec<FinishedGame>> {
