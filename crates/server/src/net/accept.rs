@@ -15,8 +15,9 @@
 //!   client's address (`net::client_addr::ClientAddr`: the peer's, or the one a trusted
 //!   proxy forwarded), for per-address limits and logs.
 //!
-//! Each connection is served by hyper's HTTP/1 with upgrades, so a WebSocket keeps its
-//! place in the count. `--metrics-addr` runs a second loop of this kind on its own
+//! Each connection is served by hyper's HTTP/1 with upgrades. A connection that becomes
+//! a WebSocket moves from this loop's count to the hub's at the moment the hub admits it
+//! ([`HttpPlace`]), so it is counted once, never twice and never not at all. `--metrics-addr` runs a second loop of this kind on its own
 //! address, serving only `/metrics` and `/healthz`. At shutdown the loop stops
 //! accepting and gives each plain HTTP connection up to `--shutdown-grace` to finish;
 //! upgraded WebSockets are the hub's to close (1012), and `crate::serve` waits for them.
@@ -168,10 +169,11 @@ pub async fn serve(
         };
         hub.metrics.connections_accepted.inc();
         prepare(&tcp);
-        let guard = Counted::new(counter.clone());
+        let place = Arc::new(HttpPlace(Mutex::new(Some(Counted::new(counter.clone())))));
         let app = app.clone();
         let stopped = stopped.clone();
         let how = Serving {
+            place: place.clone(),
             peer,
             slot,
             per_request: (proxy && kind == Listener::Public).then(|| addresses.clone()),
@@ -182,7 +184,7 @@ pub async fn serve(
         };
         tokio::spawn(async move {
             serve_one(tcp, app, how, stopped).await;
-            drop(guard);
+            drop(place);
         });
     }
     drop(listener);
@@ -206,6 +208,8 @@ fn prepare(tcp: &TcpStream) {
 
 /// How one accepted connection is served.
 struct Serving {
+    /// Its place in the count of connections not (yet) WebSockets.
+    place: Arc<HttpPlace>,
     peer: SocketAddr,
     /// Its place in its address's count (the public listener's connections, but a
     /// trusted proxy's).
@@ -225,6 +229,7 @@ struct Serving {
 /// One HTTP/1.1 connection, with upgrades, until it closes, upgrades or times out.
 async fn serve_one(tcp: TcpStream, app: Router, how: Serving, mut stopped: watch::Receiver<bool>) {
     let Serving {
+        place,
         peer,
         slot,
         per_request,
@@ -254,6 +259,7 @@ async fn serve_one(tcp: TcpStream, app: Router, how: Serving, mut stopped: watch
             metrics.connections_refused.inc();
         }
         req.extensions_mut().insert(ConnectInfo(peer));
+        req.extensions_mut().insert(place.clone());
         req.extensions_mut().insert(ClientAddr(client));
         if let Some(slot) = slot {
             req.extensions_mut().insert(slot);
@@ -399,6 +405,22 @@ impl Drop for AddressSlot {
 /// Counts one HTTP connection for as long as it lives.
 struct Counted(Arc<AtomicUsize>);
 
+/// A connection's place in the count of connections that are not WebSockets, from
+/// accept on. The WebSocket handler gives it up ([`HttpPlace::release`]) right after the
+/// hub admitted the socket, which counts it from then on: held until hyper finished the
+/// upgrade, it counted the connection twice for that long, and a burst of connections
+/// at `--max-connections` saw some refused under the limit.
+pub struct HttpPlace(Mutex<Option<Counted>>);
+
+impl HttpPlace {
+    /// Leaves the count now (once; later calls and the drop do nothing more).
+    pub fn release(&self) {
+        if let Ok(mut place) = self.0.lock() {
+            place.take();
+        }
+    }
+}
+
 impl Counted {
     fn new(n: Arc<AtomicUsize>) -> Counted {
         n.fetch_add(1, Ordering::AcqRel);
@@ -415,6 +437,28 @@ impl Drop for Counted {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_released_place_leaves_the_count_once() {
+        let open = Arc::new(AtomicUsize::new(0));
+        let place = Arc::new(HttpPlace(Mutex::new(Some(Counted::new(open.clone())))));
+        let in_request = place.clone();
+        assert_eq!(open.load(Ordering::Acquire), 1);
+        in_request.release();
+        assert_eq!(open.load(Ordering::Acquire), 0, "released when admitted");
+        in_request.release();
+        drop(in_request);
+        drop(place);
+        assert_eq!(open.load(Ordering::Acquire), 0, "and never again");
+        let kept = HttpPlace(Mutex::new(Some(Counted::new(open.clone()))));
+        assert_eq!(open.load(Ordering::Acquire), 1);
+        drop(kept);
+        assert_eq!(
+            open.load(Ordering::Acquire),
+            0,
+            "a plain connection leaves as it ends"
+        );
+    }
 
     #[tokio::test]
     async fn accepted_sockets_get_nodelay() {

@@ -26,7 +26,7 @@
 //! its client through a proxy forwards that client's address, not the proxy's.
 
 use crate::accounts::Accounts;
-use crate::net::accept::{self, AddressSlot};
+use crate::net::accept::{self, AddressSlot, HttpPlace};
 use crate::net::client_addr::ClientAddr;
 use crate::net::connection;
 use crate::net::origin::origin_allowed;
@@ -417,6 +417,7 @@ async fn websocket(
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     client: Option<Extension<ClientAddr>>,
     slot: Option<Extension<Arc<AddressSlot>>>,
+    place: Option<Extension<Arc<HttpPlace>>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -464,6 +465,10 @@ async fn websocket(
     let Some(admission) = hub.admit() else {
         return (StatusCode::SERVICE_UNAVAILABLE, accept::BUSY_TEXT).into_response();
     };
+    // The hub counts this connection now: it leaves the count of plain connections.
+    if let Some(Extension(place)) = &place {
+        place.release();
+    }
     let cap = hub
         .config
         .max_message_bytes
