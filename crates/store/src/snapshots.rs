@@ -108,15 +108,9 @@ pub(crate) mod pg {
     /// Deletes the snapshots past `$2` replies (0: all of the game's).
     pub(crate) const TRUNCATE: &str = "DELETE FROM snapshots WHERE room_id = $1 AND upto > $2";
 
+    /// One room's snapshots, oldest first: [`read_many`] of one.
     pub fn read(c: &mut Client, room: &str) -> Result<Vec<SnapshotRow>> {
-        Ok(c.query(
-            "SELECT upto, format, rules_version, digest, body FROM snapshots
-             WHERE room_id = $1 ORDER BY upto",
-            &[&room],
-        )?
-        .iter()
-        .map(row)
-        .collect())
+        Ok(read_many(c, &[room])?.remove(room).unwrap_or_default())
     }
 
     /// The snapshots of several rooms in one query, by room, each room's oldest first (a

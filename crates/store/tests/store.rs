@@ -90,6 +90,7 @@ on_both!(
     a_game_survives_reopening_with_every_reply_in_order,
     gaps_and_repeats_are_refused_and_change_nothing,
     finished_games_are_listed_newest_first_and_leave_the_live_set,
+    each_finished_game_is_listed_with_its_own_seats,
     a_newer_schema_is_refused,
     a_batch_commits_every_write_but_the_refused_one_which_changes_nothing,
     a_seats_last_command_only_grows_and_survives_reopening,
@@ -198,6 +199,31 @@ fn gaps_and_repeats_are_refused_and_change_nothing(db: &Db) {
         s.append_reply("nope", 0, 0, "a", "h", 1),
         Err(StoreError::NoGame(_))
     ));
+}
+
+/// The recent games list reads all its games' seats at once on PostgreSQL: each game
+/// still gets exactly its own, in seat order.
+fn each_finished_game_is_listed_with_its_own_seats(db: &Db) {
+    let mut s = db.open();
+    let mut only_anna = seats();
+    only_anna.truncate(1);
+    for (i, (id, seats)) in [("a", seats()), ("b", only_anna.clone())]
+        .into_iter()
+        .enumerate()
+    {
+        s.save_room(&room(id), &seats).unwrap();
+        s.start_game(id, "{}", V, 7, "h", 1).unwrap();
+        s.finish_game(id, r#"[{"vp":3}]"#, 10 + i as i64).unwrap();
+    }
+    let done = s.reader().finished_games(10).unwrap();
+    let listed: Vec<(&str, &[SeatRow])> = done
+        .iter()
+        .map(|g| (g.room_id.as_str(), g.seats.as_slice()))
+        .collect();
+    assert_eq!(
+        listed,
+        [("b", only_anna.as_slice()), ("a", seats().as_slice())]
+    );
 }
 
 fn finished_games_are_listed_newest_first_and_leave_the_live_set(db: &Db) {

@@ -8,14 +8,9 @@ use crate::{
 use postgres::{Client, Row};
 use std::collections::HashMap;
 
+/// One room with its seats: [`rooms`] of one, so each query is written once.
 pub fn room(c: &mut Client, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>> {
-    let row = c.query_opt(
-        "SELECT id, settings, status, broken_reason, created_at, host FROM rooms WHERE id = $1",
-        &[&id],
-    )?;
-    let Some(row) = row else { return Ok(None) };
-    let seats = seats(c, id)?;
-    Ok(Some((room_row(&row), seats)))
+    Ok(rooms(c, &[id])?.pop())
 }
 
 /// The seats, with their linked accounts, and their room (column 7); the caller adds
@@ -26,14 +21,6 @@ const SEATS: &str = "SELECT s.seat, s.name, s.token_hash, s.bot, s.last_command,
                      LEFT JOIN seat_accounts sa
                        ON sa.room_id = s.room_id AND sa.seat = s.seat AND sa.name = s.name
                      LEFT JOIN accounts a ON a.id = sa.account_id";
-
-fn seats(c: &mut Client, room_id: &str) -> Result<Vec<SeatRow>> {
-    let rows = c.query(
-        &format!("{SEATS} WHERE s.room_id = $1 ORDER BY s.seat"),
-        &[&room_id],
-    )?;
-    Ok(rows.iter().map(seat_row).collect())
-}
 
 /// The seats of several rooms in one query, by room (a room without seats is absent).
 fn seats_of(c: &mut Client, ids: &[&str]) -> Result<HashMap<String, Vec<SeatRow>>> {
@@ -160,18 +147,9 @@ pub fn games(c: &mut Client, ids: &[&str]) -> Result<HashMap<String, GameRow>> {
         .collect())
 }
 
+/// One room's game with its whole reply log: [`games`] of one.
 pub fn game(c: &mut Client, room_id: &str) -> Result<Option<GameRow>> {
-    let row = c.query_opt(&format!("{GAME} WHERE g.room_id = $1"), &[&room_id])?;
-    let Some(r) = row else { return Ok(None) };
-    let replies = c
-        .query(
-            "SELECT player, reply FROM replies WHERE room_id = $1 ORDER BY seq",
-            &[&room_id],
-        )?
-        .iter()
-        .map(|r| (r.get::<_, i64>(0) as u8, r.get(1)))
-        .collect();
-    Ok(Some(game_row(&r, replies)))
+    Ok(games(c, &[room_id])?.remove(room_id))
 }
 
 pub fn finished_games(c: &mut Client, limit: u32) -> Result<Vec<FinishedGame>> {
@@ -183,11 +161,15 @@ pub fn finished_games(c: &mut Client, limit: u32) -> Result<Vec<FinishedGame>> {
          ORDER BY g.finished_at DESC, g.room_id LIMIT $1",
         &[&i64::from(limit)],
     )?;
+    // Every listed game's seats in one query, not one per game.
+    let ids: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let mut seats = seats_of(c, &ids)?;
     rows.iter()
         .map(|r| {
             let room_id: String = r.get(0);
             Ok(FinishedGame {
-                seats: seats(c, &room_id)?,
+                seats: seats.remove(&room_id).unwrap_or_default(),
                 room_id,
                 finished_at: r.get(1),
                 scores: r.get(2),
