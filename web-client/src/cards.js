@@ -43,6 +43,10 @@ let edition = '2e';
 export function setEdition(e) {
   edition = e === '1e' ? '1e' : '2e';
 }
+/** The edition shown now ("1e" or "2e"): what a cached rendering of names depends on. */
+export function shownEdition() {
+  return edition;
+}
 
 /**
  * The card's name in the current language, falling back to English (and to the id).

@@ -9,6 +9,10 @@
 
 const HANDLERS = Symbol('handlers');
 const LISTENING = Symbol('listening');
+/** On a placeholder `memo()` made: what it stands for, `{deps, build}`. */
+const THUNK = Symbol('thunk');
+/** On an element built by a `memo()`: the deps it was built from. */
+const BUILT_FROM = Symbol('builtFrom');
 
 /** @param {Event} e */
 function dispatch(e) {
@@ -97,6 +101,56 @@ export function svg(tag, props, ...children) {
   return el;
 }
 
+/**
+ * A subtree built only when it is new or its `deps` changed since the live one was built:
+ * a placeholder `<tag data-key=key>` that `patch()` replaces by `build()`'s element, or
+ * skips when the element in the page was built from the same deps (compared one by one
+ * with `===`). A long list whose old entries never change (the game log) then costs a
+ * render only its new entries, not one `h()` and one morph of every entry: in a long
+ * game the log was most of the page's script time.
+ *
+ * `deps` must hold everything the subtree shows and every value its handlers use: a
+ * skipped subtree keeps the attributes, text and handlers it was built with.
+ * @param {string} tag @param {string | number} key @param {any[]} deps @param {() => Element} build
+ * @returns {HTMLElement}
+ */
+export function memo(tag, key, deps, build) {
+  const el = /** @type {any} */ (document.createElement(tag));
+  el.setAttribute('data-key', String(key));
+  el[THUNK] = { deps, build };
+  return el;
+}
+
+/** @param {any[] | undefined} a @param {any[]} b */
+function sameDeps(a, b) {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A `memo()` placeholder's element, built. @param {any} placeholder @returns {any} */
+function realize(placeholder) {
+  const { deps, build } = placeholder[THUNK];
+  const el = /** @type {any} */ (build());
+  el.setAttribute('data-key', placeholder.getAttribute('data-key'));
+  el[BUILT_FROM] = deps;
+  return el;
+}
+
+/**
+ * Replaces every `memo()` placeholder in `node` (about to enter the page as it is) by its
+ * built element. @param {any} node @returns {any}
+ */
+function realizeAll(node) {
+  if (node[THUNK]) node = realize(node);
+  if (node.nodeType !== 1) return node;
+  for (const c of [...node.childNodes]) {
+    const built = realizeAll(c);
+    if (built !== c) node.replaceChild(built, c);
+  }
+  return node;
+}
+
 /** @param {Node} el @param {Child[]} children */
 function append(el, children) {
   for (const c of children) {
@@ -167,7 +221,7 @@ function morphChildren(live, next) {
   }
   let u = 0;
   const result = [];
-  for (const n of [...next.childNodes]) {
+  for (let n of [...next.childNodes]) {
     const key = keyOf(n);
     let match = null;
     if (key != null) {
@@ -177,11 +231,20 @@ function morphChildren(live, next) {
       while (u < unkeyed.length && keyOf(unkeyed[u]) != null) u++;
       match = unkeyed[u++] ?? null;
     }
+    const thunk = /** @type {any} */ (n)[THUNK];
+    if (thunk) {
+      if (match && same(match, n) && sameDeps(/** @type {any} */ (match)[BUILT_FROM], thunk.deps)) {
+        result.push(match);
+        continue;
+      }
+      n = realize(n);
+    }
     if (match && same(match, n)) {
       morph(match, n);
+      /** @type {any} */ (match)[BUILT_FROM] = /** @type {any} */ (n)[BUILT_FROM];
       result.push(match);
     } else {
-      result.push(n);
+      result.push(realizeAll(n));
     }
   }
   const keep = new Set(result);

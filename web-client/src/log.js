@@ -1,8 +1,8 @@
 // The game log: each event as a sentence in the current language, with card names
 // marked by type ("Anna plays Militia." / "Anna kijátssza: Milícia.").
-import { h } from './dom.js';
-import { cardName, cardTypes, groupedNames, typeClass, typeLabel } from './cards.js';
-import { list, t, template } from './i18n/index.js';
+import { cx, h, memo } from './dom.js';
+import { cardName, cardTypes, groupedNames, shownEdition, typeClass, typeLabel } from './cards.js';
+import { lang, list, t, template } from './i18n/index.js';
 import { update } from './store.js';
 import { seatName } from './names.js';
 
@@ -162,13 +162,51 @@ function treasuresLine(s, seat, cards) {
  * @param {import('./store.js').State} s @param {number} [limit]
  */
 export function logLines(s, limit = s.logAll ? Infinity : SHOWN) {
+  const out = allLines(s);
+  return out.length > limit ? out.slice(out.length - limit) : out;
+}
+
+/**
+ * The last `allLines` result, and where to go on from: a line is final once a later event
+ * exists, but for the last one (a run of Treasures may go on), so the events a render adds
+ * are described alone and every older line stays the same object — which is what lets
+ * `logBody` skip rebuilding it (`memo`).
+ * @type {{context: string, events: GameEvent[], base: number, out: LogLine[], resume: {at: number, buying: number, lines: number}} | null}
+ */
+let cached = null;
+
+/**
+ * What a line's words depend on besides its events: the language and edition of the
+ * names, the viewer's seat ("me") and every seat's name.
+ * @param {import('./store.js').State} s
+ */
+function linesContext(s) {
+  const seats = (s.room?.seats ?? []).map((x) => seatName(s, x.seat));
+  const decks = (s.result?.decks ?? []).map((d) => `${d.seat}:${d.name}`);
+  return [lang(), shownEdition(), s.seat, ...seats, '|', ...decks].join('\u0001');
+}
+
+/** Every line of the events held, oldest first (see `logLines`). @param {import('./store.js').State} s @returns {LogLine[]} */
+function allLines(s) {
   const events = s.events;
-  /** @type {{parts: any[], kind: string, seat?: number, key: number}[]} */
-  const out = [];
+  const base = s.nextEvent - events.length;
+  const context = linesContext(s);
+  /** @type {LogLine[]} */
+  let out = [];
+  let from = 0;
   // Clean-up has no event of its own: it follows the Buy phase of the same turn.
   let buying = -1;
-  const base = s.nextEvent - events.length;
-  for (let i = 0; i < events.length; i++) {
+  // Events are never changed in place (session.js replaces the array), so the same first
+  // and last event objects where the cached array had them mean the same events up to there.
+  const held = cached?.events;
+  if (cached && held && cached.context === context && cached.base === base && held.length && events.length >= held.length && events[0] === held[0] && events[held.length - 1] === held[held.length - 1]) {
+    if (events === held || events.length === held.length) return cached.out;
+    ({ at: from, buying } = cached.resume);
+    out = cached.out.slice(0, cached.resume.lines);
+  }
+  let resume = { at: from, buying, lines: out.length };
+  for (let i = from; i < events.length; i++) {
+    resume = { at: i, buying, lines: out.length };
     const e = events[i];
     if (e.type === 'turn_started') buying = -1;
     else if (e.type === 'phase_started') buying = e.phase === 'buy' ? e.seat : -1;
@@ -190,7 +228,8 @@ export function logLines(s, limit = s.logAll ? Infinity : SHOWN) {
     const line = describe(s, e, events[i - 1], 'seat' in e && e.seat === buying);
     if (line) out.push({ ...line, key: base + i });
   }
-  return out.length > limit ? out.slice(out.length - limit) : out;
+  cached = { context, events, base, out, resume };
+  return out;
 }
 
 /** @typedef {{parts: any[], kind: string, seat?: number, key: number}} LogLine */
@@ -236,20 +275,27 @@ export function filterGroups(groups, filter, seat) {
 export function logBody(s, lines, filter, cls = () => []) {
   const groups = filterGroups(logGroups(lines), filter, s.spectating ? null : s.seat);
   if (!groups.length) return h('p', { class: 'muted log-empty' }, t('log.empty'));
-  return groups.map((g) =>
-    h(
-      'section',
-      { key: `g${g.key}`, class: ['log-turn', g.seat != null && g.seat === s.seat && !s.spectating && 'mine'], 'aria-label': g.head ? g.head.parts.map((p) => (p instanceof Node ? p.textContent : p)).join('') : null },
-      g.head ? h('h3', { class: 'log-turn-head', 'data-seat': g.seat }, g.head.parts) : null,
-      g.lines.length
-        ? h(
-            'ol',
-            { class: 'log-group' },
-            g.lines.map((l) => h('li', { key: l.key, class: ['log-line', `lk-${l.kind}`, l.seat === s.seat && 'mine', ...cls(l)] }, l.parts)),
-          )
-        : null,
-    ),
-  );
+  const seat = s.seat;
+  const mine = (/** @type {{seat: number | undefined}} */ g) => g.seat != null && g.seat === seat && !s.spectating;
+  // Each turn and each line is rebuilt only when it changed (`memo`): a new line, a new
+  // turn, another class. A line object stays the same while its words do (`logLines`).
+  return groups.map((g) => {
+    const classes = g.lines.map((l) => cx('log-line', `lk-${l.kind}`, l.seat === seat && 'mine', ...cls(l)));
+    return memo('section', `g${g.key}`, [g.head, mine(g), ...g.lines, ...classes], () =>
+      h(
+        'section',
+        { class: ['log-turn', mine(g) && 'mine'], 'aria-label': g.head ? g.head.parts.map((p) => (p instanceof Node ? p.textContent : p)).join('') : null },
+        g.head ? h('h3', { class: 'log-turn-head', 'data-seat': g.seat }, g.head.parts) : null,
+        g.lines.length
+          ? h(
+              'ol',
+              { class: 'log-group' },
+              g.lines.map((l, i) => memo('li', l.key, [l, classes[i]], () => h('li', { class: classes[i] }, l.parts))),
+            )
+          : null,
+      ),
+    );
+  });
 }
 
 /**

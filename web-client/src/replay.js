@@ -6,7 +6,7 @@
 // published record (GET /api/games/{id}/steps/{n}?viewer=…), and shows what it answers.
 // The log is kept per point of view and extended with `since`, so a step forward
 // fetches only that step's events.
-import { h } from './dom.js';
+import { cx, h, memo } from './dom.js';
 import { cardName, groupedNames, setCurrentCosts, setEdition, typeClass, typeLabel } from './cards.js';
 import { cardButton, cardChip, nameLang, setHover, showInfo, spokenAround, typeMarks, valueBadge } from './cardview.js';
 import { analysisPanel, startAnalysis } from './analysis.js';
@@ -471,7 +471,11 @@ function logPanel(s) {
       'ol',
       { class: 'log-lines', 'data-testid': 'replay-log', tabindex: 0 },
       lines.length
-        ? lines.map((l) => h('li', { key: l.key, class: ['log-line', `lk-${l.kind}`, l.key >= s.step_first && 'replay-now'] }, l.parts))
+        ? lines.map((l) => {
+            // Rebuilt only when the line or its mark changed (`memo`; see log.js).
+            const cls = cx('log-line', `lk-${l.kind}`, l.key >= s.step_first && 'replay-now');
+            return memo('li', l.key, [l, cls], () => h('li', { class: cls }, l.parts));
+          })
         : h('li', { class: 'muted' }, t('log.empty')),
     ),
   );
