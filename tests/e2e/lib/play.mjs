@@ -12,6 +12,14 @@ const isType = (/** @type {string} */ c, /** @type {string} */ t) => (CARDS[c]?.
 export const STEP_TIMEOUT = 30000;
 
 /**
+ * How often a wait for the page's next decision looks (ms). Not Playwright's default,
+ * `raf`: that asks for an animation frame again and again until the condition holds, so
+ * Chromium composites a frame every 16 ms for as long as a bot thinks or a reply travels,
+ * in software rendering and in three processes.
+ */
+export const POLL_MS = 20;
+
+/**
  * Clicks "End Actions" or "End turn"; when the page asks whether to end the turn with
  * money left ("End turn with $3 unspent?"), says yes.
  * @param {import('playwright-core').Page} page
@@ -291,7 +299,7 @@ export async function waitPast(page, n) {
       return Boolean(d && Number(d.dataset.decision) > n);
     },
     n,
-    { timeout: STEP_TIMEOUT },
+    { timeout: STEP_TIMEOUT, polling: POLL_MS },
   );
 }
 
