@@ -799,13 +799,17 @@ impl DecisionNumbers {
         self.settled.saturating_sub(1) * Self::STRIDE
     }
 
+    /// Numbers `req`'s reply (see `of`), asking once whether it is public: a recorded
+    /// game numbers every reply, and most are phase moves.
+    #[inline]
     fn answered(&mut self, req: &Request) {
-        let n = self.of(req);
-        self.answered.push(n);
         if is_public(req) {
+            self.answered.push(self.settled * Self::STRIDE);
             self.settled += 1;
             self.own = [0; MAX_SEATS];
         } else {
+            let n = self.of(req);
+            self.answered.push(n);
             let own = &mut self.own[req.player.idx()];
             *own = own.saturating_add(1);
         }
