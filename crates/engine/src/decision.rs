@@ -276,8 +276,26 @@ impl Prompt {
     }
 
     /// Checks that `reply` is a legal answer. Pure: touches no state.
+    ///
+    /// The phase moves' valid answers are checked here, inline where it is called (every
+    /// reply of a recorded game passes here, and most are phase moves); everything else,
+    /// errors included, in `validate_other`.
     #[inline]
     pub fn validate(&self, reply: &Reply) -> Result<(), InvalidReply> {
+        let ok = match (self, reply) {
+            (Prompt::ActionPhase { playable }, Reply::Play(c)) => playable.contains(c),
+            (Prompt::BuyPhase { treasures, .. }, Reply::Play(c)) => treasures.contains(c),
+            (Prompt::BuyPhase { treasures, .. }, Reply::PlayAllTreasures) => !treasures.is_empty(),
+            (Prompt::BuyPhase { buyable, .. }, Reply::Buy(c)) => buyable.contains(c),
+            (Prompt::ActionPhase { .. } | Prompt::BuyPhase { .. }, Reply::EndPhase) => true,
+            _ => false,
+        };
+        if ok { Ok(()) } else { self.validate_other(reply) }
+    }
+
+    /// [`Prompt::validate`] of every reply but a phase move's valid answer.
+    #[inline(never)]
+    fn validate_other(&self, reply: &Reply) -> Result<(), InvalidReply> {
         let wrong = || InvalidReply::WrongKind {
             expected: self.kind_name(),
         };
