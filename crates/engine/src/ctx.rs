@@ -70,21 +70,21 @@ fn keep_list(spare: &mut Vec<Vec<CardId>>, mut list: Vec<CardId>) {
     }
 }
 
-/// Keeps the card lists of an answered prompt in `spare`, leaving it empty lists. In
-/// place, so that a recorded game gives back its pending request's lists without
-/// moving the request out first.
-pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: &mut Prompt) {
-    use std::mem::take;
+/// Keeps the card lists of an answered prompt in `spare`. By value, so that the
+/// emptied prompt needs no drop afterwards: a recorded game gives back its answered
+/// request's lists (`Game::answer`) at every reply.
+#[inline]
+pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: Prompt) {
     match prompt {
         Prompt::BuyPhase { treasures, buyable } => {
-            keep_list(spare, take(treasures));
-            keep_list(spare, take(buyable));
+            keep_list(spare, treasures);
+            keep_list(spare, buyable);
         }
         Prompt::ActionPhase { playable: l }
         | Prompt::ChooseCards { options: l, .. }
         | Prompt::ChoosePile { options: l, .. }
         | Prompt::OrderCards { cards: l }
-        | Prompt::NameCard { options: l } => keep_list(spare, take(l)),
+        | Prompt::NameCard { options: l } => keep_list(spare, l),
         Prompt::ChooseModes { .. } | Prompt::YesNo | Prompt::ChooseNumber { .. } => {}
     }
 }
@@ -346,8 +346,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// Keeps the card lists of an answered prompt.
-    fn give_back(&mut self, mut prompt: Prompt) {
-        keep_lists(self.spare, &mut prompt);
+    fn give_back(&mut self, prompt: Prompt) {
+        keep_lists(self.spare, prompt);
     }
 
     // ----- asking helpers -------------------------------------------------------------

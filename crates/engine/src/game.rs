@@ -392,10 +392,10 @@ impl Game {
             self.run_log = self.resume_log;
             self.run_at_decision = true;
         }
-        // The answered request's lists are kept for later requests; the request itself
-        // is dropped (its lists now empty) when the run below starts.
-        if let Some(answered) = &mut self.pending {
-            crate::ctx::keep_lists(&mut self.spare, &mut answered.prompt);
+        // The answered request's lists are kept for later requests (the run below
+        // writes its next question into the emptied `pending`).
+        if let Some(answered) = self.pending.take() {
+            crate::ctx::keep_lists(&mut self.spare, answered.prompt);
         }
         self.event_marks.push(before);
         self.log.push((player, reply));
