@@ -33,7 +33,7 @@ use crate::afford::Affordable;
 use crate::agent::Agent;
 use crate::card::CardId;
 use crate::decision::{Mode, Prompt, Purpose, Reply, Request, Zone};
-use crate::event::{Destination, Event};
+use crate::event::{CardList, Destination, Event};
 use crate::state::{PlayerId, State};
 use crate::view::Observation;
 use rand::seq::SliceRandom;
@@ -551,7 +551,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::LookedAt {
                 player: p,
                 count: seen.len(),
-                cards: Some(seen),
+                cards: Some(CardList::from_vec(seen)),
             });
         }
         cards
@@ -570,7 +570,7 @@ impl<'a> Ctx<'a> {
         let hand = &self.st.player(p).hand;
         let drawn = hand.len() - start;
         if drawn > 0 && self.events.is_some() {
-            let cards = hand[start..].to_vec();
+            let cards = CardList::from_slice(&hand[start..]);
             self.emit(|| Event::Drew {
                 player: p,
                 count: drawn,
@@ -597,7 +597,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::Discarded {
                 player: p,
                 count: cards.len(),
-                cards: Some(cards.to_vec()),
+                cards: Some(CardList::from_slice(cards)),
                 top,
                 private: true,
             });
@@ -629,7 +629,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::TopDecked {
                 player: p,
                 count: cards.len(),
-                cards: Some(cards.to_vec()),
+                cards: Some(CardList::from_slice(cards)),
                 private: !public,
             });
         }
@@ -695,14 +695,14 @@ impl<'a> Ctx<'a> {
             To::Discard => Event::Discarded {
                 player,
                 count: cards.len(),
-                cards: Some(cards),
+                cards: Some(CardList::from_vec(cards)),
                 top,
                 private: false,
             },
             To::Deck => Event::TopDecked {
                 player,
                 count: cards.len(),
-                cards: Some(cards),
+                cards: Some(CardList::from_vec(cards)),
                 private: false,
             },
             To::Trash => Event::Trashed { player, cards },
@@ -796,7 +796,7 @@ impl<'a> Ctx<'a> {
         self.emit(|| Event::TopDecked {
             player: p,
             count: 1,
-            cards: Some(vec![card]),
+            cards: Some(CardList::from_slice(&[card])),
             private: true,
         });
     }
@@ -897,7 +897,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::Discarded {
                 player: p,
                 count: discard.len(),
-                cards: Some(discard.to_vec()),
+                cards: Some(CardList::from_slice(discard)),
                 top,
                 private: true,
             });
@@ -907,7 +907,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::TopDecked {
                 player: p,
                 count: back.len(),
-                cards: Some(back.to_vec()),
+                cards: Some(CardList::from_slice(back)),
                 private: true,
             });
         }
@@ -956,7 +956,7 @@ impl<'a> Ctx<'a> {
         self.emit(|| Event::TopDecked {
             player: p,
             count: cards.len(),
-            cards: Some(cards.to_vec()),
+            cards: Some(CardList::from_slice(cards)),
             private: true,
         });
     }
@@ -973,7 +973,7 @@ impl<'a> Ctx<'a> {
         self.emit(|| Event::TopDecked {
             player: p,
             count: 1,
-            cards: Some(vec![card]),
+            cards: Some(CardList::from_slice(&[card])),
             private: true,
         });
     }
