@@ -801,7 +801,7 @@ impl DecisionNumbers {
 
     /// Numbers `req`'s reply (see `of`), asking once whether it is public: a recorded
     /// game numbers every reply, and most are phase moves.
-    #[inline]
+    #[inline(always)]
     fn answered(&mut self, req: &Request) {
         if is_public(req) {
             self.answered.push(self.settled * Self::STRIDE);
