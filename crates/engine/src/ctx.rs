@@ -208,6 +208,7 @@ impl<'a> Ctx<'a> {
 
     /// Takes `req`'s answer from the logged replies (suspending when they run out) or
     /// from its player's agent.
+    #[inline(always)]
     fn ask(&mut self, req: Request) -> Res<Reply> {
         let reply = match &mut self.answers {
             Answers::Log { replies, pos } => match replies.get(*pos) {
