@@ -33,7 +33,7 @@ use crate::afford::Affordable;
 use crate::agent::Agent;
 use crate::card::CardId;
 use crate::decision::{Mode, Prompt, Purpose, Reply, Request, Zone};
-use crate::event::{Destination, Event};
+use crate::event::{CardList, Destination, Event};
 use crate::state::{PlayerId, State};
 use crate::view::Observation;
 use rand::seq::SliceRandom;
@@ -70,21 +70,21 @@ fn keep_list(spare: &mut Vec<Vec<CardId>>, mut list: Vec<CardId>) {
     }
 }
 
-/// Keeps the card lists of an answered prompt in `spare`, leaving it empty lists. In
-/// place, so that a recorded game gives back its pending request's lists without
-/// moving the request out first.
-pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: &mut Prompt) {
-    use std::mem::take;
+/// Keeps the card lists of an answered prompt in `spare`. By value, so that the
+/// emptied prompt needs no drop afterwards: a recorded game gives back its answered
+/// request's lists (`Game::answer`) at every reply.
+#[inline]
+pub(crate) fn keep_lists(spare: &mut Vec<Vec<CardId>>, prompt: Prompt) {
     match prompt {
         Prompt::BuyPhase { treasures, buyable } => {
-            keep_list(spare, take(treasures));
-            keep_list(spare, take(buyable));
+            keep_list(spare, treasures);
+            keep_list(spare, buyable);
         }
         Prompt::ActionPhase { playable: l }
         | Prompt::ChooseCards { options: l, .. }
         | Prompt::ChoosePile { options: l, .. }
         | Prompt::OrderCards { cards: l }
-        | Prompt::NameCard { options: l } => keep_list(spare, take(l)),
+        | Prompt::NameCard { options: l } => keep_list(spare, l),
         Prompt::ChooseModes { .. } | Prompt::YesNo | Prompt::ChooseNumber { .. } => {}
     }
 }
@@ -208,6 +208,7 @@ impl<'a> Ctx<'a> {
 
     /// Takes `req`'s answer from the logged replies (suspending when they run out) or
     /// from its player's agent.
+    #[inline(always)]
     fn ask(&mut self, req: Request) -> Res<Reply> {
         let reply = match &mut self.answers {
             Answers::Log { replies, pos } => match replies.get(*pos) {
@@ -346,8 +347,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// Keeps the card lists of an answered prompt.
-    fn give_back(&mut self, mut prompt: Prompt) {
-        keep_lists(self.spare, &mut prompt);
+    fn give_back(&mut self, prompt: Prompt) {
+        keep_lists(self.spare, prompt);
     }
 
     // ----- asking helpers -------------------------------------------------------------
@@ -551,7 +552,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::LookedAt {
                 player: p,
                 count: seen.len(),
-                cards: Some(seen),
+                cards: Some(CardList::from_vec(seen)),
             });
         }
         cards
@@ -570,7 +571,7 @@ impl<'a> Ctx<'a> {
         let hand = &self.st.player(p).hand;
         let drawn = hand.len() - start;
         if drawn > 0 && self.events.is_some() {
-            let cards = hand[start..].to_vec();
+            let cards = CardList::from_slice(&hand[start..]);
             self.emit(|| Event::Drew {
                 player: p,
                 count: drawn,
@@ -597,7 +598,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::Discarded {
                 player: p,
                 count: cards.len(),
-                cards: Some(cards.to_vec()),
+                cards: Some(CardList::from_slice(cards)),
                 top,
                 private: true,
             });
@@ -629,7 +630,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::TopDecked {
                 player: p,
                 count: cards.len(),
-                cards: Some(cards.to_vec()),
+                cards: Some(CardList::from_slice(cards)),
                 private: !public,
             });
         }
@@ -695,14 +696,14 @@ impl<'a> Ctx<'a> {
             To::Discard => Event::Discarded {
                 player,
                 count: cards.len(),
-                cards: Some(cards),
+                cards: Some(CardList::from_vec(cards)),
                 top,
                 private: false,
             },
             To::Deck => Event::TopDecked {
                 player,
                 count: cards.len(),
-                cards: Some(cards),
+                cards: Some(CardList::from_vec(cards)),
                 private: false,
             },
             To::Trash => Event::Trashed { player, cards },
@@ -796,7 +797,7 @@ impl<'a> Ctx<'a> {
         self.emit(|| Event::TopDecked {
             player: p,
             count: 1,
-            cards: Some(vec![card]),
+            cards: Some(CardList::from_slice(&[card])),
             private: true,
         });
     }
@@ -897,7 +898,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::Discarded {
                 player: p,
                 count: discard.len(),
-                cards: Some(discard.to_vec()),
+                cards: Some(CardList::from_slice(discard)),
                 top,
                 private: true,
             });
@@ -907,7 +908,7 @@ impl<'a> Ctx<'a> {
             self.emit(|| Event::TopDecked {
                 player: p,
                 count: back.len(),
-                cards: Some(back.to_vec()),
+                cards: Some(CardList::from_slice(back)),
                 private: true,
             });
         }
@@ -956,7 +957,7 @@ impl<'a> Ctx<'a> {
         self.emit(|| Event::TopDecked {
             player: p,
             count: cards.len(),
-            cards: Some(cards.to_vec()),
+            cards: Some(CardList::from_slice(cards)),
             private: true,
         });
     }
@@ -973,7 +974,7 @@ impl<'a> Ctx<'a> {
         self.emit(|| Event::TopDecked {
             player: p,
             count: 1,
-            cards: Some(vec![card]),
+            cards: Some(CardList::from_slice(&[card])),
             private: true,
         });
     }

@@ -276,8 +276,30 @@ impl Prompt {
     }
 
     /// Checks that `reply` is a legal answer. Pure: touches no state.
+    ///
+    /// The phase moves' valid answers are checked here, inline where it is called (every
+    /// reply of a recorded game passes here, and most are phase moves); everything else,
+    /// errors included, in `validate_other`.
     #[inline]
     pub fn validate(&self, reply: &Reply) -> Result<(), InvalidReply> {
+        let ok = match (self, reply) {
+            (Prompt::ActionPhase { playable }, Reply::Play(c)) => playable.contains(c),
+            (Prompt::BuyPhase { treasures, .. }, Reply::Play(c)) => treasures.contains(c),
+            (Prompt::BuyPhase { treasures, .. }, Reply::PlayAllTreasures) => !treasures.is_empty(),
+            (Prompt::BuyPhase { buyable, .. }, Reply::Buy(c)) => buyable.contains(c),
+            (Prompt::ActionPhase { .. } | Prompt::BuyPhase { .. }, Reply::EndPhase) => true,
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            self.validate_other(reply)
+        }
+    }
+
+    /// [`Prompt::validate`] of every reply but a phase move's valid answer.
+    #[inline(never)]
+    fn validate_other(&self, reply: &Reply) -> Result<(), InvalidReply> {
         let wrong = || InvalidReply::WrongKind {
             expected: self.kind_name(),
         };
@@ -375,6 +397,50 @@ fn sub_multiset(options: &[CardId], chosen: &[CardId]) -> Result<(), InvalidRepl
 mod tests {
     use super::*;
     use CardId::*;
+
+    /// `validate`'s inline check of the phase moves agrees with the full check
+    /// (`validate_other`, the code every reply went through before) on every reply to
+    /// Action- and Buy-phase prompts of many offered lists, errors included.
+    #[test]
+    fn the_inline_phase_check_agrees_with_the_full_one() {
+        let cards: Vec<CardId> = CardId::all().collect();
+        let mut x = 11u64;
+        let mut pick = |n: usize| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as usize % n
+        };
+        let mut checked = 0;
+        for _ in 0..400 {
+            let (a, b, c) = (pick(4), pick(4), pick(12));
+            let mut list = |len: usize| (0..len).map(|_| cards[pick(cards.len())]).collect();
+            let prompts = [
+                Prompt::ActionPhase { playable: list(a) },
+                Prompt::BuyPhase {
+                    treasures: list(b),
+                    buyable: list(c),
+                },
+            ];
+            for p in &prompts {
+                let mut replies = vec![
+                    Reply::EndPhase,
+                    Reply::PlayAllTreasures,
+                    Reply::Cards(vec![]),
+                    Reply::Pile(None),
+                    Reply::YesNo(true),
+                ];
+                for &c in &cards {
+                    replies.extend([Reply::Play(c), Reply::Buy(c), Reply::Name(c)]);
+                }
+                for r in &replies {
+                    assert_eq!(p.validate(r), p.validate_other(r), "{p:?} {r:?}");
+                    checked += usize::from(p.validate(r).is_ok());
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} valid replies");
+    }
 
     #[test]
     fn choose_cards_checks_bounds_and_multiset() {

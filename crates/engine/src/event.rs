@@ -38,7 +38,14 @@ pub enum Destination {
     Deck,
 }
 
-/// One thing that happened. Fields typed `Option<Vec<CardId>>` are private to `player`:
+/// The cards of a private card event ([`Event::Drew`], [`Event::Discarded`],
+/// [`Event::LookedAt`], [`Event::TopDecked`]): up to 16 kept inline, so that recording a
+/// draw or a Clean-up allocates nothing (a recorded game records two such lists a turn,
+/// and each was a heap allocation, freed one by one with the game). It dereferences to
+/// a slice and serializes as a list, as the `Vec` it replaces did.
+pub type CardList = smallvec::SmallVec<[CardId; 16]>;
+
+/// One thing that happened. Fields typed `Option<CardList>` are private to `player`:
 /// they are `None` in the copy any other viewer receives, and `count` says how many.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -61,7 +68,7 @@ pub enum Event {
     Drew {
         player: PlayerId,
         count: usize,
-        cards: Option<Vec<CardId>>,
+        cards: Option<CardList>,
     },
     /// The player's discard pile was shuffled to form their deck.
     Shuffled {
@@ -91,7 +98,7 @@ pub enum Event {
     Discarded {
         player: PlayerId,
         count: usize,
-        cards: Option<Vec<CardId>>,
+        cards: Option<CardList>,
         /// The discard pile's top card afterwards (public: the pile lies face up).
         top: Option<CardId>,
         private: bool,
@@ -119,7 +126,7 @@ pub enum Event {
     LookedAt {
         player: PlayerId,
         count: usize,
-        cards: Option<Vec<CardId>>,
+        cards: Option<CardList>,
     },
     /// A card gained from the trash (Thief) to the discard pile.
     GainedFromTrash {
@@ -138,7 +145,7 @@ pub enum Event {
     TopDecked {
         player: PlayerId,
         count: usize,
-        cards: Option<Vec<CardId>>,
+        cards: Option<CardList>,
         private: bool,
     },
     /// A card was named (Wishing Well): said aloud, so public.

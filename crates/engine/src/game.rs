@@ -392,10 +392,10 @@ impl Game {
             self.run_log = self.resume_log;
             self.run_at_decision = true;
         }
-        // The answered request's lists are kept for later requests; the request itself
-        // is dropped (its lists now empty) when the run below starts.
-        if let Some(answered) = &mut self.pending {
-            crate::ctx::keep_lists(&mut self.spare, &mut answered.prompt);
+        // The answered request's lists are kept for later requests (the run below
+        // writes its next question into the emptied `pending`).
+        if let Some(answered) = self.pending.take() {
+            crate::ctx::keep_lists(&mut self.spare, answered.prompt);
         }
         self.event_marks.push(before);
         self.log.push((player, reply));
@@ -799,13 +799,17 @@ impl DecisionNumbers {
         self.settled.saturating_sub(1) * Self::STRIDE
     }
 
+    /// Numbers `req`'s reply (see `of`), asking once whether it is public: a recorded
+    /// game numbers every reply, and most are phase moves.
+    #[inline(always)]
     fn answered(&mut self, req: &Request) {
-        let n = self.of(req);
-        self.answered.push(n);
         if is_public(req) {
+            self.answered.push(self.settled * Self::STRIDE);
             self.settled += 1;
             self.own = [0; MAX_SEATS];
         } else {
+            let n = self.of(req);
+            self.answered.push(n);
             let own = &mut self.own[req.player.idx()];
             *own = own.saturating_add(1);
         }

@@ -60,7 +60,7 @@ pub use agent::Agent;
 pub use bots::search::review;
 pub use card::{CardId, Edition, Set, Types};
 pub use decision::{InvalidReply, Mode, Prompt, Purpose, Reply, Request, Zone};
-pub use event::{Destination, Event, Viewer};
+pub use event::{CardList, Destination, Event, Viewer};
 pub use game::{Game, GameRecord, ReplayError, UndoRefused, Visible};
 pub use score::Score;
 pub use setup::{Kingdom, Setup, SetupError};

@@ -33,7 +33,7 @@ use crate::card::{CardId, CardSet, Types};
 use crate::cards;
 use crate::ctx::{Ask, Ctx, Play, Res};
 use crate::decision::{Prompt, Purpose, Reply, Request, Zone};
-use crate::event::{Destination, Event};
+use crate::event::{CardList, Destination, Event};
 use crate::rules;
 use crate::state::{Phase, PlayerId, State, TurnState};
 
@@ -276,7 +276,7 @@ fn cleanup(cx: &mut Ctx, p: PlayerId) {
     let top = pl.discard.last().copied();
     let count = pl.hand.len();
     if count > 0 && cx.events.is_some() {
-        let hand = cx.st.player(p).hand.clone();
+        let hand = CardList::from_slice(&cx.st.player(p).hand);
         cx.emit(|| Event::Discarded {
             player: p,
             count,
@@ -625,7 +625,7 @@ mod tests {
                 Event::Drew {
                     player: P0,
                     count: 3,
-                    cards: Some(vec![Gold, Estate, Estate])
+                    cards: Some(vec![Gold, Estate, Estate].into())
                 },
                 Event::PhaseStarted {
                     player: P0,
@@ -912,7 +912,7 @@ mod tests {
         let discarded = Event::Discarded {
             player: P0,
             count: 3,
-            cards: Some(vec![Copper, Estate, Gold]),
+            cards: Some(vec![Copper, Estate, Gold].into()),
             top: Some(Silver),
             private: true,
         };

@@ -86,7 +86,7 @@ mod tests {
                 Event::Discarded {
                     player: P0,
                     count: 2,
-                    cards: Some(vec![Estate, Smithy]),
+                    cards: Some(vec![Estate, Smithy].into()),
                     top: Some(Smithy),
                     private: false
                 },

@@ -115,7 +115,7 @@ mod tests {
         let topdecked = |player, c| Event::TopDecked {
             player,
             count: 1,
-            cards: Some(vec![c]),
+            cards: Some(vec![c].into()),
             private: false,
         };
         let revealed = |player, cards: &[CardId]| Event::Revealed {

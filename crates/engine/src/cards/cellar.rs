@@ -66,7 +66,7 @@ mod tests {
         let discarded = Event::Discarded {
             player: P0,
             count: 2,
-            cards: Some(vec![Duchy, Estate]),
+            cards: Some(vec![Duchy, Estate].into()),
             top: Some(Estate),
             private: true,
         };
@@ -78,7 +78,7 @@ mod tests {
                 Event::Drew {
                     player: P0,
                     count: 2,
-                    cards: Some(vec![Gold, Silver])
+                    cards: Some(vec![Gold, Silver].into())
                 }
             ]
         );

@@ -52,7 +52,9 @@ mod tests {
             .events()
             .iter()
             .filter_map(|e| match e {
-                Event::Drew { player, cards, .. } => Some((*player, cards.clone().unwrap())),
+                Event::Drew { player, cards, .. } => {
+                    Some((*player, cards.clone().unwrap().to_vec()))
+                }
                 _ => None,
             })
             .collect();

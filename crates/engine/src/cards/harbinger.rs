@@ -82,7 +82,7 @@ mod tests {
             Event::TopDecked {
                 player: P0,
                 count: 1,
-                cards: Some(vec![Gold]),
+                cards: Some(vec![Gold].into()),
                 private: true
             }
         );

@@ -122,7 +122,7 @@ mod tests {
                 Event::Discarded {
                     player: P0,
                     count: 1,
-                    cards: Some(vec![Village]),
+                    cards: Some(vec![Village].into()),
                     top: Some(Village),
                     private: false
                 },
@@ -143,7 +143,7 @@ mod tests {
             Event::Drew {
                 player: P0,
                 count: 1,
-                cards: Some(vec![Silver])
+                cards: Some(vec![Silver].into())
             }
         );
     }

@@ -315,7 +315,7 @@ mod tests {
         assert!(g.events().contains(&Event::Drew {
             player: P0,
             count: 2,
-            cards: Some(vec![Province, Copper])
+            cards: Some(vec![Province, Copper].into())
         }));
     }
 

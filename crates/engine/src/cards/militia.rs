@@ -172,7 +172,7 @@ mod tests {
             Event::Discarded {
                 player: P1,
                 count: 2,
-                cards: Some(vec![Duchy, Gold]),
+                cards: Some(vec![Duchy, Gold].into()),
                 top: Some(Gold),
                 private: true,
             }

@@ -107,7 +107,7 @@ mod tests {
             Some(Event::TopDecked {
                 player: P0,
                 count: 2,
-                cards: Some(vec![Gold, Silver]),
+                cards: Some(vec![Gold, Silver].into()),
                 private: true
             })
         );

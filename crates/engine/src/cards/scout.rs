@@ -103,7 +103,7 @@ mod tests {
             Event::TopDecked {
                 player: P0,
                 count: 2,
-                cards: Some(vec![Curse, Copper]),
+                cards: Some(vec![Curse, Copper].into()),
                 private: true
             }
         );

@@ -199,7 +199,7 @@ mod tests {
             Event::TopDecked {
                 player: P3,
                 count: 2,
-                cards: Some(vec![Estate, SecretChamber]),
+                cards: Some(vec![Estate, SecretChamber].into()),
                 private: true
             }
         );

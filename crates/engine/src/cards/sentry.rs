@@ -157,7 +157,7 @@ mod tests {
             Event::LookedAt {
                 player: P0,
                 count: 2,
-                cards: Some(vec![Estate, Curse])
+                cards: Some(vec![Estate, Curse].into())
             }
         );
     }
@@ -206,7 +206,7 @@ mod tests {
             Event::TopDecked {
                 player: P0,
                 count: 2,
-                cards: Some(vec![Gold, Silver]),
+                cards: Some(vec![Gold, Silver].into()),
                 private: true
             }
         );

@@ -55,7 +55,7 @@ mod tests {
                 Event::Drew {
                     player: P0,
                     count: 2,
-                    cards: Some(vec![Smithy, Gold])
+                    cards: Some(vec![Smithy, Gold].into())
                 },
             ]
         );

@@ -76,7 +76,7 @@ mod tests {
                 Event::Drew {
                     player: P0,
                     count: 3,
-                    cards: Some(vec![Copper, Silver, Gold])
+                    cards: Some(vec![Copper, Silver, Gold].into())
                 },
                 Event::PlayedAgain {
                     player: P0,
@@ -85,7 +85,7 @@ mod tests {
                 Event::Drew {
                     player: P0,
                     count: 3,
-                    cards: Some(vec![Estate, Duchy, Province])
+                    cards: Some(vec![Estate, Duchy, Province].into())
                 },
                 Event::PhaseStarted {
                     player: P0,

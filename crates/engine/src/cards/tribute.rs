@@ -85,7 +85,7 @@ mod tests {
                 Event::Discarded {
                     player: P1,
                     count: 2,
-                    cards: Some(vec![Copper, Harem]),
+                    cards: Some(vec![Copper, Harem].into()),
                     top: Some(Harem),
                     private: false
                 },

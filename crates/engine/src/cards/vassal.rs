@@ -88,7 +88,7 @@ mod tests {
                 Event::Discarded {
                     player: P0,
                     count: 1,
-                    cards: Some(vec![Gold]),
+                    cards: Some(vec![Gold].into()),
                     top: Some(Gold),
                     private: false
                 },
