@@ -152,11 +152,34 @@ fn play_one(seed: u64, kingdoms: &mut BTreeSet<CardId>, played: &mut BTreeSet<Ca
 
 #[test]
 fn a_restored_game_is_the_replayed_game_at_every_snapshot_point() {
+    // The games split over the machine's cores (each seed's game is the same on any
+    // thread; what is checked over all of them is merged), as in tests/properties.rs.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let parts: Vec<_> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|k| {
+                s.spawn(move || {
+                    let (mut kingdoms, mut played, mut snapshots) =
+                        (BTreeSet::new(), BTreeSet::new(), 0);
+                    for seed in (k as u64..GAMES).step_by(threads) {
+                        snapshots += play_one(seed, &mut kingdoms, &mut played);
+                    }
+                    (kingdoms, played, snapshots)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
     let mut kingdoms = BTreeSet::new();
     let mut played = BTreeSet::new();
     let mut snapshots = 0;
-    for seed in 0..GAMES {
-        snapshots += play_one(seed, &mut kingdoms, &mut played);
+    for (k, p, n) in parts {
+        kingdoms.extend(k);
+        played.extend(p);
+        snapshots += n;
     }
     let all: BTreeSet<CardId> = CardId::all().filter(|c| c.is_kingdom()).collect();
     assert_eq!(all.len(), 64);
