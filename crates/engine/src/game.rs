@@ -787,11 +787,17 @@ impl DecisionNumbers {
     /// given is greater than the ones it was given before.
     fn of(&self, req: &Request) -> u64 {
         if is_public(req) {
-            self.settled * Self::STRIDE
+            self.next_public()
         } else {
             let own = u64::from(self.own[req.player.idx()]).min(Self::SLOT - 1);
             self.last_public() + 1 + req.player.0 as u64 * Self::SLOT + own
         }
+    }
+
+    /// The number the next public decision gets.
+    #[inline(always)]
+    fn next_public(&self) -> u64 {
+        self.settled * Self::STRIDE
     }
 
     /// The number of the last public decision answered (the veil's mark).
@@ -804,7 +810,7 @@ impl DecisionNumbers {
     #[inline(always)]
     fn answered(&mut self, req: &Request) {
         if is_public(req) {
-            self.answered.push(self.settled * Self::STRIDE);
+            self.answered.push(self.next_public());
             self.settled += 1;
             self.own = [0; MAX_SEATS];
         } else {

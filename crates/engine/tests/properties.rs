@@ -21,6 +21,8 @@ use dominion_engine::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
+mod common;
+
 const GAMES: u64 = 2000;
 const MAX_REPLIES: usize = 200_000;
 
@@ -205,30 +207,16 @@ struct Tally {
 
 #[test]
 fn random_bot_games_conserve_cards_end_and_replay() {
-    // The games are split over the machine's cores: a seed's game is the same on any
-    // thread, and what is checked over all of them is merged below, so the test proves
-    // the same in half the time on two cores (it was the engine's slowest, alone in its
-    // test binary). A game's panic is re-raised as it was.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let tallies: Vec<Tally> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|k| {
-                s.spawn(move || {
-                    let mut t = Tally::default();
-                    for seed in (k as u64..GAMES).step_by(threads) {
-                        let (r, turns, e) = play_one(seed, &mut t.seen);
-                        t.replies += r;
-                        t.max_turns = t.max_turns.max(turns);
-                        *t.endings.entry(e).or_default() += 1;
-                    }
-                    t
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    // Over every core (`common::on_every_core`); each thread's tally merged below.
+    let tallies = common::on_every_core(GAMES, |seeds| {
+        let mut t = Tally::default();
+        for seed in seeds {
+            let (r, turns, e) = play_one(seed, &mut t.seen);
+            t.replies += r;
+            t.max_turns = t.max_turns.max(turns);
+            *t.endings.entry(e).or_default() += 1;
+        }
+        t
     });
     let mut total_replies = 0;
     let mut max_turns = 0;

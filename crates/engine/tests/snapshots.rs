@@ -21,6 +21,8 @@ use dominion_engine::{
 };
 use std::collections::BTreeSet;
 
+mod common;
+
 const GAMES: u64 = 64;
 
 /// What a caller can observe of a game at one point.
@@ -152,26 +154,13 @@ fn play_one(seed: u64, kingdoms: &mut BTreeSet<CardId>, played: &mut BTreeSet<Ca
 
 #[test]
 fn a_restored_game_is_the_replayed_game_at_every_snapshot_point() {
-    // The games split over the machine's cores (each seed's game is the same on any
-    // thread; what is checked over all of them is merged), as in tests/properties.rs.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parts: Vec<_> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|k| {
-                s.spawn(move || {
-                    let (mut kingdoms, mut played, mut snapshots) =
-                        (BTreeSet::new(), BTreeSet::new(), 0);
-                    for seed in (k as u64..GAMES).step_by(threads) {
-                        snapshots += play_one(seed, &mut kingdoms, &mut played);
-                    }
-                    (kingdoms, played, snapshots)
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    // Over every core (`common::on_every_core`), as in tests/properties.rs.
+    let parts = common::on_every_core(GAMES, |seeds| {
+        let (mut kingdoms, mut played, mut snapshots) = (BTreeSet::new(), BTreeSet::new(), 0);
+        for seed in seeds {
+            snapshots += play_one(seed, &mut kingdoms, &mut played);
+        }
+        (kingdoms, played, snapshots)
     });
     let mut kingdoms = BTreeSet::new();
     let mut played = BTreeSet::new();
