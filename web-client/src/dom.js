@@ -117,6 +117,8 @@ export function svg(tag, props, ...children) {
 export function memo(tag, key, deps, build) {
   const el = /** @type {any} */ (document.createElement(tag));
   el.setAttribute('data-key', String(key));
+  // Marks it for `realizeAll`'s search; a built element does not carry it.
+  el.setAttribute('data-memo', '');
   el[THUNK] = { deps, build };
   return el;
 }
@@ -139,14 +141,15 @@ function realize(placeholder) {
 
 /**
  * Replaces every `memo()` placeholder in `node` (about to enter the page as it is) by its
- * built element. @param {any} node @returns {any}
+ * built element, and those its builds hold in turn. The browser's own search finds them,
+ * so a new subtree without any costs one native lookup, not a walk in script.
+ * @param {any} node @returns {any}
  */
 function realizeAll(node) {
   if (node[THUNK]) node = realize(node);
   if (node.nodeType !== 1) return node;
-  for (const c of [...node.childNodes]) {
-    const built = realizeAll(c);
-    if (built !== c) node.replaceChild(built, c);
+  for (let p = node.querySelector('[data-memo]'); p; p = node.querySelector('[data-memo]')) {
+    p.replaceWith(realize(p));
   }
   return node;
 }

@@ -198,15 +198,20 @@ function allLines(s) {
   let buying = -1;
   // Events are never changed in place (session.js replaces the array), so the same first
   // and last event objects where the cached array had them mean the same events up to there.
-  const held = cached?.events;
-  if (cached && held && cached.context === context && cached.base === base && held.length && events.length >= held.length && events[0] === held[0] && events[held.length - 1] === held[held.length - 1]) {
-    if (events === held || events.length === held.length) return cached.out;
+  const held = cached?.events ?? [];
+  if (cached && cached.context === context && cached.base === base && held.length && events.length >= held.length && events[0] === held[0] && events[held.length - 1] === held[held.length - 1]) {
+    if (events.length === held.length) return cached.out;
     ({ at: from, buying } = cached.resume);
     out = cached.out.slice(0, cached.resume.lines);
   }
-  let resume = { at: from, buying, lines: out.length };
+  // Where the last event's line starts: the next call goes on from there.
+  let at = from;
+  let atBuying = buying;
+  let atLines = out.length;
   for (let i = from; i < events.length; i++) {
-    resume = { at: i, buying, lines: out.length };
+    at = i;
+    atBuying = buying;
+    atLines = out.length;
     const e = events[i];
     if (e.type === 'turn_started') buying = -1;
     else if (e.type === 'phase_started') buying = e.phase === 'buy' ? e.seat : -1;
@@ -228,7 +233,7 @@ function allLines(s) {
     const line = describe(s, e, events[i - 1], 'seat' in e && e.seat === buying);
     if (line) out.push({ ...line, key: base + i });
   }
-  cached = { context, events, base, out, resume };
+  cached = { context, events, base, out, resume: { at, buying: atBuying, lines: atLines } };
   return out;
 }
 
