@@ -66,6 +66,42 @@ pub fn cluster_key(database: &Database, candidate: &str) -> Result<String> {
     }
 }
 
+/// Whether each reply also writes the copies of its digest and command id that nodes of
+/// an earlier release read: `games.last_hash` and `seats.last_command`.
+///
+/// Since schema 11 a reply is one row (`replies` holds its command id), and this release
+/// reads a game's digest and a seat's last command id from the newest replies. A node of
+/// the release before reads only the two columns, and during a rolling upgrade such a
+/// node may still take a room over from the database a node of this release wrote: the
+/// copies must then be current at every commit, as they always were. So the switch is on
+/// while such a node may be running (the cluster turns it off once none has been
+/// announced for a while, `dominion-server`'s `cluster` module) and off for a single
+/// node, which no earlier release can share a database with: the schema version refuses
+/// it. Keeping them costs PostgreSQL two row updates a reply, most of its CPU per
+/// reply (docs/load.md, *One row a reply*).
+///
+/// One switch is shared by every writer of a node ([`Store::set_legacy_columns`]); each
+/// batch reads it once, so a batch writes one way throughout.
+#[derive(Clone, Debug, Default)]
+pub struct LegacyColumns(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl LegacyColumns {
+    /// A switch, on or off.
+    pub fn new(on: bool) -> LegacyColumns {
+        LegacyColumns(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(on)))
+    }
+
+    /// Turns the copies on or off from the next batch on.
+    pub fn set(&self, on: bool) {
+        self.0.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the copies are written.
+    pub fn is_on(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// The file name inside the data directory.
 pub const DB_FILE: &str = "dominion.sqlite3";
 
@@ -560,6 +596,15 @@ impl Store {
         match &mut self.0 {
             Backend::Sqlite(s) => s.set_busy_timeout(wait),
             Backend::Postgres(s) => s.set_lock_timeout(wait),
+        }
+    }
+
+    /// Shares `switch` with this store: its batches write the copies an earlier release
+    /// reads while it is on ([`LegacyColumns`]). A store starts with them off.
+    pub fn set_legacy_columns(&mut self, switch: LegacyColumns) {
+        match &mut self.0 {
+            Backend::Sqlite(s) => s.legacy = switch,
+            Backend::Postgres(s) => s.legacy = switch,
         }
     }
 

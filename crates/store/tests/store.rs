@@ -55,6 +55,49 @@ impl Db {
         }
     }
 
+    /// The columns a node of the release before schema 11 reads, as stored:
+    /// `games.last_hash` of `room` and each seat's `last_command`, by seat.
+    fn legacy_columns(&self, room: &str) -> (String, Vec<i64>) {
+        match self {
+            Db::Sqlite(dir) => {
+                let c = rusqlite_raw(dir.path());
+                let hash = c
+                    .query_row(
+                        "SELECT last_hash FROM games WHERE room_id = ?1",
+                        [room],
+                        |r| r.get(0),
+                    )
+                    .unwrap();
+                let mut st = c
+                    .prepare("SELECT last_command FROM seats WHERE room_id = ?1 ORDER BY seat")
+                    .unwrap();
+                let commands = st
+                    .query_map([room], |r| r.get(0))
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap();
+                (hash, commands)
+            }
+            Db::Postgres(url) => {
+                let mut c = ::postgres::Client::connect(url, ::postgres::NoTls).unwrap();
+                let hash = c
+                    .query_one("SELECT last_hash FROM games WHERE room_id = $1", &[&room])
+                    .unwrap()
+                    .get(0);
+                let commands = c
+                    .query(
+                        "SELECT last_command FROM seats WHERE room_id = $1 ORDER BY seat",
+                        &[&room],
+                    )
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect();
+                (hash, commands)
+            }
+        }
+    }
+
     /// Writes a schema version behind the store's back (a database from a newer build).
     fn set_schema_version(&self, version: i64) {
         match self {
@@ -94,6 +137,8 @@ on_both!(
     a_newer_schema_is_refused,
     a_batch_commits_every_write_but_the_refused_one_which_changes_nothing,
     a_seats_last_command_only_grows_and_survives_reopening,
+    a_reply_is_one_row_unless_an_earlier_release_may_read_the_columns,
+    an_undo_keeps_the_command_ids_of_the_replies_it_takes_back,
     an_abandoned_game_is_history_without_scores_and_is_not_reopened,
     a_reader_sees_what_the_writer_committed,
     an_undo_takes_back_replies_and_a_rewrite_reencodes_the_log,
@@ -356,6 +401,102 @@ fn a_seats_last_command_only_grows_and_survives_reopening(db: &Db) {
     );
 }
 
+/// Schema 11: a reply is one row. The game's digest and each seat's last command id are
+/// read from the newest replies, so the copies in `games` and `seats` stay as they were
+/// — until the switch is on: then every batch keeps them current, as a node of the
+/// release before reads them during a rolling upgrade. Both ways, and a log written
+/// partly each way, read back the same.
+fn a_reply_is_one_row_unless_an_earlier_release_may_read_the_columns(db: &Db) {
+    let legacy = dominion_store::LegacyColumns::new(false);
+    let mut s = db.open();
+    s.set_legacy_columns(legacy.clone());
+    s.save_room(&room("r"), &seats()).unwrap();
+    s.start_game("r", "{}", V, 1, "d1:start", 1).unwrap();
+    s.write(reply("r", 0, Some(4))).unwrap();
+    // Several replies of one room in one batch (PostgreSQL writes them as one statement).
+    s.write_batch(&[reply("r", 1, Some(5)), reply("r", 2, None)])
+        .unwrap()
+        .into_iter()
+        .for_each(|r| r.unwrap());
+    assert_eq!(
+        db.legacy_columns("r"),
+        ("d1:start".to_string(), vec![3, 0]),
+        "off: the replies wrote no other row (Anna's seat was saved at 3)"
+    );
+    let read = |s: &Store| {
+        let g = s.reader().game("r").unwrap().unwrap();
+        let (_, seats) = s.reader().room("r").unwrap().unwrap();
+        (
+            g.last_hash,
+            seats.iter().map(|s| s.last_command).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(read(&s), ("d1:0000000000000002".to_string(), vec![5, 0]));
+
+    legacy.set(true);
+    s.write(reply("r", 3, Some(6))).unwrap();
+    assert_eq!(
+        db.legacy_columns("r"),
+        ("d1:0000000000000003".to_string(), vec![6, 0])
+    );
+    s.write_batch(&[reply("r", 4, Some(7)), reply("r", 5, None)])
+        .unwrap()
+        .into_iter()
+        .for_each(|r| r.unwrap());
+    assert_eq!(
+        db.legacy_columns("r"),
+        ("d1:0000000000000005".to_string(), vec![7, 0]),
+        "on: the copies follow every batch"
+    );
+
+    legacy.set(false);
+    s.write(reply("r", 6, Some(9))).unwrap();
+    assert_eq!(db.legacy_columns("r").1, vec![7, 0]);
+    drop(s);
+    let s = db.open();
+    assert_eq!(read(&s), ("d1:0000000000000006".to_string(), vec![9, 0]));
+    // A game without replies reads its own row's digest.
+    let mut s = s;
+    s.save_room(&room("fresh"), &seats()).unwrap();
+    s.start_game("fresh", "{}", V, 1, "d1:fresh", 1).unwrap();
+    assert_eq!(
+        s.reader().game("fresh").unwrap().unwrap().last_hash,
+        "d1:fresh"
+    );
+}
+
+/// An undo takes replies back, and with them the newest command ids a seat's row does
+/// not hold (schema 11): those stay known as applied, so a command re-sent after the
+/// undo is still a duplicate. An undo back to the start reads the digest it wrote.
+fn an_undo_keeps_the_command_ids_of_the_replies_it_takes_back(db: &Db) {
+    let mut s = db.open();
+    s.save_room(&room("r"), &seats()).unwrap();
+    s.start_game("r", "{}", V, 1, "d1:start", 1).unwrap();
+    for (i, command) in [Some(3), Some(8), None].into_iter().enumerate() {
+        s.write(reply("r", i as u64, command)).unwrap();
+    }
+    s.write(Write::TruncateReplies {
+        room_id: "r".into(),
+        keep: 1,
+        hash: "d1:0000000000000000".into(),
+    })
+    .unwrap();
+    let (_, seats) = s.reader().room("r").unwrap().unwrap();
+    assert_eq!(
+        seats[0].last_command, 8,
+        "the id of a reply taken back stays"
+    );
+    s.write(Write::TruncateReplies {
+        room_id: "r".into(),
+        keep: 0,
+        hash: "d1:start".into(),
+    })
+    .unwrap();
+    let g = s.reader().game("r").unwrap().unwrap();
+    assert_eq!((g.replies.len(), g.last_hash.as_str()), (0, "d1:start"));
+    assert_eq!(s.reader().room("r").unwrap().unwrap().1[0].last_command, 8);
+}
+
 fn an_abandoned_game_is_history_without_scores_and_is_not_reopened(db: &Db) {
     let mut s = db.open();
     for id in ["done", "gone", "live"] {
@@ -427,9 +568,12 @@ fn an_undo_takes_back_replies_and_a_rewrite_reencodes_the_log(db: &Db) {
         keep,
         hash: hash.into(),
     };
-    s.write(undo(3, "after-3")).unwrap();
+    s.write(undo(3, "d1:0000000000000002")).unwrap();
     let g = s.reader().game("r").unwrap().unwrap();
-    assert_eq!((g.replies.len(), g.last_hash.as_str()), (3, "after-3"));
+    assert_eq!(
+        (g.replies.len(), g.last_hash.as_str()),
+        (3, "d1:0000000000000002")
+    );
     assert!(
         matches!(s.write(undo(3, "x")), Err(StoreError::Rewrite { .. })),
         "nothing to take back after 3"
@@ -923,6 +1067,7 @@ fn a_version_4_file_gains_fencing_and_its_replies_no_writer() {
          DROP TABLE cluster_key;
          DROP TABLE room_fences; DROP TABLE room_claims;
          ALTER TABLE replies DROP COLUMN writer_node; ALTER TABLE replies DROP COLUMN writer_token;
+         ALTER TABLE replies DROP COLUMN command;
          PRAGMA user_version = 4;",
     )
     .unwrap();

@@ -131,15 +131,20 @@ pub fn connect_reader(url: &str) -> Result<Client> {
 /// Defines the prepared statements of the writer, one field each.
 macro_rules! statements {
     ($($name:ident = $sql:expr;)*) => {
-        struct Statements { $($name: Statement,)* }
+        struct Statements {
+            $($name: Statement,)*
+            /// Whether this batch writes the copies an earlier release reads
+            /// (`crate::LegacyColumns`): set from the store's switch before each batch.
+            legacy: bool,
+        }
         impl Statements {
             fn prepare(c: &mut Client) -> Result<Statements> {
-                Ok(Statements { $($name: c.prepare($sql)?,)* })
+                Ok(Statements { $($name: c.prepare($sql)?,)* legacy: false })
             }
 
             /// The same statements on the pipelined connection.
             async fn prepare_async(c: &tokio_postgres::Client) -> Result<Statements> {
-                Ok(Statements { $($name: c.prepare($sql).await?,)* })
+                Ok(Statements { $($name: c.prepare($sql).await?,)* legacy: false })
             }
         }
     };
@@ -162,11 +167,27 @@ statements! {
                    VALUES ($1, $2, $3, $4, $5, $6, $7)";
     mark_playing = "UPDATE rooms SET status = 'playing' WHERE id = $1";
     // A reply in one round trip (a reply is most of what the server writes, and each
-    // statement is a round trip): the next number, and only if it is `$2` the game's
-    // digest, the reply and the seat's command id. It answers the number expected and
-    // whether the game row was there; all parts see one snapshot, each part the rows
-    // the one before it returned.
+    // statement is a round trip): the next number, and only if it is `$2` and the game
+    // exists, the reply with its command id (schema 11: one row a reply). It answers the
+    // number expected and whether the game row was there; all parts see one snapshot,
+    // each part the rows the one before it returned.
     append_reply = "WITH next AS (
+                        SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM replies WHERE room_id = $1
+                    ), game AS (
+                        SELECT room_id FROM games
+                        WHERE room_id = $1 AND (SELECT n FROM next) = $2
+                    ), reply AS (
+                        INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
+                                             writer_node, writer_token, command)
+                        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM game
+                        RETURNING room_id
+                    )
+                    SELECT (SELECT n FROM next), EXISTS (SELECT 1 FROM game),
+                           (SELECT COUNT(*) FROM reply)";
+    // `append_reply` while nodes of an earlier release may read the database
+    // (`crate::LegacyColumns`): the same, and the game's digest and the seat's command id
+    // copied to the rows such a node reads.
+    append_reply_legacy = "WITH next AS (
                         SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM replies WHERE room_id = $1
                     ), game AS (
                         UPDATE games SET last_hash = $5
@@ -174,8 +195,8 @@ statements! {
                         RETURNING room_id
                     ), reply AS (
                         INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
-                                             writer_node, writer_token)
-                        SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM game
+                                             writer_node, writer_token, command)
+                        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM game
                         RETURNING room_id
                     ), command AS (
                         UPDATE seats SET last_command = GREATEST(last_command, $9)
@@ -190,10 +211,39 @@ statements! {
     // result sent on its own, which were most of its CPU per reply. The same checks as
     // `append_reply`, for every row at once: each reply's number must follow the
     // room's last stored one (and the replies before it in the run), its game must
-    // exist; the game's digest becomes the room's last reply's, each seat's command id
-    // the largest of its replies'. It answers how many replies it stored: all of them,
-    // or the batch is rolled back and run again the careful way.
+    // exist. It answers how many replies it stored: all of them, or the batch is rolled
+    // back and run again the careful way.
     append_replies = "WITH input AS (
+                          SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[],
+                                               $4::TEXT[], $5::TEXT[], $6::BIGINT[],
+                                               $7::TEXT[], $8::BIGINT[], $9::BIGINT[])
+                              WITH ORDINALITY AS i(room_id, seq, player, reply, state_hash,
+                                                   at, writer_node, writer_token, command,
+                                                   ord)
+                      ), numbered AS (
+                          SELECT i.*,
+                                 (SELECT COALESCE(MAX(r.seq) + 1, 0) FROM replies r
+                                  WHERE r.room_id = i.room_id)
+                                 + ROW_NUMBER() OVER (PARTITION BY i.room_id ORDER BY i.ord)
+                                 - 1 AS expected
+                          FROM input i
+                      ), good AS (
+                          SELECT n.* FROM numbered n
+                          WHERE n.seq = n.expected
+                            AND EXISTS (SELECT 1 FROM games g WHERE g.room_id = n.room_id)
+                      ), reply AS (
+                          INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
+                                               writer_node, writer_token, command)
+                          SELECT room_id, seq, player, reply, state_hash, at, writer_node,
+                                 writer_token, command
+                          FROM good
+                          RETURNING 1
+                      )
+                      SELECT (SELECT COUNT(*) FROM reply)";
+    // `append_replies` with the copies an earlier release reads, as
+    // `append_reply_legacy`: the game's digest becomes the room's last reply's, each
+    // seat's command id the largest of its replies'.
+    append_replies_legacy = "WITH input AS (
                           SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[],
                                                $4::TEXT[], $5::TEXT[], $6::BIGINT[],
                                                $7::TEXT[], $8::BIGINT[], $9::BIGINT[])
@@ -219,9 +269,9 @@ statements! {
                           RETURNING g.room_id
                       ), reply AS (
                           INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
-                                               writer_node, writer_token)
+                                               writer_node, writer_token, command)
                           SELECT room_id, seq, player, reply, state_hash, at, writer_node,
-                                 writer_token
+                                 writer_token, command
                           FROM good
                           RETURNING 1
                       ), command AS (
@@ -239,6 +289,14 @@ statements! {
     abandon_game = "UPDATE games SET finished_at = $2 WHERE room_id = $1 AND finished_at IS NULL";
     mark_abandoned = "UPDATE rooms SET status = 'abandoned' WHERE id = $1";
     truncate_hash = "UPDATE games SET last_hash = $2 WHERE room_id = $1 AND finished_at IS NULL";
+    // A seat's last command id is read from its newest reply: the ids of the replies an
+    // undo takes back stay in the seats' rows, so a command applied before the undo is
+    // still known as applied.
+    keep_taken_back_commands = "UPDATE seats SET last_command = GREATEST(last_command, COALESCE(
+                                    (SELECT MAX(r.command) FROM replies r
+                                     WHERE r.room_id = $1 AND r.player = seats.seat
+                                       AND r.seq >= $2), 0))
+                                WHERE room_id = $1";
     truncate_replies = "DELETE FROM replies WHERE room_id = $1 AND seq >= $2";
     count_replies = "SELECT COUNT(*) FROM replies WHERE room_id = $1";
     rewrite_game = "UPDATE games SET record_format = $2, setup = $3, scores = COALESCE($4, scores)
@@ -385,6 +443,8 @@ pub struct PgStore {
     /// The pipelined connection: connected at the first batch, dropped when found closed.
     pipeline: Option<pipeline::Pipeline>,
     counts: BatchCounts,
+    /// Read once per batch into the statements' `legacy`.
+    pub(crate) legacy: crate::LegacyColumns,
 }
 
 /// How the batches of a PostgreSQL store went, since it was connected.
@@ -414,6 +474,7 @@ impl PgStore {
             suspect: false,
             pipeline: None,
             counts: BatchCounts::default(),
+            legacy: crate::LegacyColumns::default(),
         })
     }
 
@@ -477,6 +538,7 @@ impl PgStore {
     }
 
     fn write_batch_once<S: Step>(&mut self, steps: &[S]) -> Result<Vec<Result<()>>> {
+        self.statements.legacy = self.legacy.is_on();
         let mut fenced: Vec<&str> = steps
             .iter()
             .filter(|s| s.fence().is_some() || matches!(s.write(), Write::Claim { .. }))
@@ -490,7 +552,9 @@ impl PgStore {
                 self.pipeline = Some(pipeline::Pipeline::connect(&self.url, self.lock_timeout)?);
             }
             let pipeline = self.pipeline.as_mut().expect("connected above");
-            if pipeline.write_batch(steps, &fenced)? == pipeline::Outcome::Committed {
+            if pipeline.write_batch(steps, &fenced, self.statements.legacy)?
+                == pipeline::Outcome::Committed
+            {
                 self.counts.pipelined += 1;
                 return Ok(steps.iter().map(|_| Ok(())).collect());
             }

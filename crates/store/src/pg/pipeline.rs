@@ -164,7 +164,13 @@ impl Pipeline {
     /// commits it if every write stands. `fenced`: the rooms whose fence rows the batch
     /// locks (sorted), as `super::lock_fences` takes them. `Err` when the transaction
     /// itself failed (it could not begin, roll back or commit), as for the blocking path.
-    pub(super) fn write_batch<S: Step>(&mut self, steps: &[S], fenced: &[&str]) -> Result<Outcome> {
+    pub(super) fn write_batch<S: Step>(
+        &mut self,
+        steps: &[S],
+        fenced: &[&str],
+        legacy: bool,
+    ) -> Result<Outcome> {
+        self.statements.legacy = legacy;
         let (client, st) = (&self.client, &self.statements);
         self.runtime.block_on(async {
             let mut began = false;
@@ -366,7 +372,10 @@ fn replies<'a>(
     pending.push(send(
         c,
         Part {
-            sql: Sql::Prepared(&st.append_replies),
+            sql: Sql::Prepared(match st.legacy {
+                true => &st.append_replies_legacy,
+                false => &st.append_replies,
+            }),
             params,
             expect: Expect::Count(n as i64),
         },

@@ -15,8 +15,14 @@ pub fn room(c: &mut Client, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>>
 
 /// The seats, with their linked accounts, and their room (column 7); the caller adds
 /// which rooms (`WHERE`) and the order.
-const SEATS: &str = "SELECT s.seat, s.name, s.token_hash, s.bot, s.last_command, a.id, a.bot,
-                            s.room_id
+///
+/// A seat's last command id is its row's (written per reply before schema 11, by an undo,
+/// and while `crate::LegacyColumns` is on) or its newest reply's, whichever is larger.
+const SEATS: &str = "SELECT s.seat, s.name, s.token_hash, s.bot,
+                            GREATEST(s.last_command, COALESCE(
+                                (SELECT MAX(r.command) FROM replies r
+                                 WHERE r.room_id = s.room_id AND r.player = s.seat), 0)),
+                            a.id, a.bot, s.room_id
                      FROM seats s
                      LEFT JOIN seat_accounts sa
                        ON sa.room_id = s.room_id AND sa.seat = s.seat AND sa.name = s.name
@@ -101,8 +107,12 @@ pub fn rooms_to_reopen(
         .collect())
 }
 
-/// A game's columns; the caller adds which games (`WHERE`).
-const GAME: &str = "SELECT g.room_id, g.setup, g.seed, g.last_hash, g.started_at, g.finished_at,
+/// A game's columns; the caller adds which games (`WHERE`). Its state digest is its
+/// newest reply's, or the game row's when it has none (its start, or an undo back to it).
+const GAME: &str = "SELECT g.room_id, g.setup, g.seed,
+                           COALESCE((SELECT r.state_hash FROM replies r WHERE r.room_id = g.room_id
+                                     ORDER BY r.seq DESC LIMIT 1), g.last_hash),
+                           g.started_at, g.finished_at,
                            g.scores, r.status = 'abandoned', g.record_format, g.rules_version
                     FROM games g JOIN rooms r ON r.id = g.room_id";
 

@@ -239,6 +239,15 @@ const STEPS: &[(i64, &str)] = &[
         PRIMARY KEY (room_id, upto)
     );",
     ),
+    (
+        11,
+        // 11: each reply keeps the id of the command that carried it (docs/storage.md),
+        // so a reply writes one row: the game's digest and a seat's last command id are
+        // read from its newest replies, and `games.last_hash` and `seats.last_command`
+        // are kept up to date per reply only while nodes of an earlier release, which
+        // read them, share the database (`crate::LegacyColumns`).
+        "ALTER TABLE replies ADD COLUMN command BIGINT;",
+    ),
 ];
 
 /// The schema version this build writes.

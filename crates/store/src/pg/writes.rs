@@ -275,7 +275,10 @@ pub(super) fn parts<'a>(
             now,
             command,
         } => vec![part(
-            &st.append_reply,
+            match st.legacy {
+                true => &st.append_reply_legacy,
+                false => &st.append_reply,
+            },
             params![
                 room_id,
                 *seq as i64,
@@ -325,6 +328,11 @@ pub(super) fn parts<'a>(
                 &st.truncate_hash,
                 params![room_id, hash],
                 Changed(Missing::Game),
+            ),
+            part(
+                &st.keep_taken_back_commands,
+                params![room_id, *keep as i64],
+                Anything,
             ),
             part(
                 &st.truncate_replies,

@@ -25,6 +25,9 @@ pub struct SqliteStore {
     path: PathBuf,
     /// Dropped after `conn`'s writes stop mattering: it joins its thread on drop.
     _checkpointer: checkpoint::Checkpointer,
+    /// Whether replies also update `games.last_hash` and `seats.last_command`
+    /// (`crate::LegacyColumns`).
+    pub(crate) legacy: crate::LegacyColumns,
 }
 
 fn configure(conn: &Connection, durability: Durability) -> Result<()> {
@@ -79,6 +82,7 @@ impl SqliteStore {
             conn,
             path: path.clone(),
             _checkpointer: checkpointer,
+            legacy: crate::LegacyColumns::default(),
         };
         store
             .write_check()
@@ -114,12 +118,13 @@ impl SqliteStore {
     /// See `Store::write_batch`: first without savepoints, and only after a refusal once
     /// more with one per write.
     pub fn write_batch<S: Step>(&mut self, steps: &[S]) -> Result<Vec<Result<()>>> {
+        let legacy = self.legacy.is_on();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut refused = false;
         for s in steps {
-            if apply(&tx, s.fence(), s.write()).is_err() {
+            if apply(&tx, legacy, s.fence(), s.write()).is_err() {
                 refused = true;
                 break;
             }
@@ -135,7 +140,7 @@ impl SqliteStore {
         let mut results = Vec::with_capacity(steps.len());
         for s in steps {
             tx.prepare_cached("SAVEPOINT w")?.execute([])?;
-            let r = apply(&tx, s.fence(), s.write());
+            let r = apply(&tx, legacy, s.fence(), s.write());
             if r.is_err() {
                 tx.prepare_cached("ROLLBACK TO w")?.execute([])?;
             }
@@ -193,8 +198,10 @@ fn check_fence(tx: &Transaction, room: &str, fence: &Fence) -> Result<()> {
     }
 }
 
-/// Applies one write inside the batch's transaction (and the caller's savepoint).
-fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
+/// Applies one write inside the batch's transaction (and the caller's savepoint);
+/// `legacy`: a reply also updates the columns an earlier release reads
+/// (`crate::LegacyColumns`).
+fn apply(tx: &Transaction, legacy: bool, fence: Option<&Fence>, w: &Write) -> Result<()> {
     if let Some(fence) = fence
         && !matches!(w, Write::Claim { .. })
     {
@@ -311,16 +318,23 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
             }
             // The game first: a reply for a room without one is refused as such, not as
             // a foreign-key violation.
-            let n = tx
-                .prepare_cached("UPDATE games SET last_hash = ?2 WHERE room_id = ?1")?
-                .execute(params![room_id, hash])?;
-            if n == 0 {
+            let game = match legacy {
+                true => tx
+                    .prepare_cached("UPDATE games SET last_hash = ?2 WHERE room_id = ?1")?
+                    .execute(params![room_id, hash])?,
+                false => tx
+                    .prepare_cached("SELECT 1 FROM games WHERE room_id = ?1")?
+                    .query_row(params![room_id], |_| Ok(1))
+                    .optional()?
+                    .unwrap_or(0),
+            };
+            if game == 0 {
                 return Err(StoreError::NoGame(room_id.clone()));
             }
             tx.prepare_cached(
                 "INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
-                                      writer_node, writer_token)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                                      writer_node, writer_token, command)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?
             .execute(params![
                 room_id,
@@ -330,9 +344,10 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
                 hash,
                 now,
                 fence.map(|f| &f.node),
-                fence.map(|f| f.token)
+                fence.map(|f| f.token),
+                command.map(|id| id as i64)
             ])?;
-            if let Some(id) = command {
+            if let (true, Some(id)) = (legacy, command) {
                 note_command(tx, room_id, *player, *id)?;
             }
         }
@@ -391,6 +406,16 @@ fn apply(tx: &Transaction, fence: Option<&Fence>, w: &Write) -> Result<()> {
             if n == 0 {
                 return Err(StoreError::NoGame(room_id.clone()));
             }
+            // A seat's last command id is read from its newest reply: one taken back
+            // keeps its id in the seat's row, so that a command applied before the
+            // undo is still known as applied.
+            tx.prepare_cached(
+                "UPDATE seats SET last_command = MAX(last_command, COALESCE(
+                     (SELECT MAX(r.command) FROM replies r
+                      WHERE r.room_id = ?1 AND r.player = seats.seat AND r.seq >= ?2), 0))
+                 WHERE room_id = ?1",
+            )?
+            .execute(params![room_id, *keep as i64])?;
             let deleted = tx
                 .prepare_cached("DELETE FROM replies WHERE room_id = ?1 AND seq >= ?2")?
                 .execute(params![room_id, *keep as i64])?;

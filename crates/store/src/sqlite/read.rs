@@ -19,14 +19,26 @@ pub fn room(c: &Connection, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>>
     Ok(Some((room, seats)))
 }
 
+/// A seat's last command id: its row's (written per reply before schema 11, and by an
+/// undo) or its newest reply's, whichever is larger (`crate::LegacyColumns`: why).
+const LAST_COMMAND: &str = "MAX(s.last_command, COALESCE(
+    (SELECT MAX(r.command) FROM replies r WHERE r.room_id = s.room_id AND r.player = s.seat),
+    0))";
+
+/// A game's state digest: its newest reply's, or the game row's when it has none (its
+/// start, or an undo back to it).
+const LAST_HASH: &str = "COALESCE(
+    (SELECT r.state_hash FROM replies r WHERE r.room_id = g.room_id ORDER BY r.seq DESC LIMIT 1),
+    g.last_hash)";
+
 fn seats(c: &Connection, room_id: &str) -> Result<Vec<SeatRow>> {
-    let mut stmt = c.prepare_cached(
-        "SELECT s.seat, s.name, s.token_hash, s.bot, s.last_command, a.id, a.bot FROM seats s
+    let mut stmt = c.prepare_cached(&format!(
+        "SELECT s.seat, s.name, s.token_hash, s.bot, {LAST_COMMAND}, a.id, a.bot FROM seats s
          LEFT JOIN seat_accounts sa
            ON sa.room_id = s.room_id AND sa.seat = s.seat AND sa.name = s.name
          LEFT JOIN accounts a ON a.id = sa.account_id
-         WHERE s.room_id = ?1 ORDER BY s.seat",
-    )?;
+         WHERE s.room_id = ?1 ORDER BY s.seat"
+    ))?;
     let rows = stmt.query_map(params![room_id], |r| {
         Ok(SeatRow {
             seat: r.get(0)?,
@@ -69,9 +81,11 @@ pub fn rooms_to_reopen(
 pub fn game(c: &Connection, room_id: &str) -> Result<Option<GameRow>> {
     let row = c
         .query_row(
-            "SELECT g.room_id, g.setup, g.seed, g.last_hash, g.started_at, g.finished_at,
-                    g.scores, r.status = 'abandoned', g.record_format, g.rules_version
-             FROM games g JOIN rooms r ON r.id = g.room_id WHERE g.room_id = ?1",
+            &format!(
+                "SELECT g.room_id, g.setup, g.seed, {LAST_HASH}, g.started_at, g.finished_at,
+                        g.scores, r.status = 'abandoned', g.record_format, g.rules_version
+                 FROM games g JOIN rooms r ON r.id = g.room_id WHERE g.room_id = ?1"
+            ),
             params![room_id],
             |r| {
                 let seed: String = r.get(2)?;

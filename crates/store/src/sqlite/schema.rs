@@ -236,6 +236,11 @@ const MIGRATIONS: &[&str] = &[
         at INTEGER NOT NULL,
         PRIMARY KEY (room_id, upto)
     );",
+    // 11: each reply keeps the id of the command that carried it (docs/storage.md): a
+    // reply writes one row, and the game's digest and a seat's last command id are read
+    // from its newest replies (`games.last_hash` and `seats.last_command` stay for
+    // the replies written before, and for the undo's digest).
+    "ALTER TABLE replies ADD COLUMN command INTEGER;",
 ];
 
 /// The schema version this build writes.
