@@ -152,9 +152,19 @@ pub async fn serve(
             let listening = listener.local_addr()?;
             let ledger: Arc<dyn cluster::Ledger> = log.clone();
             Some(
-                cluster::Cluster::join(&config, listening, ledger, log.fences().clone(), requests)
-                    .await
-                    .map_err(|e| std::io::Error::other(e.to_string()))?,
+                cluster::Cluster::join(
+                    &config,
+                    listening,
+                    ledger,
+                    log.fences().clone(),
+                    requests,
+                    (
+                        log.legacy_columns().clone(),
+                        metrics.store_legacy_columns.clone(),
+                    ),
+                )
+                .await
+                .map_err(|e| std::io::Error::other(e.to_string()))?,
             )
         }
     };

@@ -80,6 +80,10 @@ pub struct Metrics {
     /// Game reviews ended here, by result: `done`, `failed` (the record does not replay),
     /// `stopped` (an error, a panic, or another node took it over).
     pub analysis_games: Family<ResultLabel, Counter>,
+    /// 1 while each reply also updates the columns a node of an earlier release reads
+    /// (`dominion_store::LegacyColumns`; a cluster turns it off once no such node is
+    /// announced), else 0.
+    pub store_legacy_columns: Gauge,
 }
 
 impl Default for Metrics {
@@ -228,6 +232,12 @@ impl Metrics {
             "Game reviews ended, by result (done, failed, stopped)",
             analysis_games.clone(),
         );
+        let store_legacy_columns = Gauge::default();
+        registry.register(
+            "store_legacy_columns",
+            "1 while replies also write the copies an earlier release reads (a rolling upgrade)",
+            store_legacy_columns.clone(),
+        );
         Metrics {
             registry,
             connections_open,
@@ -256,6 +266,7 @@ impl Metrics {
             analysis_running,
             analysis_decision,
             analysis_games,
+            store_legacy_columns,
         }
     }
 

@@ -67,6 +67,7 @@ pub mod lease;
 mod ledger;
 pub mod lobby;
 pub mod presence;
+pub mod releases;
 mod sweep;
 mod windows;
 
@@ -181,6 +182,8 @@ pub struct Cluster {
     sweep_now: Notify,
     /// Wakes the lobby refresh (an entry changed).
     lobby_changed: Notify,
+    /// Whether replies still write what nodes of an earlier release read ([`releases`]).
+    legacy: Mutex<releases::LegacyGate>,
 }
 
 /// A node name: 8 random characters when none is given.
@@ -213,6 +216,10 @@ impl Cluster {
         ledger: Arc<dyn Ledger>,
         fences: Arc<Fences>,
         hub: HubRequests,
+        legacy: (
+            dominion_store::LegacyColumns,
+            prometheus_client::metrics::gauge::Gauge,
+        ),
     ) -> Result<Arc<Cluster>, ClusterError> {
         let url = config.cluster.clone().unwrap_or_default();
         let node = node_name(config.node_id.as_deref())?;
@@ -273,6 +280,13 @@ impl Cluster {
             .query_async(&mut redis)
             .await
             .map_err(unreachable)?;
+        // Nodes of an earlier release may share the database: replies write what they
+        // read from the first one on, until the announcements say otherwise.
+        let ttl = config.lease.max(Duration::from_millis(300));
+        let legacy = releases::LegacyGate::new(legacy.0, legacy.1, ttl, std::time::Instant::now());
+        releases::announce(&mut redis, &node, ttl)
+            .await
+            .map_err(unreachable)?;
         fences.enable();
         Ok(Arc::new_cyclic(|me| Cluster {
             node,
@@ -280,7 +294,7 @@ impl Cluster {
             redis,
             client,
             leases: Leases::default(),
-            ttl: config.lease.max(Duration::from_millis(300)),
+            ttl,
             finished_ttl: config.finished_room_ttl,
             secret,
             ledger,
@@ -294,6 +308,7 @@ impl Cluster {
             draining: AtomicBool::new(false),
             sweep_now: Notify::new(),
             lobby_changed: Notify::new(),
+            legacy: Mutex::new(legacy),
         }))
     }
 
@@ -304,6 +319,7 @@ impl Cluster {
         tokio::spawn(self.clone().sweep_loop());
         tokio::spawn(self.clone().listen_loop());
         tokio::spawn(self.clone().lobby_loop());
+        tokio::spawn(self.clone().releases_loop());
         tracing::info!(node = %self.node, advertise = %self.advertise, "joined the cluster");
     }
 
@@ -655,6 +671,26 @@ impl Cluster {
                     self.lose(&room, token).await;
                 }
             }
+        }
+    }
+
+    /// Every third of the lease: this node's release announced beside its address, and
+    /// the other nodes' releases looked at, to decide whether replies still write what
+    /// nodes of an earlier release read ([`releases`]).
+    async fn releases_loop(self: Arc<Self>) {
+        loop {
+            tokio::time::sleep(self.ttl / 3).await;
+            let mut redis = self.redis();
+            if !self.is_draining()
+                && let Err(e) = releases::announce(&mut redis, &self.node, self.ttl).await
+            {
+                tracing::debug!("announcing the release: {e}");
+            }
+            let earlier = releases::earlier_release_nodes(&mut redis).await;
+            self.legacy
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .observe(&earlier, std::time::Instant::now());
         }
     }
 

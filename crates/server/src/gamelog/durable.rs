@@ -89,8 +89,8 @@ use crate::token::TokenHash;
 use dominion_engine::{Game, Kingdom, PlayerId, Reply, Score, Setup};
 use dominion_protocol::RoomSettings;
 use dominion_store::{
-    Database, FinishedGame, GameRow, ReadView, Reader, RoomRow, RoomStatus, SeatRow, SnapshotRow,
-    Store, StoreError, Write,
+    Database, FinishedGame, GameRow, LegacyColumns, ReadView, Reader, RoomRow, RoomStatus, SeatRow,
+    SnapshotRow, Store, StoreError, Write,
 };
 use futures_util::StreamExt;
 use std::sync::Arc;
@@ -124,6 +124,8 @@ pub struct DurableLog {
     fences: Arc<Fences>,
     /// Where the store is, for the cluster's key (a connection of its own, once).
     database: Database,
+    /// Shared by the writers' stores ([`DurableLog::legacy_columns`]).
+    legacy: LegacyColumns,
 }
 
 /// One write, the fence it must pass, and the room (or start-up code) awaiting it.
@@ -295,8 +297,9 @@ impl DurableLog {
             1
         };
         // One after the other: the first one migrates the schema, the others find it done.
+        let legacy = LegacyColumns::default();
         let writers = (0..writers)
-            .map(|i| start_writer(database, metrics.clone(), i))
+            .map(|i| start_writer(database, metrics.clone(), i, legacy.clone()))
             .collect::<Result<Vec<_>, _>>()?;
 
         let (reader, reads) = mpsc::channel::<QueuedRead>();
@@ -317,7 +320,15 @@ impl DurableLog {
             waiting: Waiting::default(),
             fences: Arc::new(Fences::default()),
             database: database.clone(),
+            legacy,
         })
+    }
+
+    /// The switch every writer of this log shares: whether replies also update the
+    /// columns a node of an earlier release reads (off until the cluster turns it on;
+    /// `dominion_store::LegacyColumns`).
+    pub fn legacy_columns(&self) -> &LegacyColumns {
+        &self.legacy
     }
 
     /// The cluster's node key as the store keeps it: the stored one, or else
@@ -631,13 +642,18 @@ fn start_writer(
     database: &Database,
     metrics: Arc<Metrics>,
     index: usize,
+    legacy: LegacyColumns,
 ) -> Result<mpsc::Sender<Queued>, OpenError> {
     let (writer, jobs) = mpsc::channel::<Queued>();
     let db = database.clone();
     start_thread(
         format!("store-writer-{index}"),
         "writer",
-        move || Store::open_database(&db),
+        move || {
+            let mut store = Store::open_database(&db)?;
+            store.set_legacy_columns(legacy);
+            Ok(store)
+        },
         move |store| commit_loop(store, jobs, &metrics),
     )?;
     Ok(writer)

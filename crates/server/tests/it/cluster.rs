@@ -565,3 +565,107 @@ async fn a_dead_node_s_rooms_are_shared_among_the_others() {
         .await;
     }
 }
+
+/// Announces (or, with `None`, withdraws) a node of a release before schema 11 in the
+/// cluster's Redis: its address under `dominion:node:<name>`, and no release beside it,
+/// which is all such a release writes (`cluster::releases`).
+async fn earlier_release_node(redis: &TempRedis, name: &str, announce: bool) {
+    let client = redis::Client::open(redis.url()).expect("the Redis URL");
+    let mut c = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("reach Redis");
+    let key = format!("dominion:node:{name}");
+    let mut cmd = match announce {
+        true => redis::cmd("SET"),
+        false => redis::cmd("DEL"),
+    };
+    cmd.arg(&key);
+    if announce {
+        cmd.arg("127.0.0.1:9").arg("PX").arg(600_000);
+    }
+    let _: redis::Value = cmd.query_async(&mut c).await.expect("write to Redis");
+}
+
+/// Waits (at most 30 s) until `node`'s `dominion_store_legacy_columns` is `want`.
+async fn wait_legacy(node: &ServerProcess, want: u64) -> Duration {
+    let started = Instant::now();
+    while metric(node, "dominion_store_legacy_columns").await != want {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "dominion_store_legacy_columns is not {want} after 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    started.elapsed()
+}
+
+/// (games.last_hash, the newest reply's digest, seat 0's seats.last_command, seat 0's
+/// newest command id in its replies), read in one statement: one snapshot.
+fn stored_copies(url: &str, room: &str) -> (String, String, i64, Option<i64>) {
+    let room = room.to_string();
+    crate::process::on_pg(url, move |c| {
+        let r = c.query_one(
+            "SELECT g.last_hash,
+                    (SELECT state_hash FROM replies WHERE room_id = $1 ORDER BY seq DESC LIMIT 1),
+                    s.last_command,
+                    (SELECT MAX(command) FROM replies WHERE room_id = $1 AND player = 0)
+             FROM games g JOIN seats s ON s.room_id = g.room_id AND s.seat = 0
+             WHERE g.room_id = $1",
+            &[&room],
+        )?;
+        Ok((r.get(0), r.get(1), r.get(2), r.get(3)))
+    })
+}
+
+/// A rolling upgrade from a release before schema 11: while a node of it is announced,
+/// every reply keeps `games.last_hash` and `seats.last_command` current, as that node
+/// reads them when it takes a room over. Once none has been announced for ten leases, a
+/// reply is one row, and a room so written is still taken over (its digest is read from
+/// its newest reply and checked). A node of the earlier release announced again turns the
+/// copies back on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(have_postgres, have_redis)),
+    ignore = "needs PostgreSQL and Redis — run scripts/setup-test-deps.sh"
+)]
+async fn replies_write_an_earlier_releases_columns_only_while_one_of_its_nodes_is_announced() {
+    let mut env = Backends::start();
+    earlier_release_node(&env.redis, "old-release", true).await;
+    let mut n0 = env.node("n0").await;
+    let n1 = env.node("n1").await;
+    assert_eq!(metric(&n0, "dominion_store_legacy_columns").await, 1);
+    let (room, mut ann) = game_through(&n0, &n0, "big_money", 4).await;
+    let (hash, newest, command, newest_command) = stored_copies(&env.database, &room);
+    assert_eq!(hash, newest, "on: the game row follows every reply");
+    assert!(newest_command.is_some());
+    assert_eq!(Some(command), newest_command, "on: so does Ann's seat");
+
+    earlier_release_node(&env.redis, "old-release", false).await;
+    let quiet = wait_legacy(&n0, 0).await;
+    wait_legacy(&n1, 0).await;
+    eprintln!(
+        "copies off {:.1} s after the earlier release left (lease {LEASE})",
+        quiet.as_secs_f64()
+    );
+    ann.play_decisions(3).await;
+    let (hash, newest, command, newest_command) = stored_copies(&env.database, &room);
+    assert_ne!(hash, newest, "off: replies no longer update the game row");
+    assert!(
+        newest_command.is_some_and(|c| c > command),
+        "off: nor Ann's seat ({command} against {newest_command:?})"
+    );
+
+    // Written one row a reply, the room is taken over by another node and goes on.
+    n0.kill();
+    assert!(
+        play_until_closed(&mut ann).await.is_some(),
+        "Ann's connection to n0 ends"
+    );
+    let mut ann = resume(n1.addr, &ann).await;
+    assert_eq!(ann.play_to_end(Duration::ZERO).await["type"], "game_over");
+    assert_eq!(metric(&n1, "dominion_rooms_taken_over_total").await, 1);
+
+    earlier_release_node(&env.redis, "old-release", true).await;
+    wait_legacy(&n1, 1).await;
+}

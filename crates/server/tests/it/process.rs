@@ -502,13 +502,26 @@ pub fn integrity_check(db: &Path) -> String {
         .expect("integrity_check")
 }
 
+/// A game's state digest as schema 11 keeps it (docs/storage.md): its newest reply's, or
+/// the game row's before any (the row is no longer updated per reply).
+const LAST_HASH: &str = "COALESCE((SELECT r.state_hash FROM replies r WHERE r.room_id = g.room_id
+                                   ORDER BY r.seq DESC LIMIT 1), g.last_hash)";
+
+/// A seat's last command id as schema 11 keeps it: the larger of its row's and its
+/// replies' (SQLite's two-argument `MAX` is PostgreSQL's `GREATEST`).
+const LAST_COMMAND: &str = "{max}(s.last_command, COALESCE((SELECT MAX(r.command) FROM replies r
+    WHERE r.room_id = s.room_id AND r.player = s.seat), 0))
+    FROM seats s WHERE s.room_id = {room} AND s.seat = {seat}";
+
 /// A room's game as stored, read with plain SQL.
 pub fn stored_game(db: &Path, room: &str) -> Option<StoredGame> {
     use rusqlite::OptionalExtension;
     let conn = rusqlite::Connection::open(db).expect("open the database");
     let game = conn
         .query_row(
-            "SELECT setup, seed, last_hash, finished_at FROM games WHERE room_id = ?1",
+            &format!(
+                "SELECT setup, seed, {LAST_HASH}, finished_at FROM games g WHERE room_id = ?1"
+            ),
             [room],
             |r| {
                 Ok(StoredGame {
@@ -656,7 +669,9 @@ impl TestStore {
         let room = room.to_string();
         on_pg(url, move |c| {
             let Some(r) = c.query_opt(
-                "SELECT setup, seed, last_hash, finished_at FROM games WHERE room_id = $1",
+                &format!(
+                    "SELECT setup, seed, {LAST_HASH}, finished_at FROM games g WHERE room_id = $1"
+                ),
                 &[&room],
             )?
             else {
@@ -701,12 +716,14 @@ impl TestStore {
 
     /// The last command id stored for a seat.
     pub fn last_command(&self, room: &str, seat: i64) -> u64 {
-        const SQL: &str = "SELECT last_command FROM seats WHERE room_id = {room} AND seat = {seat}";
+        let sql = format!("SELECT {LAST_COMMAND}");
         let n: i64 = match &self.url {
             None => rusqlite::Connection::open(db_path(self.dir()))
                 .unwrap()
                 .query_row(
-                    &SQL.replace("{room}", "?1").replace("{seat}", "?2"),
+                    &sql.replace("{room}", "?1")
+                        .replace("{seat}", "?2")
+                        .replace("{max}", "MAX"),
                     rusqlite::params![room, seat],
                     |r| r.get(0),
                 )
@@ -714,7 +731,10 @@ impl TestStore {
             Some(url) => {
                 let room = room.to_string();
                 on_pg(url, move |c| {
-                    let sql = SQL.replace("{room}", "$1").replace("{seat}", "$2");
+                    let sql = sql
+                        .replace("{room}", "$1")
+                        .replace("{seat}", "$2")
+                        .replace("{max}", "GREATEST");
                     Ok(c.query_one(&sql, &[&room, &seat])?.get(0))
                 })
             }
