@@ -245,8 +245,12 @@ const STEPS: &[(i64, &str)] = &[
         // so a reply writes one row: the game's digest and a seat's last command id are
         // read from its newest replies, and `games.last_hash` and `seats.last_command`
         // are kept up to date per reply only while nodes of an earlier release, which
-        // read them, share the database (`crate::LegacyColumns`).
-        "ALTER TABLE replies ADD COLUMN command BIGINT;",
+        // read them, share the database (`crate::LegacyColumns`). And `replies` loses
+        // its foreign key to `games`: its check locked the game's row for every reply
+        // (a tuple lock is a heap write and a WAL record), while the statements that
+        // append replies check the game themselves and games are never deleted.
+        "ALTER TABLE replies ADD COLUMN command BIGINT;
+         ALTER TABLE replies DROP CONSTRAINT IF EXISTS replies_room_id_fkey;",
     ),
 ];
 

@@ -317,16 +317,18 @@ fn apply(tx: &Transaction, legacy: bool, fence: Option<&Fence>, w: &Write) -> Re
                 });
             }
             // The game first: a reply for a room without one is refused as such, not as
-            // a foreign-key violation.
-            let game = match legacy {
-                true => tx
+            // a foreign-key violation. A room with replies has its game (they refer to
+            // it, and games are never deleted), so only the first reply looks.
+            let game = match (legacy, next) {
+                (true, _) => tx
                     .prepare_cached("UPDATE games SET last_hash = ?2 WHERE room_id = ?1")?
                     .execute(params![room_id, hash])?,
-                false => tx
+                (false, 0) => tx
                     .prepare_cached("SELECT 1 FROM games WHERE room_id = ?1")?
                     .query_row(params![room_id], |_| Ok(1))
                     .optional()?
                     .unwrap_or(0),
+                (false, _) => 1,
             };
             if game == 0 {
                 return Err(StoreError::NoGame(room_id.clone()));
