@@ -414,10 +414,16 @@ fn a_reply_is_one_row_unless_an_earlier_release_may_read_the_columns(db: &Db) {
     s.start_game("r", "{}", V, 1, "d1:start", 1).unwrap();
     s.write(reply("r", 0, Some(4))).unwrap();
     // Several replies of one room in one batch (PostgreSQL writes them as one statement).
-    s.write_batch(&[reply("r", 1, Some(5)), reply("r", 2, None)])
-        .unwrap()
-        .into_iter()
-        .for_each(|r| r.unwrap());
+    let two = |s: &mut Store, first: u64, command: u64| {
+        let batch = [
+            reply("r", first, Some(command)),
+            reply("r", first + 1, None),
+        ];
+        for r in s.write_batch(&batch).unwrap() {
+            r.unwrap();
+        }
+    };
+    two(&mut s, 1, 5);
     assert_eq!(
         db.legacy_columns("r"),
         ("d1:start".to_string(), vec![3, 0]),
@@ -439,10 +445,7 @@ fn a_reply_is_one_row_unless_an_earlier_release_may_read_the_columns(db: &Db) {
         db.legacy_columns("r"),
         ("d1:0000000000000003".to_string(), vec![6, 0])
     );
-    s.write_batch(&[reply("r", 4, Some(7)), reply("r", 5, None)])
-        .unwrap()
-        .into_iter()
-        .for_each(|r| r.unwrap());
+    two(&mut s, 4, 7);
     assert_eq!(
         db.legacy_columns("r"),
         ("d1:0000000000000005".to_string(), vec![7, 0]),

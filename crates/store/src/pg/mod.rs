@@ -150,6 +150,64 @@ macro_rules! statements {
     };
 }
 
+// The parts the reply statements below share (macros, as `concat!` takes only literals).
+
+/// `append_reply`'s first part: the room's next reply number, as `next.n`.
+macro_rules! next_reply {
+    () => {
+        "WITH next AS (
+             SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM replies WHERE room_id = $1"
+    };
+}
+
+/// `append_reply`'s insert of reply `$2` with its command id, for each row of `game`.
+macro_rules! insert_reply {
+    () => {
+        "INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
+                              writer_node, writer_token, command)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM game
+         RETURNING room_id"
+    };
+}
+
+/// `append_replies`' first parts: the run's replies (`input`, from the parameter
+/// arrays), each with the number it must have (`numbered`), and those that have it and
+/// whose game exists (`good`).
+macro_rules! good_replies {
+    () => {
+        "WITH input AS (
+             SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[], $4::TEXT[],
+                                  $5::TEXT[], $6::BIGINT[], $7::TEXT[], $8::BIGINT[],
+                                  $9::BIGINT[])
+                 WITH ORDINALITY AS i(room_id, seq, player, reply, state_hash, at,
+                                      writer_node, writer_token, command, ord)
+         ), numbered AS (
+             SELECT i.*,
+                    (SELECT COALESCE(MAX(r.seq) + 1, 0) FROM replies r
+                     WHERE r.room_id = i.room_id)
+                    + ROW_NUMBER() OVER (PARTITION BY i.room_id ORDER BY i.ord)
+                    - 1 AS expected
+             FROM input i
+         ), good AS (
+             SELECT n.* FROM numbered n
+             WHERE n.seq = n.expected
+               AND EXISTS (SELECT 1 FROM games g WHERE g.room_id = n.room_id)
+         )"
+    };
+}
+
+/// `append_replies`' insert of the `good` rows.
+macro_rules! insert_good_replies {
+    () => {
+        "INSERT INTO replies (room_id, seq, player, reply, state_hash, at, writer_node,
+                              writer_token, command)
+         SELECT room_id, seq, player, reply, state_hash, at, writer_node, writer_token,
+                command
+         FROM good
+         RETURNING 1"
+    };
+}
+
 statements! {
     upsert_room = "INSERT INTO rooms (id, settings, status, broken_reason, created_at, host)
                    VALUES ($1, $2, $3, $4, $5, $6)
@@ -171,41 +229,35 @@ statements! {
     // exists, the reply with its command id (schema 11: one row a reply). It answers the
     // number expected and whether the game row was there; all parts see one snapshot,
     // each part the rows the one before it returned.
-    append_reply = "WITH next AS (
-                        SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM replies WHERE room_id = $1
-                    ), game AS (
-                        SELECT room_id FROM games
-                        WHERE room_id = $1 AND (SELECT n FROM next) = $2
-                    ), reply AS (
-                        INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
-                                             writer_node, writer_token, command)
-                        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM game
-                        RETURNING room_id
-                    )
-                    SELECT (SELECT n FROM next), EXISTS (SELECT 1 FROM game),
-                           (SELECT COUNT(*) FROM reply)";
+    append_reply = concat!(
+        next_reply!(),
+        "), game AS (
+             SELECT room_id FROM games WHERE room_id = $1 AND (SELECT n FROM next) = $2
+         ), reply AS (",
+        insert_reply!(),
+        ")
+         SELECT (SELECT n FROM next), EXISTS (SELECT 1 FROM game), (SELECT COUNT(*) FROM reply)"
+    );
     // `append_reply` while nodes of an earlier release may read the database
     // (`crate::LegacyColumns`): the same, and the game's digest and the seat's command id
     // copied to the rows such a node reads.
-    append_reply_legacy = "WITH next AS (
-                        SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM replies WHERE room_id = $1
-                    ), game AS (
-                        UPDATE games SET last_hash = $5
-                        WHERE room_id = $1 AND (SELECT n FROM next) = $2
-                        RETURNING room_id
-                    ), reply AS (
-                        INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
-                                             writer_node, writer_token, command)
-                        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM game
-                        RETURNING room_id
-                    ), command AS (
-                        UPDATE seats SET last_command = GREATEST(last_command, $9)
-                        WHERE room_id = $1 AND seat = $3 AND $9::BIGINT IS NOT NULL
-                          AND EXISTS (SELECT 1 FROM reply)
-                        RETURNING seat
-                    )
-                    SELECT (SELECT n FROM next), EXISTS (SELECT 1 FROM game),
-                           (SELECT COUNT(*) FROM command)";
+    append_reply_legacy = concat!(
+        next_reply!(),
+        "), game AS (
+             UPDATE games SET last_hash = $5
+             WHERE room_id = $1 AND (SELECT n FROM next) = $2
+             RETURNING room_id
+         ), reply AS (",
+        insert_reply!(),
+        "), command AS (
+             UPDATE seats SET last_command = GREATEST(last_command, $9)
+             WHERE room_id = $1 AND seat = $3 AND $9::BIGINT IS NOT NULL
+               AND EXISTS (SELECT 1 FROM reply)
+             RETURNING seat
+         )
+         SELECT (SELECT n FROM next), EXISTS (SELECT 1 FROM game),
+                (SELECT COUNT(*) FROM command)"
+    );
     // Consecutive replies of one batch in one statement (pipelined path only: see
     // `pipeline::ReplyRun`): each statement costs PostgreSQL an executor start and a
     // result sent on its own, which were most of its CPU per reply. The same checks as
@@ -213,75 +265,35 @@ statements! {
     // room's last stored one (and the replies before it in the run), its game must
     // exist. It answers how many replies it stored: all of them, or the batch is rolled
     // back and run again the careful way.
-    append_replies = "WITH input AS (
-                          SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[],
-                                               $4::TEXT[], $5::TEXT[], $6::BIGINT[],
-                                               $7::TEXT[], $8::BIGINT[], $9::BIGINT[])
-                              WITH ORDINALITY AS i(room_id, seq, player, reply, state_hash,
-                                                   at, writer_node, writer_token, command,
-                                                   ord)
-                      ), numbered AS (
-                          SELECT i.*,
-                                 (SELECT COALESCE(MAX(r.seq) + 1, 0) FROM replies r
-                                  WHERE r.room_id = i.room_id)
-                                 + ROW_NUMBER() OVER (PARTITION BY i.room_id ORDER BY i.ord)
-                                 - 1 AS expected
-                          FROM input i
-                      ), good AS (
-                          SELECT n.* FROM numbered n
-                          WHERE n.seq = n.expected
-                            AND EXISTS (SELECT 1 FROM games g WHERE g.room_id = n.room_id)
-                      ), reply AS (
-                          INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
-                                               writer_node, writer_token, command)
-                          SELECT room_id, seq, player, reply, state_hash, at, writer_node,
-                                 writer_token, command
-                          FROM good
-                          RETURNING 1
-                      )
-                      SELECT (SELECT COUNT(*) FROM reply)";
+    append_replies = concat!(
+        good_replies!(),
+        ", reply AS (",
+        insert_good_replies!(),
+        ")
+         SELECT (SELECT COUNT(*) FROM reply)"
+    );
     // `append_replies` with the copies an earlier release reads, as
     // `append_reply_legacy`: the game's digest becomes the room's last reply's, each
     // seat's command id the largest of its replies'.
-    append_replies_legacy = "WITH input AS (
-                          SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[],
-                                               $4::TEXT[], $5::TEXT[], $6::BIGINT[],
-                                               $7::TEXT[], $8::BIGINT[], $9::BIGINT[])
-                              WITH ORDINALITY AS i(room_id, seq, player, reply, state_hash,
-                                                   at, writer_node, writer_token, command,
-                                                   ord)
-                      ), numbered AS (
-                          SELECT i.*,
-                                 (SELECT COALESCE(MAX(r.seq) + 1, 0) FROM replies r
-                                  WHERE r.room_id = i.room_id)
-                                 + ROW_NUMBER() OVER (PARTITION BY i.room_id ORDER BY i.ord)
-                                 - 1 AS expected
-                          FROM input i
-                      ), good AS (
-                          SELECT n.* FROM numbered n
-                          WHERE n.seq = n.expected
-                            AND EXISTS (SELECT 1 FROM games g WHERE g.room_id = n.room_id)
-                      ), game AS (
-                          UPDATE games g SET last_hash = l.state_hash
-                          FROM (SELECT DISTINCT ON (room_id) room_id, state_hash FROM good
-                                ORDER BY room_id, ord DESC) l
-                          WHERE g.room_id = l.room_id
-                          RETURNING g.room_id
-                      ), reply AS (
-                          INSERT INTO replies (room_id, seq, player, reply, state_hash, at,
-                                               writer_node, writer_token, command)
-                          SELECT room_id, seq, player, reply, state_hash, at, writer_node,
-                                 writer_token, command
-                          FROM good
-                          RETURNING 1
-                      ), command AS (
-                          UPDATE seats s SET last_command = GREATEST(s.last_command, c.command)
-                          FROM (SELECT room_id, player, MAX(command) AS command FROM good
-                                WHERE command IS NOT NULL GROUP BY room_id, player) c
-                          WHERE s.room_id = c.room_id AND s.seat = c.player
-                          RETURNING 1
-                      )
-                      SELECT (SELECT COUNT(*) FROM reply)";
+    append_replies_legacy = concat!(
+        good_replies!(),
+        ", game AS (
+             UPDATE games g SET last_hash = l.state_hash
+             FROM (SELECT DISTINCT ON (room_id) room_id, state_hash FROM good
+                   ORDER BY room_id, ord DESC) l
+             WHERE g.room_id = l.room_id
+             RETURNING g.room_id
+         ), reply AS (",
+        insert_good_replies!(),
+        "), command AS (
+             UPDATE seats s SET last_command = GREATEST(s.last_command, c.command)
+             FROM (SELECT room_id, player, MAX(command) AS command FROM good
+                   WHERE command IS NOT NULL GROUP BY room_id, player) c
+             WHERE s.room_id = c.room_id AND s.seat = c.player
+             RETURNING 1
+         )
+         SELECT (SELECT COUNT(*) FROM reply)"
+    );
     note_command = "UPDATE seats SET last_command = GREATEST(last_command, $3)
                     WHERE room_id = $1 AND seat = $2";
     finish_game = "UPDATE games SET scores = $2, finished_at = $3 WHERE room_id = $1";
