@@ -503,15 +503,10 @@ pub fn integrity_check(db: &Path) -> String {
 }
 
 /// A game's state digest as schema 11 keeps it (docs/storage.md): its newest reply's, or
-/// the game row's before any (the row is no longer updated per reply).
-const LAST_HASH: &str = "COALESCE((SELECT r.state_hash FROM replies r WHERE r.room_id = g.room_id
-                                   ORDER BY r.seq DESC LIMIT 1), g.last_hash)";
-
-/// A seat's last command id as schema 11 keeps it: the larger of its row's and its
-/// replies' (SQLite's two-argument `MAX` is PostgreSQL's `GREATEST`).
-const LAST_COMMAND: &str = "{max}(s.last_command, COALESCE((SELECT MAX(r.command) FROM replies r
-    WHERE r.room_id = s.room_id AND r.player = s.seat), 0))
-    FROM seats s WHERE s.room_id = {room} AND s.seat = {seat}";
+/// the game row's (`row`) before any — the row is no longer updated per reply.
+fn newest_hash(row: String, replies: &[(u8, String, String)]) -> String {
+    replies.last().map_or(row, |(_, _, hash)| hash.clone())
+}
 
 /// A room's game as stored, read with plain SQL.
 pub fn stored_game(db: &Path, room: &str) -> Option<StoredGame> {
@@ -519,9 +514,7 @@ pub fn stored_game(db: &Path, room: &str) -> Option<StoredGame> {
     let conn = rusqlite::Connection::open(db).expect("open the database");
     let game = conn
         .query_row(
-            &format!(
-                "SELECT setup, seed, {LAST_HASH}, finished_at FROM games g WHERE room_id = ?1"
-            ),
+            "SELECT setup, seed, last_hash, finished_at FROM games WHERE room_id = ?1",
             [room],
             |r| {
                 Ok(StoredGame {
@@ -543,7 +536,11 @@ pub fn stored_game(db: &Path, room: &str) -> Option<StoredGame> {
         .expect("read replies")
         .collect::<Result<Vec<_>, _>>()
         .expect("read replies");
-    Some(StoredGame { replies, ..game })
+    Some(StoredGame {
+        last_hash: newest_hash(game.last_hash, &replies),
+        replies,
+        ..game
+    })
 }
 
 /// Which store a test's servers use.
@@ -669,9 +666,7 @@ impl TestStore {
         let room = room.to_string();
         on_pg(url, move |c| {
             let Some(r) = c.query_opt(
-                &format!(
-                    "SELECT setup, seed, {LAST_HASH}, finished_at FROM games g WHERE room_id = $1"
-                ),
+                "SELECT setup, seed, last_hash, finished_at FROM games WHERE room_id = $1",
                 &[&room],
             )?
             else {
@@ -685,12 +680,12 @@ impl TestStore {
                 )?
                 .iter()
                 .map(|r| (r.get::<_, i64>(0) as u8, r.get(1), r.get(2)))
-                .collect();
+                .collect::<Vec<_>>();
             Ok(Some(StoredGame {
                 setup: r.get(0),
                 seed: r.get(1),
+                last_hash: newest_hash(r.get(2), &replies),
                 replies,
-                last_hash: r.get(2),
                 finished: r.get::<_, Option<i64>>(3).is_some(),
             }))
         })
@@ -714,32 +709,23 @@ impl TestStore {
         }
     }
 
-    /// The last command id stored for a seat.
+    /// The last command id stored for a seat, as the store reads it back (schema 11: the
+    /// larger of the seat's row and its replies', docs/storage.md), on a thread of its
+    /// own (PostgreSQL's blocking client must not run on the test's runtime).
     pub fn last_command(&self, room: &str, seat: i64) -> u64 {
-        let sql = format!("SELECT {LAST_COMMAND}");
-        let n: i64 = match &self.url {
-            None => rusqlite::Connection::open(db_path(self.dir()))
-                .unwrap()
-                .query_row(
-                    &sql.replace("{room}", "?1")
-                        .replace("{seat}", "?2")
-                        .replace("{max}", "MAX"),
-                    rusqlite::params![room, seat],
-                    |r| r.get(0),
-                )
-                .unwrap(),
-            Some(url) => {
-                let room = room.to_string();
-                on_pg(url, move |c| {
-                    let sql = sql
-                        .replace("{room}", "$1")
-                        .replace("{seat}", "$2")
-                        .replace("{max}", "GREATEST");
-                    Ok(c.query_one(&sql, &[&room, &seat])?.get(0))
-                })
-            }
-        };
-        n as u64
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let reader = match &self.url {
+                    None => dominion_store::Reader::open(self.dir()),
+                    Some(url) => dominion_store::Reader::connect(url),
+                }
+                .expect("open a reader");
+                let (_, seats) = reader.view().room(room).expect("read").expect("the room");
+                seats[seat as usize].last_command
+            })
+            .join()
+            .expect("the reading thread panicked")
+        })
     }
 
     /// Overwrites the last stored reply of `room` (a log the engine will refuse).

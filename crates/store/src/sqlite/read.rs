@@ -19,12 +19,6 @@ pub fn room(c: &Connection, id: &str) -> Result<Option<(RoomRow, Vec<SeatRow>)>>
     Ok(Some((room, seats)))
 }
 
-/// A game's state digest: its newest reply's, or the game row's when it has none (its
-/// start, or an undo back to it).
-const LAST_HASH: &str = "COALESCE(
-    (SELECT r.state_hash FROM replies r WHERE r.room_id = g.room_id ORDER BY r.seq DESC LIMIT 1),
-    g.last_hash)";
-
 /// A room's seats with their linked accounts. A seat's last command id is its row's
 /// (written per reply before schema 11, by an undo, and while `crate::LegacyColumns` is
 /// on) or its replies' largest, whichever is larger: the room's replies are grouped
@@ -84,11 +78,14 @@ pub fn rooms_to_reopen(
 pub fn game(c: &Connection, room_id: &str) -> Result<Option<GameRow>> {
     let row = c
         .query_row(
-            &format!(
-                "SELECT g.room_id, g.setup, g.seed, {LAST_HASH}, g.started_at, g.finished_at,
-                        g.scores, r.status = 'abandoned', g.record_format, g.rules_version
-                 FROM games g JOIN rooms r ON r.id = g.room_id WHERE g.room_id = ?1"
-            ),
+            // The state digest is the newest reply's, or the game row's when it has none
+            // (its start, or an undo back to it).
+            "SELECT g.room_id, g.setup, g.seed,
+                    COALESCE((SELECT r.state_hash FROM replies r WHERE r.room_id = g.room_id
+                              ORDER BY r.seq DESC LIMIT 1), g.last_hash),
+                    g.started_at, g.finished_at,
+                    g.scores, r.status = 'abandoned', g.record_format, g.rules_version
+             FROM games g JOIN rooms r ON r.id = g.room_id WHERE g.room_id = ?1",
             params![room_id],
             |r| {
                 let seed: String = r.get(2)?;
