@@ -410,7 +410,11 @@ function invitePanel() {
               onclick: async () => {
                 const name = nameOrAsk();
                 if (!name) return;
-                await takeSeat(room.id, open.seat, name);
+                // Any open seat: the list this offer was drawn from may be up to a poll
+                // old, and the seat it showed open may have been taken since (the host's
+                // own, if the list came between the room's creation and the host sitting
+                // down): the server seats the guest in the first seat still open.
+                await takeSeat(room.id, undefined, name);
               },
             },
             t('lobby.invite_take'),

@@ -137,6 +137,8 @@ export function startSession() {
   window.addEventListener('hashchange', () => {
     readInvite();
     update();
+    // The offer shows the room as the list has it: a fresh list, not the last poll's.
+    if (state.invite && !state.roomId && state.conn === 'online') refreshRooms();
   });
   const seat = storedSeat();
   if (seat) {
