@@ -786,10 +786,18 @@ impl Accounts {
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
             let room_id = r[1].text().unwrap_or_default();
+            // A seat's last command id as the room's reader derives it (schema 11: the
+            // row's, or its replies' largest, whichever is larger), the larger taken here
+            // as both backends run this one statement.
             let seats = self
                 .rows(
-                    "SELECT seat, name, token_hash, bot, last_command FROM seats
-                     WHERE room_id = ?1 ORDER BY seat",
+                    "SELECT s.seat, s.name, s.token_hash, s.bot, s.last_command,
+                            COALESCE(rc.command, 0)
+                     FROM seats s
+                     LEFT JOIN (SELECT player, MAX(command) AS command FROM replies
+                                WHERE room_id = ?1 AND command IS NOT NULL GROUP BY player) rc
+                       ON rc.player = s.seat
+                     WHERE s.room_id = ?1 ORDER BY s.seat",
                     &[room_id.as_str().into()],
                 )?
                 .iter()
@@ -798,7 +806,11 @@ impl Accounts {
                     name: s[1].text().unwrap_or_default(),
                     token_hash: s[2].bytes(),
                     bot: s[3].text(),
-                    last_command: s[4].int().unwrap_or_default() as u64,
+                    last_command: s[4]
+                        .int()
+                        .unwrap_or_default()
+                        .max(s[5].int().unwrap_or_default())
+                        .max(0) as u64,
                     account: None,
                 })
                 .collect();

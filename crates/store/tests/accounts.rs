@@ -163,6 +163,18 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
         store.save_room(&room, &seats).unwrap();
         a.link_seat(id, 0, ann.id, "Ann").unwrap();
         store.start_game(id, "{}", v, 1, "h0", 5).unwrap();
+        // Ann's reply under command 7: schema 11 keeps the id on the reply's row only.
+        store
+            .write(Write::AppendReply {
+                room_id: id.into(),
+                seq: 0,
+                player: 0,
+                reply: "\"end_phase\"".into(),
+                hash: "h1".into(),
+                now: 6,
+                command: Some(7),
+            })
+            .unwrap();
         if finish {
             store
                 .write(Write::FinishGame {
@@ -187,6 +199,16 @@ fn an_accounts_games_are_listed_and_survive_its_deletion(db: &Db) {
     );
     assert_eq!(games[0].seat, 0);
     assert_eq!(games[0].game.seats.len(), 2);
+    // Each seat's last command id as a room read back gives it: from the replies.
+    assert_eq!(
+        games[0]
+            .game
+            .seats
+            .iter()
+            .map(|s| s.last_command)
+            .collect::<Vec<_>>(),
+        [7, 0]
+    );
     // A room read back knows the account in its seat (a restarted room marks a bot
     // account's seat from this), and nobody in the bot's seat.
     let (_, seats) = store.reader().room("g3").unwrap().unwrap();
