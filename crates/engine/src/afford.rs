@@ -6,7 +6,7 @@
 //! budget past the table, takes the plain scan). Cost reductions (Bridge) enter through
 //! the budget: coins + reduction.
 
-use crate::card::CardId;
+use crate::card::{CARD_COUNT, CardId};
 use crate::state::{Pile, State};
 
 /// Budgets the table covers (0 to `BUDGETS - 1`); a larger one takes the plain scan.
@@ -21,7 +21,12 @@ pub(crate) struct Affordable {
     upto: [u64; BUDGETS],
     /// How many piles the table was made for; any other Supply takes the plain scan.
     piles: usize,
+    /// Each card's pile index (`NO_PILE` for a card not in the Supply): a Buy answered
+    /// at the Action phase (`crate::combined`) finds its pile without a scan.
+    index: [u8; CARD_COUNT],
 }
+
+const NO_PILE: u8 = u8::MAX;
 
 /// The Buy phase's budget for printed costs: the coins plus this turn's cost reduction
 /// (Bridge), as `State::cost` takes it off each card.
@@ -48,7 +53,14 @@ impl Affordable {
                 upto[b] |= upto[b - 1];
             }
         }
+        let mut index = [NO_PILE; CARD_COUNT];
+        if supply.len() <= 64 {
+            for (i, pile) in supply.iter().enumerate() {
+                index[pile.card as usize] = i as u8;
+            }
+        }
         Affordable {
+            index,
             upto,
             piles: if supply.len() <= 64 {
                 supply.len()
@@ -60,6 +72,14 @@ impl Affordable {
 
     /// Appends to `out`, in Supply order, the card of every pile with cards left whose
     /// printed cost is at most `budget`.
+    /// The Supply pile of `card`, if it has one (`State::pile` without the scan).
+    pub(crate) fn pile<'s>(&self, supply: &'s [Pile], card: CardId) -> Option<&'s Pile> {
+        if supply.len() != self.piles {
+            return supply.iter().find(|p| p.card == card);
+        }
+        supply.get(usize::from(self.index[card as usize]))
+    }
+
     pub(crate) fn fill(&self, supply: &[Pile], budget: u32, out: &mut Vec<CardId>) {
         if supply.len() != self.piles || budget as usize >= BUDGETS {
             out.extend(supply.iter().filter(|p| affords(p, budget)).map(|p| p.card));

@@ -101,6 +101,23 @@ pub struct Play {
     pub(crate) immune: u8,
 }
 
+/// The phase moves a run has before asking (see [`Ctx::resumed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Resumed {
+    /// None: the next phase move is asked.
+    No,
+    /// The run starts at a phase decision already asked: the next logged reply.
+    AtDecision,
+    /// A Buy-phase move answered at the Action-phase decision (`crate::combined`):
+    /// Play all Treasures, then this Buy if any. The coins the Buy was checked with
+    /// ride along in debug builds, to be compared with what the Treasures brought.
+    Treasures {
+        then_buy: Option<(CardId, Option<u32>)>,
+    },
+    /// The Buy of such a move, once the Treasures are played.
+    Buy(CardId, Option<u32>),
+}
+
 /// Who is asked, by which card, why, and about whose cards: the fixed part of a request.
 #[derive(Clone, Copy, Debug)]
 pub struct Ask {
@@ -151,10 +168,11 @@ pub struct Ctx<'a> {
     pub(crate) events: Option<&'a mut Vec<Event>>,
     /// Whether any question has been asked (not just forced) in this turn.
     pub(crate) asked: bool,
-    /// This run starts at an Action- or Buy-phase decision already asked (a resume
-    /// point): its answer is the next logged reply, so `Ctx::resumed_answer` gives it
-    /// without the request being built again.
-    pub(crate) resumed: bool,
+    /// The phase moves given before their request is built: at the start of a run from
+    /// an Action- or Buy-phase decision already asked (a resume point), its logged
+    /// reply; after a Buy-phase move answered at the Action-phase decision, the moves
+    /// it stands for. `Ctx::resumed_answer` gives them.
+    pub(crate) resumed: Resumed,
     /// Emptied card lists of answered requests, for the next requests to fill (see
     /// [`Ctx::list`]). A simulation asks thousands of questions per second, each with one
     /// or two lists; reusing them keeps the allocator out of the loop.
@@ -235,7 +253,7 @@ impl<'a> Ctx<'a> {
                 }
                 let obs = Observation::new(self.st, req.player);
                 let reply = agent.decide(&obs, &req);
-                if let Err(e) = req.prompt.validate(&reply) {
+                if let Err(e) = crate::combined::validate(self.st, self.afford, &req, &reply) {
                     panic!(
                         "agent {} gave an invalid reply {reply:?} to {req:?}: {e}",
                         agents[req.player.idx()].name()
@@ -310,8 +328,28 @@ impl<'a> Ctx<'a> {
     /// The logged answer to the phase decision this run starts at (see `resumed`), once;
     /// None when the run starts elsewhere or that answer has not been given yet.
     pub(crate) fn resumed_answer(&mut self) -> Option<Reply> {
-        if !std::mem::take(&mut self.resumed) {
-            return None;
+        // Read first, written only when there was something: every phase step of a
+        // simulation asks, and nearly always there is nothing.
+        match self.resumed {
+            Resumed::No => return None,
+            Resumed::AtDecision => self.resumed = Resumed::No,
+            Resumed::Treasures { then_buy } => {
+                self.resumed = match then_buy {
+                    Some((card, coins)) => Resumed::Buy(card, coins),
+                    None => Resumed::No,
+                };
+                return Some(Reply::PlayAllTreasures);
+            }
+            Resumed::Buy(card, coins) => {
+                self.resumed = Resumed::No;
+                debug_assert!(
+                    coins.is_none_or(|c| c == self.st.turn.coins),
+                    "the Treasures brought {} coins, not the {coins:?} a Buy answered at \
+                     the Action phase was checked with",
+                    self.st.turn.coins
+                );
+                return Some(Reply::Buy(card));
+            }
         }
         let Answers::Log { replies, pos } = &mut self.answers else {
             return None;
@@ -332,6 +370,17 @@ impl<'a> Ctx<'a> {
             Reply::Buy(card) => Reply::Buy(card),
             ref other => other.clone(),
         })
+    }
+
+    /// Stages a Buy-phase move answered at the Action-phase decision (`crate::combined`)
+    /// for the Buy phase to start with: Play all Treasures, then `buy` if any.
+    pub(crate) fn stage(&mut self, buy: Option<CardId>) {
+        let p = self.st.current;
+        let coins =
+            || cfg!(debug_assertions).then(|| crate::combined::coins_after_treasures(self.st, p));
+        self.resumed = Resumed::Treasures {
+            then_buy: buy.map(|card| (card, coins())),
+        };
     }
 
     /// An empty card list to build a request's options in: one an answered request gave

@@ -102,7 +102,11 @@ pub enum Mode {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Prompt {
-    /// Answer with [`Reply::Play`] (one of `playable`) or [`Reply::EndPhase`].
+    /// Answer with [`Reply::Play`] (one of `playable`) or [`Reply::EndPhase`]; or with a
+    /// Buy-phase move that ends the phase first (`crate::combined`):
+    /// [`Reply::PlayAllTreasures`] with a Treasure in hand, or [`Reply::Buy`] of a card
+    /// the Treasures in hand afford, played first. Those two are checked against the
+    /// state, not this prompt: [`Game::check`](crate::Game::check).
     ActionPhase { playable: Vec<CardId> },
     /// Answer with [`Reply::Play`] (one of `treasures`), [`Reply::PlayAllTreasures`]
     /// (when `treasures` is not empty), [`Reply::Buy`] (one of `buyable`) or
@@ -158,7 +162,10 @@ pub struct Request {
 #[serde(tag = "type", content = "value", rename_all = "snake_case")]
 pub enum Reply {
     Play(CardId),
+    /// Every Treasure in hand played; at the Action-phase decision, that phase ended first.
     PlayAllTreasures,
+    /// A card bought; at the Action-phase decision, that phase ended and every Treasure in
+    /// hand played first.
     Buy(CardId),
     EndPhase,
     Cards(Vec<CardId>),
@@ -275,7 +282,10 @@ impl Prompt {
         }
     }
 
-    /// Checks that `reply` is a legal answer. Pure: touches no state.
+    /// Checks that `reply` is a legal answer. Pure: touches no state — so a Buy-phase move
+    /// answered at the Action-phase decision, which depends on the coins of the hand's
+    /// Treasures, is refused here and checked by the game instead
+    /// ([`Game::check`](crate::Game::check), `crate::combined`).
     ///
     /// The phase moves' valid answers are checked here, inline where it is called (every
     /// reply of a recorded game passes here, and most are phase moves); everything else,

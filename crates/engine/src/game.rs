@@ -236,7 +236,11 @@ impl Game {
                 answers,
                 events,
                 asked: false,
-                resumed,
+                resumed: if resumed {
+                    crate::ctx::Resumed::AtDecision
+                } else {
+                    crate::ctx::Resumed::No
+                },
                 spare: &mut self.spare,
                 afford: &self.afford,
                 suspended: &mut self.pending,
@@ -326,22 +330,13 @@ impl Game {
     /// `n` the length of `events()` before. For callers that read the events there or not
     /// at all (the server, replays): copying them is most of what a reply costs.
     pub fn answer(&mut self, player: PlayerId, reply: Reply) -> Result<(), InvalidReply> {
-        if self.state.game_over {
-            return Err(InvalidReply::GameOver);
-        }
-        if player.idx() >= self.state.num_players() {
-            return Err(InvalidReply::NoSuchPlayer(player));
-        }
-        let Some(req) = &self.pending else {
-            return Err(InvalidReply::GameOver);
-        };
-        if req.player != player {
-            return Err(InvalidReply::NotYourDecision {
-                expected: req.player,
-                got: player,
-            });
-        }
-        req.prompt.validate(&reply)?;
+        let req = checked(
+            &self.state,
+            &self.afford,
+            self.pending.as_ref(),
+            player,
+            &reply,
+        )?;
         // Only recorded games wait for replies, so there are snapshots; and a card's
         // question always follows a phase move answered this turn, which took one (see
         // `Snapshots::turn`). Neither refusal can happen to a valid reply.
@@ -395,7 +390,12 @@ impl Game {
         // The answered request's lists are kept for later requests (the run below
         // writes its next question into the emptied `pending`).
         if let Some(answered) = self.pending.take() {
-            crate::ctx::keep_lists(&mut self.spare, answered.prompt);
+            match answered.prompt {
+                // An Action phase with nothing to play (a money deck's every turn) has
+                // an unallocated list (`turn::action_request`): nothing to keep.
+                crate::decision::Prompt::ActionPhase { playable } if playable.capacity() == 0 => {}
+                prompt => crate::ctx::keep_lists(&mut self.spare, prompt),
+            }
         }
         self.event_marks.push(before);
         self.log.push((player, reply));
@@ -408,6 +408,21 @@ impl Game {
             self.catch_up_turn_snapshot();
         }
         Ok(())
+    }
+
+    /// Whether [`Game::answer`] would accept `reply` from `player` now, without giving
+    /// it: the same checks and the same error. For agents and clients that want to know
+    /// before they send (a Buy answered from the Action phase is checked against the
+    /// coins of the hand's Treasures, which the request does not list).
+    pub fn check(&self, player: PlayerId, reply: &Reply) -> Result<(), InvalidReply> {
+        checked(
+            &self.state,
+            &self.afford,
+            self.pending.as_ref(),
+            player,
+            reply,
+        )
+        .map(|_| ())
     }
 
     /// Brings a deferred turn snapshot (see `Snapshots::turn`) up to the current turn's
@@ -534,6 +549,13 @@ impl Game {
 
     /// Final (or current) scores and winners.
     pub fn scores(&self) -> Vec<Score> {
+        // An ended recorded game has them in its last event: the same function of the
+        // same final state, worked out once.
+        if self.state.game_over
+            && let Some(Event::GameEnded { scores }) = self.events.last()
+        {
+            return scores.clone();
+        }
         score::scores(&self.state)
     }
 
@@ -668,7 +690,7 @@ struct Snapshots {
 
 /// How many turns back a deferred turn snapshot may lie (see `Snapshots::turn`): the
 /// most turns an undo or a card's question may have to run again first.
-const DEFER_TURNS: u32 = 16;
+const DEFER_TURNS: u32 = 32;
 
 impl Snapshots {
     /// The state a card's question re-runs from, if this turn has one.
@@ -699,6 +721,35 @@ impl Snapshots {
             .as_ref()
             .is_some_and(|s| turn_count.wrapping_sub(s.turn_count) < DEFER_TURNS)
     }
+}
+
+/// The checks of [`Game::answer`] before anything changes: the pending request `reply`
+/// answers, or why it is refused.
+#[inline(always)]
+fn checked<'a>(
+    st: &State,
+    afford: &Affordable,
+    pending: Option<&'a Request>,
+    player: PlayerId,
+    reply: &Reply,
+) -> Result<&'a Request, InvalidReply> {
+    if st.game_over {
+        return Err(InvalidReply::GameOver);
+    }
+    if player.idx() >= st.num_players() {
+        return Err(InvalidReply::NoSuchPlayer(player));
+    }
+    let Some(req) = pending else {
+        return Err(InvalidReply::GameOver);
+    };
+    if req.player != player {
+        return Err(InvalidReply::NotYourDecision {
+            expected: req.player,
+            got: player,
+        });
+    }
+    crate::combined::validate(st, afford, req, reply)?;
+    Ok(req)
 }
 
 /// Copies `st` into `slot`, reusing the allocations of the state already there.
@@ -871,7 +922,9 @@ mod tests {
     /// A money deck's turns leave their snapshot to an earlier turn's state (see
     /// `Snapshots::turn`); an undo then catches it up, and the game is exactly the
     /// replay of the shorter log, at every turn of whole games, however far back the
-    /// snapshot lay.
+    /// snapshot lay. Half the games are played a phase move at a time (a Buy answered
+    /// at the Action phase ends the turn, which cannot be undone: it draws), half with
+    /// those combined moves in the log the catch-up runs through.
     #[test]
     fn an_undo_catches_up_a_deferred_turn_snapshot() {
         let setup = Setup {
@@ -880,7 +933,8 @@ mod tests {
             edition: Edition::Second,
         };
         let mut caught_up = 0;
-        for seed in 0..4u64 {
+        for seed in 0..8u64 {
+            let one_at_a_time = seed % 2 == 0;
             let mut g = Game::new(&setup, seed).unwrap();
             let mut agents: Vec<_> = (0..2)
                 .map(|i| crate::bots::by_name("big_money", seed + i).unwrap())
@@ -913,7 +967,18 @@ mod tests {
                     caught_up += usize::from(deferred);
                 }
                 let obs = Observation::for_player(&g, p);
-                let r = agents[p.idx()].decide(&obs, &req);
+                let r = match agents[p.idx()].decide(&obs, &req) {
+                    Reply::PlayAllTreasures | Reply::Buy(_)
+                        if one_at_a_time
+                            && matches!(
+                                req.prompt,
+                                crate::decision::Prompt::ActionPhase { .. }
+                            ) =>
+                    {
+                        Reply::EndPhase
+                    }
+                    r => r,
+                };
                 g.answer(p, r).unwrap();
             }
         }

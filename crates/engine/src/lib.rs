@@ -36,6 +36,7 @@ pub mod agent;
 pub mod bots;
 pub mod card;
 mod cards;
+mod combined;
 pub mod ctx;
 pub mod decision;
 pub mod digest;

@@ -119,6 +119,16 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
                 play_from_hand(cx, card)?;
             }
             Reply::EndPhase => return Ok(()),
+            // A Buy-phase move answered here (`crate::combined`): the Buy phase below
+            // starts with it, as the moves it stands for (`Ctx::stage`).
+            Reply::PlayAllTreasures => {
+                cx.stage(None);
+                return Ok(());
+            }
+            Reply::Buy(card) => {
+                cx.stage(Some(card));
+                return Ok(());
+            }
             r => unreachable!("validated reply {r:?}"),
         }
     }
@@ -128,15 +138,22 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
 /// decide); from rules 2 it is asked all the same, since whether it is asked would tell
 /// everyone whether the hand holds an Action card (`crate::rules`).
 fn action_request(cx: &mut Ctx, p: PlayerId) -> Option<Request> {
-    let playable = distinct(
-        cx.list(),
-        cx.st
-            .player(p)
-            .hand
-            .iter()
-            .copied()
-            .filter(|c| c.is_action()),
-    );
+    let hand = &cx.st.player(p).hand;
+    // No Action in hand (every turn of a money deck): an empty list that allocates
+    // nothing, where a kept list would be taken and given back at every reply.
+    let playable = if hand.iter().any(|c| c.is_action()) {
+        distinct(
+            cx.list(),
+            cx.st
+                .player(p)
+                .hand
+                .iter()
+                .copied()
+                .filter(|c| c.is_action()),
+        )
+    } else {
+        Vec::new()
+    };
     if playable.is_empty() && !rules::asks_every_phase_move(cx.st) {
         cx.keep(playable);
         return None;

@@ -282,6 +282,12 @@ impl<'a> Observation<'a> {
     pub fn coins(&self) -> u32 {
         self.st.turn.coins
     }
+    /// On this player's own turn: the coins it has once every Treasure in its hand is
+    /// played — what a Buy answered at the Action-phase decision may spend (it plays them
+    /// first; see `Reply::Buy`).
+    pub fn coins_after_treasures(&self) -> u32 {
+        crate::combined::coins_after_treasures(self.st, self.me)
+    }
     pub fn actions(&self) -> u32 {
         self.st.turn.actions
     }

@@ -4,7 +4,7 @@
 
 use dominion_engine::setup::CardPool;
 use dominion_engine::{
-    Agent, CardId, Edition, Game, Kingdom, Mode, Observation, PlayerId, Reply, Setup, bots,
+    Agent, CardId, Edition, Game, Kingdom, Mode, Observation, PlayerId, Prompt, Reply, Setup, bots,
 };
 use proptest::prelude::*;
 
@@ -74,7 +74,13 @@ proptest! {
     ) {
         let mut g = game_at(seed, players, steps);
         let (hash, pending, events, replies) = (g.state_hash(), g.pending().cloned(), g.events().len(), g.replies().len());
-        let legal = pending.as_ref().is_some_and(|p| p.player == PlayerId(who) && p.prompt.validate(&r).is_ok());
+        let legal = g.check(PlayerId(who), &r).is_ok();
+        // Only a Buy-phase move answered at the Action phase (Play all Treasures, a Buy:
+        // checked against the coins of the hand's Treasures) is judged beyond the prompt.
+        let combined = pending.as_ref().is_some_and(|p| matches!(p.prompt, Prompt::ActionPhase { .. }))
+            && matches!(r, Reply::PlayAllTreasures | Reply::Buy(_));
+        let by_prompt = pending.as_ref().is_some_and(|p| p.player == PlayerId(who) && p.prompt.validate(&r).is_ok());
+        prop_assert!(combined || legal == by_prompt, "check says {} of {:?}, the prompt {}", legal, r, by_prompt);
         match g.reply(PlayerId(who), r.clone()) {
             Ok(_) => {
                 prop_assert!(legal, "accepted an illegal reply {:?} to {:?}", r, pending);

@@ -311,9 +311,12 @@ pub enum Removable {
 pub enum Reply {
     /// Play one card: an Action in `action_phase`, a Treasure in `buy_phase`.
     Play { card: CardKey },
-    /// Play every Treasure in hand (`buy_phase`, while `treasures` is not empty).
+    /// Play every Treasure in hand (`buy_phase`, while `treasures` is not empty). In
+    /// `action_phase`, with a Treasure in hand: end the Action phase, then play them all.
     PlayAllTreasures {},
-    /// Buy one card from `buyable` (`buy_phase`).
+    /// Buy one card from `buyable` (`buy_phase`). In `action_phase`: end the Action phase,
+    /// play every Treasure in hand, then buy the card, which those coins must afford —
+    /// a money turn in one reply (the same events as the three moves it stands for).
     Buy { card: CardKey },
     /// End the Action phase, or end the Buy phase (and the turn).
     EndPhase {},

@@ -549,7 +549,9 @@ pub struct DecisionRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Prompt {
-    /// Answer `play` (one of `playable`) or `end_phase`.
+    /// Answer `play` (one of `playable`) or `end_phase`; or with a Buy-phase move, which
+    /// ends the Action phase first: `play_all_treasures` (with a Treasure in hand), or
+    /// `buy` (which plays every Treasure in hand, then buys a card those coins afford).
     ActionPhase { playable: Vec<CardKey> },
     /// Answer `play` (one of `treasures`), `play_all_treasures` (when `treasures` is not
     /// empty), `buy` (one of `buyable`) or `end_phase`. `treasures` is empty once you

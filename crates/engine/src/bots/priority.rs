@@ -156,6 +156,20 @@ impl PriorityBot {
         self.first_rule(obs, |c| obs.supply_count(c) > 0 && obs.cost(c) <= coins)
     }
 
+    /// The Action phase ended with nothing it plays: the rest of its turn's first Buy
+    /// in one reply (`Reply::Buy` plays every Treasure first), else Play all Treasures,
+    /// else the end of the phase. The same moves as ending the phase, playing all
+    /// Treasures and then buying as `decide` does: its rules' conditions look only at
+    /// cards owned and the Supply, which playing Treasures does not change, and the
+    /// coins are those the Treasures will bring (`Observation::coins_after_treasures`).
+    fn buy_from_action_phase(&self, obs: &Observation) -> Reply {
+        match self.would_buy(obs, obs.coins_after_treasures()) {
+            Some(card) => Reply::Buy(card),
+            None if obs.hand().iter().any(|c| c.is_treasure()) => Reply::PlayAllTreasures,
+            None => Reply::EndPhase,
+        }
+    }
+
     /// "Wanted by its list right now": a rule for `card` whose condition holds, cost
     /// aside.
     fn wants(&self, obs: &Observation, card: CardId) -> bool {
@@ -496,7 +510,7 @@ impl Agent for PriorityBot {
                 .copied()
                 .filter(|c| self.plays(obs, *c))
                 .max_by_key(|c| (gives_actions(*c), c.base_cost()))
-                .map_or(Reply::EndPhase, Reply::Play),
+                .map_or_else(|| self.buy_from_action_phase(obs), Reply::Play),
             Prompt::BuyPhase { treasures, buyable } => {
                 if treasures.is_empty() {
                     match self.first_rule(obs, |c| buyable.contains(&c)) {

@@ -43,7 +43,10 @@ impl Q<'_> {
         let reply = by_name(self.bot, 0)
             .unwrap()
             .decide(&Observation::for_player(self.g, self.p), &req);
-        if let Err(e) = req.prompt.validate(&reply) {
+        // As the game checks it: a Buy-phase move answered at the Action phase
+        // (`crate::combined`) against the state, any other against the prompt.
+        let afford = crate::afford::Affordable::new(&self.g.state().supply);
+        if let Err(e) = crate::combined::validate(self.g.state(), &afford, &req, &reply) {
             panic!("{} answered {req:?} with {reply:?}: {e}", self.bot);
         }
         reply
@@ -862,7 +865,9 @@ fn workshop_gardens_buys_and_gains_by_its_list() {
 #[test]
 fn baron_is_played_only_with_an_estate_or_late_and_always_discards_it() {
     let plays = |hand: &[CardId], left| q("baron", &holding(hand, &[], left), P0).plays(&[Baron]);
-    assert_eq!(plays(&[Baron, Copper, Copper], 8), Reply::EndPhase);
+    // Not played: the rest of the turn in one move, here its Treasures with nothing to
+    // buy for $2 (`crate::combined`).
+    assert_eq!(plays(&[Baron, Copper, Copper], 8), Reply::PlayAllTreasures);
     assert_eq!(plays(&[Baron, Estate, Copper], 8), Reply::Play(Baron));
     assert_eq!(plays(&[Baron, Copper, Copper], 2), Reply::Play(Baron));
     // Discards the Estate even while its list wants Estates (2 left).

@@ -135,7 +135,7 @@ impl Table {
             },
             events: Some(&mut events),
             asked: false,
-            resumed: false,
+            resumed: crate::ctx::Resumed::No,
             spare: &mut spare,
             afford: &afford,
             suspended: &mut suspended,

@@ -38,8 +38,10 @@ fn record(id: &str) -> RoomRecord {
     }
 }
 
-/// A room's game played by two `big_money` bots for `REPLIES` replies: its drawn setup,
-/// and each reply with the player and the state digest after it.
+/// A room's game played by two `standard` bots for `REPLIES` replies: its drawn setup,
+/// and each reply with the player and the state digest after it. (`standard` answers
+/// each phase move on its own; a reference bot's money turn is one reply, and a whole
+/// big_money game can be shorter than `REPLIES`.)
 fn played(
     seed: u64,
 ) -> (
@@ -59,7 +61,7 @@ fn played(
     };
     let start = game.digest();
     let mut players: Vec<_> = (0..2)
-        .map(|i| bots::by_name("big_money", seed + i).unwrap())
+        .map(|i| bots::by_name("standard", seed + i).unwrap())
         .collect();
     let replies = (0..REPLIES)
         .map(|_| {

@@ -149,19 +149,47 @@ pub fn mark(drop: f64, drop_se: f64) -> Option<Mark> {
 }
 
 /// The decisions of `seats` worth reviewing in `record`, in reply order.
+///
+/// A Buy-phase move answered at the Action-phase decision (Play all Treasures, or a Buy
+/// that plays them first: `crate::combined`) is reviewed as the moves it stands for —
+/// ending the Action phase, then the Buy phase's moves with the Treasures' coins known —
+/// each a point at that reply's index: the buy is the choice worth reviewing, and it is
+/// made in the Buy phase's state.
 pub fn points(record: &GameRecord, seats: &[PlayerId]) -> Result<Vec<Point>, ReplayError> {
     let mut g = Game::new_under(&record.setup, record.seed, record.rules)?;
     let mut out = Vec::new();
     for (index, (p, r)) in record.replies.iter().enumerate() {
-        if seats.contains(p)
-            && let Some(req) = g.pending()
-            && req.player == *p
-            && let Some(point) = point(&g, req, index, r)
-        {
-            out.push(point);
+        let combined = g.pending().is_some_and(|req| {
+            req.player == *p
+                && matches!(req.prompt, Prompt::ActionPhase { .. })
+                && matches!(r, Reply::PlayAllTreasures | Reply::Buy(_))
+                && g.check(*p, r).is_ok()
+        });
+        let mut step = if combined { Reply::EndPhase } else { r.clone() };
+        loop {
+            if seats.contains(p)
+                && let Some(req) = g.pending()
+                && req.player == *p
+                && let Some(point) = point(&g, req, index, &step)
+            {
+                out.push(point);
+            }
+            g.answer(*p, step.clone())
+                .map_err(|error| ReplayError::Reply { index, error })?;
+            if !combined || step == *r {
+                break;
+            }
+            // The Buy phase after the Action phase a combined move ended: its Treasures
+            // first, while any are offered, then its Buy.
+            step = match g.pending().map(|req| &req.prompt) {
+                Some(Prompt::BuyPhase { treasures, .. })
+                    if !treasures.is_empty() && step == Reply::EndPhase =>
+                {
+                    Reply::PlayAllTreasures
+                }
+                _ => r.clone(),
+            };
         }
-        g.answer(*p, r.clone())
-            .map_err(|error| ReplayError::Reply { index, error })?;
     }
     Ok(out)
 }

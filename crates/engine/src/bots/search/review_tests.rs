@@ -476,3 +476,43 @@ fn setup_name(s: &Setup) -> String {
         k => format!("{k:?}"),
     }
 }
+
+/// A Buy answered at the Action-phase decision (a reference bot's every money turn) is
+/// reviewed as the Buy it is, in the Buy phase's state: one point at that reply's index
+/// asks the Buy-phase move with no Treasure left to play, and gives that Buy — the same
+/// decision as when the bot's moves are answered one at a time.
+#[test]
+fn a_buy_answered_at_the_action_phase_is_reviewed_as_that_phases_buy() {
+    let record = bot_game(
+        3,
+        [
+            by_name("big_money", 1).unwrap(),
+            by_name("big_money", 2).unwrap(),
+        ],
+    );
+    let seats = [PlayerId(0)];
+    let pts = points(&record, &seats).unwrap();
+    let mut g = Game::new(&record.setup, record.seed).unwrap();
+    let mut combined = 0;
+    for (index, (p, r)) in record.replies.iter().enumerate() {
+        let at_action = matches!(
+            g.pending().map(|q| &q.prompt),
+            Some(Prompt::ActionPhase { .. })
+        );
+        if *p == PlayerId(0) && at_action && matches!(r, Reply::Buy(_)) {
+            combined += 1;
+            let buy: Vec<_> = pts
+                .iter()
+                .filter(|pt| pt.index == index && pt.given == *r)
+                .collect();
+            assert_eq!(buy.len(), 1, "reply {index} {r:?}");
+            assert!(
+                matches!(&buy[0].request.prompt, Prompt::BuyPhase { treasures, .. } if treasures.is_empty()),
+                "{:?}",
+                buy[0].request
+            );
+        }
+        g.answer(*p, r.clone()).unwrap();
+    }
+    assert!(combined > 10, "{combined} combined Buys");
+}

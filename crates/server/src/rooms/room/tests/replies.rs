@@ -48,17 +48,23 @@ async fn a_reply_for_another_seat_or_one_the_prompt_does_not_take_is_refused() {
 
     let theirs = h.reply(&mut other, d.decision, end_phase()).await;
     assert_eq!(refusal(&theirs).0, ErrorCode::NotYourDecision);
-    // An Action phase takes no buy, and no card that is not in the Supply.
+    // An Action phase takes no chosen cards; a Buy only of what the Treasures in hand
+    // afford (a starting hand brings $2 to $5: never a Province); no card that is not
+    // in the Supply.
     let wrong = h
+        .reply(&mut first, d.decision, wire::Reply::Cards { cards: vec![] })
+        .await;
+    assert_eq!(refusal(&wrong).0, ErrorCode::WrongKind, "{wrong:?}");
+    let dear = h
         .reply(
             &mut first,
             d.decision,
             wire::Reply::Buy {
-                card: "silver".into(),
+                card: "province".into(),
             },
         )
         .await;
-    assert_eq!(refusal(&wrong).0, ErrorCode::WrongKind, "{wrong:?}");
+    assert_eq!(refusal(&dear).0, ErrorCode::NotAnOption, "{dear:?}");
     let unknown = h
         .reply(
             &mut first,
@@ -70,9 +76,9 @@ async fn a_reply_for_another_seat_or_one_the_prompt_does_not_take_is_refused() {
         .await;
     assert_eq!(refusal(&unknown).0, ErrorCode::UnknownCard, "{unknown:?}");
     assert!(h.log.replies().is_empty());
-    assert_eq!(kinds(&first.take()), ["error", "error"]);
+    assert_eq!(kinds(&first.take()), ["error", "error", "error"]);
     assert_eq!(kinds(&other.take()), ["error"]);
-    assert_eq!(h.metrics.replies_rejected.get(), 3);
+    assert_eq!(h.metrics.replies_rejected.get(), 4);
 }
 
 #[tokio::test(start_paused = true)]

@@ -15,7 +15,13 @@ fn replies_of(h: &Harness, seat: u8) -> Vec<Option<u64>> {
 
 #[tokio::test(start_paused = true)]
 async fn a_bot_answers_after_the_bot_delay_and_only_then() {
-    let mut h = Harness::new(settings(&[true, false])).await;
+    // `standard` answers each phase move on its own (a reference bot ends its Action
+    // phase with its Buy: one move a money turn), so one turn shows several delays.
+    let mut s = settings(&[true, false]);
+    s.seats[1] = wire::SeatSetting::Bot {
+        bot: "standard".into(),
+    };
+    let mut h = Harness::new(s).await;
     let mut ann = one_player_against_a_bot(&mut h).await;
     // Whoever starts, bring the game to the bot's first decision.
     h.pass_turn(&mut ann).await;
@@ -151,11 +157,12 @@ async fn a_bot_plays_a_seat_away_too_long_until_its_player_resumes() {
     );
     // The bot answers at once (the decision has waited longer than the bot delay)...
     assert_eq!(replies_of(&h, away_seat), [None]);
-    // ...then at the bot's pace, to the end of the turn.
+    // ...then at the bot's pace, to the end of the turn (big_money's money turn is one
+    // move: its Buy answered at the Action phase; a turn it buys nothing in, two).
     h.until_asked(&mut first).await;
     let by_bot = replies_of(&h, away_seat);
     assert!(
-        by_bot.len() >= 3 && by_bot.iter().all(Option::is_none),
+        !by_bot.is_empty() && by_bot.iter().all(Option::is_none),
         "{by_bot:?}"
     );
     h.pass_turn(&mut first).await;
