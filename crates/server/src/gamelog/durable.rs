@@ -889,6 +889,10 @@ pub(crate) fn rebuild(
 }
 
 impl RoomLog for DurableLog {
+    fn earlier_release_may_read(&self) -> bool {
+        self.legacy.is_on()
+    }
+
     fn room_saved(&self, room: &RoomRecord) -> Commit {
         let settings = match json(&room.settings) {
             Ok(s) => s,

@@ -198,6 +198,13 @@ pub trait RoomLog: Send + Sync + 'static {
     }
     /// The room closed and will not be seen again.
     fn room_closed(&self, room: &str) -> Commit;
+    /// Whether a node of an earlier release may read this log's games now (a cluster in
+    /// the middle of a rolling upgrade: `dominion_store::LegacyColumns`). Its engine
+    /// refuses a Buy-phase move answered at the Action-phase decision on replay, so the
+    /// server's bots then make a money turn's moves one by one (`Room::answer_for_absent`).
+    fn earlier_release_may_read(&self) -> bool {
+        false
+    }
     /// A snapshot of the game (`dominion_engine::snapshot`), taken right after the reply
     /// it covers was handed to [`RoomLog::reply_accepted`]: stored with it if the log
     /// keeps snapshots (the durable one does; memory has nothing to reopen from).

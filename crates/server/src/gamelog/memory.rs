@@ -130,6 +130,8 @@ struct Inner {
     held: Vec<(Step, oneshot::Sender<Result<(), LogError>>)>,
     failing: Option<(Filter, LogError)>,
     holding: Option<Filter>,
+    /// What [`RoomLog::earlier_release_may_read`] says ([`MemoryLog::set_earlier_release`]).
+    earlier_release: bool,
 }
 
 /// An in-memory [`RoomLog`]: see the module documentation.
@@ -147,6 +149,12 @@ impl MemoryLog {
         // A test that panicked while holding the lock has failed already; the data is
         // still worth reading.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Has [`RoomLog::earlier_release_may_read`] say `on`, as a cluster's log does while
+    /// a node of an earlier release may share its database.
+    pub fn set_earlier_release(&self, on: bool) {
+        self.lock().earlier_release = on;
     }
 
     /// Every committed step, in order.
@@ -252,6 +260,10 @@ impl MemoryLog {
 }
 
 impl RoomLog for MemoryLog {
+    fn earlier_release_may_read(&self) -> bool {
+        self.lock().earlier_release
+    }
+
     fn room_saved(&self, room: &RoomRecord) -> Commit {
         self.write(Step::RoomSaved(room.clone()))
     }

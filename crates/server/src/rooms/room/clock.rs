@@ -268,9 +268,22 @@ impl Room {
             },
         };
         let player = req.player;
+        let at_action_phase = matches!(req.prompt, dominion_engine::Prompt::ActionPhase { .. });
         let started = std::time::Instant::now();
         let Some((agent, reply, downgraded)) = self.decide(agent, req).await else {
             return;
+        };
+        // A money turn in one reply (a Buy-phase move answered at the Action phase) is
+        // one an earlier release cannot replay: while a node of one may read this game,
+        // the bot ends the phase instead and is asked the Buy phase's moves one by one
+        // — the same game (`dominion_engine::combined`).
+        let reply = match reply {
+            Ok(Reply::PlayAllTreasures | Reply::Buy(_))
+                if at_action_phase && self.log.earlier_release_may_read() =>
+            {
+                Ok(Reply::EndPhase)
+            }
+            r => r,
         };
         let elapsed = started.elapsed();
         if by_bot {

@@ -194,3 +194,47 @@ async fn a_bot_plays_a_seat_away_too_long_until_its_player_resumes() {
         "the game waits for its player"
     );
 }
+
+/// While a node of an earlier release may read the game (a rolling upgrade: its engine
+/// cannot replay a Buy answered at the Action phase), a reference bot's money turn is
+/// made a move at a time — the Action phase ended, then the Buy phase's moves; once no
+/// such node is left, in one reply.
+#[tokio::test(start_paused = true)]
+async fn a_bots_money_turn_is_split_while_an_earlier_release_may_read_the_game() {
+    let mut h = Harness::new(settings(&[true, false])).await;
+    let mut ann = one_player_against_a_bot(&mut h).await;
+    // The bot's turns, each as (its first reply, how many replies it made).
+    let bot_turn = |h: &Harness, from: usize| {
+        let bots: Vec<Reply> = h.log.replies()[from..]
+            .iter()
+            .filter(|r| r.1 == PlayerId(1))
+            .map(|r| r.2.clone())
+            .collect();
+        (bots.first().cloned(), bots.len())
+    };
+    h.log.set_earlier_release(true);
+    for _ in 0..3 {
+        h.pass_turn(&mut ann).await;
+        let from = h.log.replies().len();
+        h.until_asked(&mut ann).await;
+        let (first, n) = bot_turn(&h, from);
+        assert_eq!(first, Some(Reply::EndPhase), "split: {n} replies");
+        assert!(n >= 2, "the Buy phase's moves one by one: {n}");
+    }
+    h.log.set_earlier_release(false);
+    let mut combined = 0;
+    for _ in 0..3 {
+        h.pass_turn(&mut ann).await;
+        let from = h.log.replies().len();
+        h.until_asked(&mut ann).await;
+        let (first, n) = bot_turn(&h, from);
+        if matches!(first, Some(Reply::Buy(_))) {
+            assert_eq!(n, 1, "a money turn in one reply");
+            combined += 1;
+        }
+    }
+    assert!(
+        combined > 0,
+        "no Buy answered at the Action phase in three turns"
+    );
+}
