@@ -89,6 +89,16 @@ fn distinct(mut v: Vec<CardId>, cards: impl Iterator<Item = CardId>) -> Vec<Card
     v
 }
 
+/// The distinct cards of `p`'s hand that `kind` accepts, sorted, in a kept list: a phase
+/// move's options.
+fn kinds_in_hand(cx: &mut Ctx, p: PlayerId, kind: fn(CardId) -> bool) -> Vec<CardId> {
+    let list = cx.list();
+    distinct(
+        list,
+        cx.st.player(p).hand.iter().copied().filter(|c| kind(*c)),
+    )
+}
+
 fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
     if cx.st.turn.phase != Phase::Action {
         return Ok(());
@@ -142,15 +152,7 @@ fn action_request(cx: &mut Ctx, p: PlayerId) -> Option<Request> {
     // No Action in hand (every turn of a money deck): an empty list that allocates
     // nothing, where a kept list would be taken and given back at every reply.
     let playable = if hand.iter().any(|c| c.is_action()) {
-        distinct(
-            cx.list(),
-            cx.st
-                .player(p)
-                .hand
-                .iter()
-                .copied()
-                .filter(|c| c.is_action()),
-        )
+        kinds_in_hand(cx, p, CardId::is_action)
     } else {
         Vec::new()
     };
@@ -248,15 +250,7 @@ fn buy_request(cx: &mut Ctx, p: PlayerId) -> Request {
     let treasures = if cx.st.turn.bought {
         cx.list()
     } else {
-        distinct(
-            cx.list(),
-            cx.st
-                .player(p)
-                .hand
-                .iter()
-                .copied()
-                .filter(|c| c.is_treasure()),
-        )
+        kinds_in_hand(cx, p, CardId::is_treasure)
     };
     let mut buyable = cx.list();
     cx.afford
