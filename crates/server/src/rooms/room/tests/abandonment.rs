@@ -85,7 +85,15 @@ async fn bots_left_alone(going: Going) -> (Harness, Client) {
         abandon_after: Duration::from_secs(600),
         ..config()
     };
-    let s = settings(&[true, false, false, false, false, false]);
+    let mut s = settings(&[true, false, false, false, false, false]);
+    // `standard` makes each phase move on its own: the bot whose turn it is moves again
+    // a delay later (a reference bot's money turn is one move, after which the next may
+    // be Ann's).
+    for seat in &mut s.seats[1..] {
+        *seat = wire::SeatSetting::Bot {
+            bot: "standard".into(),
+        };
+    }
     let mut h = Harness::with(s, config, Arc::new(MemoryLog::new())).await;
     let mut ann = h.client("Ann");
     h.take_seat(&mut ann, None).await.expect("seated");
