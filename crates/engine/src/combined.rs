@@ -19,6 +19,11 @@
 //! a future Treasure whose coins cannot be known before it is played must make
 //! [`check`] refuse a Buy answered with it in hand.
 //!
+//! **No new rules version** (`crate::rules`): these replies were refused before, so no
+//! stored game plays differently; an earlier engine refuses them on replay, which is
+//! why a server lets its bots make them only when no earlier release may read the game
+//! (docs/storage.md).
+//!
 //! A move that is not a combined one is left to [`crate::decision::Prompt::validate`]
 //! unchanged, so its results and errors are as before; `validate` below is the one check
 //! both `Game::answer` and an agent's answer in a simulation go through.
