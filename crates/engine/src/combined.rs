@@ -129,7 +129,7 @@ pub(crate) fn coins_after_treasures(st: &State, p: PlayerId) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use crate::card::CardId::*;
+    use crate::card::CardId::{self, *};
     use crate::cards::testkit::*;
     use crate::game::Game;
     use crate::{Event, InvalidReply, Prompt, Reply};
@@ -139,24 +139,32 @@ mod tests {
         (g.state_hash(), g.events().len(), g.pending().cloned())
     }
 
+    /// Plays `combined` at the Action-phase decision of a turn with `hand`, and `split`
+    /// (the moves it stands for) from the same position: the same events, the same
+    /// state, the same next question. Returns the combined game and its new events.
+    fn as_split(hand: &[CardId], combined: Reply, split: &[Reply]) -> (Game, Vec<Event>) {
+        let mut one = table(2).hand(P0, hand).start();
+        let mut other = table(2).hand(P0, hand).start();
+        let start = one.events().len();
+        assert!(matches!(one.prompt(), Prompt::ActionPhase { .. }));
+        one.reply(P0, combined).unwrap();
+        for r in split {
+            other.reply(P0, r.clone()).unwrap();
+        }
+        assert_eq!(one.events_since(start), other.events_since(start));
+        assert_eq!(one.state_hash(), other.state_hash());
+        assert_eq!(one.pending(), other.pending());
+        let events = one.events_since(start);
+        (one, events)
+    }
+
     /// Buy(Gold) at the Action-phase decision is exactly "end the phase, play all
-    /// Treasures, buy Gold": the same events and the same state as the three replies,
-    /// and the same next question.
+    /// Treasures, buy Gold".
     #[test]
     fn a_buy_from_the_action_phase_is_the_three_moves_it_stands_for() {
         let hand = [Silver, Copper, Estate, Silver, Copper];
-        let mut one = table(2).hand(P0, &hand).start();
-        let mut three = table(2).hand(P0, &hand).start();
-        let start = one.events().len();
-        assert_eq!(one.prompt(), &Prompt::ActionPhase { playable: vec![] });
-        one.reply(P0, Reply::Buy(Gold)).unwrap();
-        three.end_actions();
-        three.reply(P0, Reply::PlayAllTreasures).unwrap();
-        three.reply(P0, Reply::Buy(Gold)).unwrap();
-        assert_eq!(one.events_since(start), three.events_since(start));
-        assert_eq!(one.state_hash(), three.state_hash());
-        assert_eq!(one.pending(), three.pending());
-        let events = one.events_since(start);
+        let split = [Reply::EndPhase, Reply::PlayAllTreasures, Reply::Buy(Gold)];
+        let (_, events) = as_split(&hand, Reply::Buy(Gold), &split);
         let played = events
             .iter()
             .filter(|e| matches!(e, Event::Played { .. }))
@@ -174,14 +182,8 @@ mod tests {
     #[test]
     fn play_all_treasures_from_the_action_phase_ends_it() {
         let hand = [Gold, Copper, Estate, Village, Copper];
-        let mut one = table(2).hand(P0, &hand).start();
-        let mut three = table(2).hand(P0, &hand).start();
-        let start = one.events().len();
-        one.reply(P0, Reply::PlayAllTreasures).unwrap();
-        three.reply(P0, Reply::EndPhase).unwrap();
-        three.reply(P0, Reply::PlayAllTreasures).unwrap();
-        assert_eq!(one.events_since(start), three.events_since(start));
-        assert_eq!(one.state_hash(), three.state_hash());
+        let split = [Reply::EndPhase, Reply::PlayAllTreasures];
+        let (one, _) = as_split(&hand, Reply::PlayAllTreasures, &split);
         assert_eq!(one.coins(), 5);
         assert_eq!(one.hand(P0), vec![Estate, Village]);
         let Prompt::BuyPhase { treasures, .. } = one.prompt() else {
