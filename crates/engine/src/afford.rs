@@ -70,8 +70,6 @@ impl Affordable {
         }
     }
 
-    /// Appends to `out`, in Supply order, the card of every pile with cards left whose
-    /// printed cost is at most `budget`.
     /// The Supply pile of `card`, if it has one (`State::pile` without the scan).
     pub(crate) fn pile<'s>(&self, supply: &'s [Pile], card: CardId) -> Option<&'s Pile> {
         if supply.len() != self.piles {
@@ -80,6 +78,8 @@ impl Affordable {
         supply.get(usize::from(self.index[card as usize]))
     }
 
+    /// Appends to `out`, in Supply order, the card of every pile with cards left whose
+    /// printed cost is at most `budget`.
     pub(crate) fn fill(&self, supply: &[Pile], budget: u32, out: &mut Vec<CardId>) {
         if supply.len() != self.piles || budget as usize >= BUDGETS {
             out.extend(supply.iter().filter(|p| affords(p, budget)).map(|p| p.card));

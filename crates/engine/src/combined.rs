@@ -42,18 +42,19 @@ pub(crate) fn validate(
     req: &Request,
     reply: &Reply,
 ) -> Result<(), InvalidReply> {
-    if is_combined(req, reply) {
+    if is_combined_move(&req.prompt, reply) {
         check(st, afford, req.player, reply)
     } else {
         req.prompt.validate(reply)
     }
 }
 
-/// Whether `reply` answers `req` with a Buy-phase move from the Action phase.
+/// Whether `reply` answers `prompt` with a Buy-phase move from the Action phase: one the
+/// game checks against the state rather than the prompt ([`Game::check`](crate::Game::check)).
 #[inline(always)]
-pub(crate) fn is_combined(req: &Request, reply: &Reply) -> bool {
+pub fn is_combined_move(prompt: &Prompt, reply: &Reply) -> bool {
     matches!(reply, Reply::PlayAllTreasures | Reply::Buy(_))
-        && matches!(req.prompt, Prompt::ActionPhase { .. })
+        && matches!(prompt, Prompt::ActionPhase { .. })
 }
 
 /// Whether `p` (whose Action-phase decision it is) may answer with combined move

@@ -392,7 +392,7 @@ impl Game {
         if let Some(answered) = self.pending.take() {
             match answered.prompt {
                 // An Action phase with nothing to play (a money deck's every turn) has
-                // an unallocated list (`turn::action_request`): nothing to keep.
+                // an unallocated list (`turn::kinds_in_hand`): nothing to keep.
                 crate::decision::Prompt::ActionPhase { playable } if playable.capacity() == 0 => {}
                 prompt => crate::ctx::keep_lists(&mut self.spare, prompt),
             }
@@ -968,13 +968,7 @@ mod tests {
                 }
                 let obs = Observation::for_player(&g, p);
                 let r = match agents[p.idx()].decide(&obs, &req) {
-                    Reply::PlayAllTreasures | Reply::Buy(_)
-                        if one_at_a_time
-                            && matches!(
-                                req.prompt,
-                                crate::decision::Prompt::ActionPhase { .. }
-                            ) =>
-                    {
+                    r if one_at_a_time && crate::is_combined_move(&req.prompt, &r) => {
                         Reply::EndPhase
                     }
                     r => r,

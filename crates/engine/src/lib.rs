@@ -60,6 +60,7 @@ pub use agent::Agent;
 /// Game review (the search bot judging a finished game's decisions).
 pub use bots::search::review;
 pub use card::{CardId, Edition, Set, Types};
+pub use combined::is_combined_move;
 pub use decision::{InvalidReply, Mode, Prompt, Purpose, Reply, Request, Zone};
 pub use event::{CardList, Destination, Event, Viewer};
 pub use game::{Game, GameRecord, ReplayError, UndoRefused, Visible};

@@ -89,13 +89,20 @@ fn distinct(mut v: Vec<CardId>, cards: impl Iterator<Item = CardId>) -> Vec<Card
     v
 }
 
-/// The distinct cards of `p`'s hand that `kind` accepts, sorted, in a kept list: a phase
-/// move's options.
-fn kinds_in_hand(cx: &mut Ctx, p: PlayerId, kind: fn(CardId) -> bool) -> Vec<CardId> {
+/// The distinct cards of `p`'s hand that `kind` accepts, sorted: a phase move's options.
+/// None (an Action phase of a money deck, every turn): an empty list that allocates
+/// nothing, where a kept list would be taken and given back at every reply; else a kept
+/// one (`Ctx::list`).
+#[inline]
+fn kinds_in_hand(cx: &mut Ctx, p: PlayerId, kind: impl Fn(CardId) -> bool) -> Vec<CardId> {
+    let hand = &cx.st.player(p).hand;
+    if !hand.iter().any(|&c| kind(c)) {
+        return Vec::new();
+    }
     let list = cx.list();
     distinct(
         list,
-        cx.st.player(p).hand.iter().copied().filter(|c| kind(*c)),
+        cx.st.player(p).hand.iter().copied().filter(|&c| kind(c)),
     )
 }
 
@@ -148,14 +155,7 @@ fn action_phase(cx: &mut Ctx, p: PlayerId) -> Res {
 /// decide); from rules 2 it is asked all the same, since whether it is asked would tell
 /// everyone whether the hand holds an Action card (`crate::rules`).
 fn action_request(cx: &mut Ctx, p: PlayerId) -> Option<Request> {
-    let hand = &cx.st.player(p).hand;
-    // No Action in hand (every turn of a money deck): an empty list that allocates
-    // nothing, where a kept list would be taken and given back at every reply.
-    let playable = if hand.iter().any(|c| c.is_action()) {
-        kinds_in_hand(cx, p, CardId::is_action)
-    } else {
-        Vec::new()
-    };
+    let playable = kinds_in_hand(cx, p, CardId::is_action);
     if playable.is_empty() && !rules::asks_every_phase_move(cx.st) {
         cx.keep(playable);
         return None;

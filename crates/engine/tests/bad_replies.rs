@@ -4,7 +4,8 @@
 
 use dominion_engine::setup::CardPool;
 use dominion_engine::{
-    Agent, CardId, Edition, Game, Kingdom, Mode, Observation, PlayerId, Prompt, Reply, Setup, bots,
+    Agent, CardId, Edition, Game, Kingdom, Mode, Observation, PlayerId, Reply, Setup, bots,
+    is_combined_move,
 };
 use proptest::prelude::*;
 
@@ -77,8 +78,7 @@ proptest! {
         let legal = g.check(PlayerId(who), &r).is_ok();
         // Only a Buy-phase move answered at the Action phase (Play all Treasures, a Buy:
         // checked against the coins of the hand's Treasures) is judged beyond the prompt.
-        let combined = pending.as_ref().is_some_and(|p| matches!(p.prompt, Prompt::ActionPhase { .. }))
-            && matches!(r, Reply::PlayAllTreasures | Reply::Buy(_));
+        let combined = pending.as_ref().is_some_and(|p| is_combined_move(&p.prompt, &r));
         let by_prompt = pending.as_ref().is_some_and(|p| p.player == PlayerId(who) && p.prompt.validate(&r).is_ok());
         prop_assert!(combined || legal == by_prompt, "check says {} of {:?}, the prompt {}", legal, r, by_prompt);
         match g.reply(PlayerId(who), r.clone()) {

@@ -9,6 +9,7 @@
 
 use dominion_engine::{
     Agent, Edition, Event, Game, Kingdom, Observation, Prompt, Reply, Request, Setup, bots,
+    is_combined_move,
 };
 
 /// Answers as `inner`, but ends the Action phase where `inner` answers a Buy-phase move
@@ -23,11 +24,7 @@ impl Agent for OneAtATime {
     }
     fn decide(&mut self, obs: &Observation, req: &Request) -> Reply {
         match self.inner.decide(obs, req) {
-            Reply::PlayAllTreasures | Reply::Buy(_)
-                if matches!(req.prompt, Prompt::ActionPhase { .. }) =>
-            {
-                Reply::EndPhase
-            }
+            r if is_combined_move(&req.prompt, &r) => Reply::EndPhase,
             r => r,
         }
     }

@@ -161,8 +161,7 @@ pub fn points(record: &GameRecord, seats: &[PlayerId]) -> Result<Vec<Point>, Rep
     for (index, (p, r)) in record.replies.iter().enumerate() {
         let combined = g.pending().is_some_and(|req| {
             req.player == *p
-                && matches!(req.prompt, Prompt::ActionPhase { .. })
-                && matches!(r, Reply::PlayAllTreasures | Reply::Buy(_))
+                && crate::combined::is_combined_move(&req.prompt, r)
                 && g.check(*p, r).is_ok()
         });
         let mut step = if combined { Reply::EndPhase } else { r.clone() };
